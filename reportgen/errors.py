@@ -1,0 +1,138 @@
+"""The exception tree of reportgen.
+
+Every error the package raises derives from :class:`ReportgenError` and carries
+a stable ``code`` (a short string, never parsed from the message) so callers
+and the recovery policy decide by class and code, never by message text::
+
+    ReportgenError                    code
+    ├── ConfigError                   "config"        bad settings or CLI options
+    ├── InputError                    "input"         bad topic, language, corpus
+    │   └── NoSourcesError            "no_sources"    the corpora know nothing of the topic
+    ├── BlueprintError                "blueprint"     invalid execution blueprint
+    │   ├── CycleError                "cycle"
+    │   ├── UnknownAgentError         "unknown_agent"
+    │   └── UnresolvedInputError      "unresolved_input"
+    ├── SourceError                   "source"        a corpus or index cannot be read
+    ├── AgentError                    "agent"         an ACP failure inside a task;
+    │                                                 carries the ACP status code (601..607)
+    ├── RunError                      "run"           the run produced nothing useful
+    └── RenderError                   "render"        HTML/PDF could not be written
+        └── ForbiddenURLError         "forbidden_url" the renderer was asked to fetch
+                                                      something other than inline data
+
+Recoverable vs fatal follows WeasyPrint's ``URLFetchingError`` /
+``FatalURLFetchingError`` split: an :class:`AgentError` is recoverable (it is
+routed to the recovery node), everything else ends the command with a one-line
+message and a non-zero exit.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AgentError",
+    "BlueprintError",
+    "ConfigError",
+    "CycleError",
+    "ForbiddenURLError",
+    "InputError",
+    "NoSourcesError",
+    "RenderError",
+    "ReportgenError",
+    "RunError",
+    "SourceError",
+    "UnknownAgentError",
+    "UnresolvedInputError",
+]
+
+
+class ReportgenError(Exception):
+    """Root of every error raised by reportgen.
+
+    Attributes:
+        code: A stable, machine-readable identifier of the error class.
+    """
+
+    code: str = "reportgen"
+
+
+class ConfigError(ReportgenError):
+    """Settings or options are invalid."""
+
+    code = "config"
+
+
+class InputError(ReportgenError):
+    """The user's input (topic, language, corpus folder) is unusable."""
+
+    code = "input"
+
+
+class NoSourcesError(InputError):
+    """The configured corpora hold nothing on the topic."""
+
+    code = "no_sources"
+
+
+class BlueprintError(ReportgenError):
+    """The execution blueprint is invalid."""
+
+    code = "blueprint"
+
+
+class CycleError(BlueprintError):
+    """The blueprint's dependencies form a cycle."""
+
+    code = "cycle"
+
+
+class UnknownAgentError(BlueprintError):
+    """A task names an agent that is not registered."""
+
+    code = "unknown_agent"
+
+
+class UnresolvedInputError(BlueprintError):
+    """A task input refers to a task or output that does not exist."""
+
+    code = "unresolved_input"
+
+
+class SourceError(ReportgenError):
+    """A corpus, document or index cannot be read."""
+
+    code = "source"
+
+
+class AgentError(ReportgenError):
+    """An ACP failure inside a task, routed to recovery.
+
+    Args:
+        status_code: The ACP status code, one of 601..607.
+        message: What went wrong, for people.
+        resolution: The suggested resolution sent in the ASSISTANCE_REQUEST.
+    """
+
+    code = "agent"
+
+    def __init__(self, status_code: int, message: str, resolution: str = "") -> None:
+        super().__init__(message)
+        self.status_code = int(status_code)
+        self.resolution = resolution
+
+
+class RunError(ReportgenError):
+    """The run produced nothing useful enough to make a report."""
+
+    code = "run"
+
+
+class RenderError(ReportgenError):
+    """The HTML or PDF output could not be produced."""
+
+    code = "render"
+
+
+class ForbiddenURLError(RenderError):
+    """The renderer was asked to fetch a URL other than inline ``data:``."""
+
+    code = "forbidden_url"
