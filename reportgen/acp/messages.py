@@ -1,0 +1,170 @@
+"""ACP message models and the append-only message log (``messages.jsonl``).
+
+Field names follow the ACP paper's message formats: an ``AGENT_REQUEST``
+carries the method, the endpoint or function, headers and a body in which each
+parameter has a value and a source; an ``AGENT_RESPONSE`` carries the status
+code, output variables and the input variables of dependent steps; an
+``ASSISTANCE_REQUEST`` carries the status update, code, error step, tool,
+description, relevant context and a suggested resolution.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, Field, TypeAdapter
+
+from reportgen.acp.codes import StatusCode
+
+__all__ = [
+    "AgentRequest",
+    "AgentResponse",
+    "AssistanceRequest",
+    "Message",
+    "MessageLog",
+    "Parameter",
+    "StatusUpdate",
+    "read_messages",
+]
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Parameter(BaseModel):
+    """One parameter of a tool call.
+
+    Attributes:
+        value: The value passed (JSON-serialisable; long values are summarised).
+        source: ``"llm"`` when the planner gave it, or ``"<task_id>.<output>"``
+            when taken from another task's output.
+    """
+
+    value: Any
+    source: str = "llm"
+
+
+class _Base(BaseModel):
+    task_id: str
+    agent: str = ""
+    attempt: int = 1
+    timestamp: datetime = Field(default_factory=_now)
+
+
+class AgentRequest(_Base):
+    """An agent's validated tool call (phase 1 of the runtime)."""
+
+    type: Literal["AGENT_REQUEST"] = "AGENT_REQUEST"
+    method: str = "CALL"
+    endpoint: str
+    headers: dict[str, str] = Field(default_factory=dict)
+    body: dict[str, Parameter] = Field(default_factory=dict)
+
+
+class AgentResponse(_Base):
+    """The validated result of a tool call (phase 3 of the runtime)."""
+
+    type: Literal["AGENT_RESPONSE"] = "AGENT_RESPONSE"
+    status_code: StatusCode
+    output_variables: dict[str, Any] = Field(default_factory=dict)
+    dependent_input_variables: dict[str, list[str]] = Field(default_factory=dict)
+    duration_ms: float = 0.0
+
+
+class AssistanceRequest(_Base):
+    """A request for help after a failure, answered by the recovery node."""
+
+    type: Literal["ASSISTANCE_REQUEST"] = "ASSISTANCE_REQUEST"
+    status_update: Literal["failure"] = "failure"
+    status_code: StatusCode
+    error_step: str
+    tool: str
+    description: str
+    relevant_context: dict[str, Any] = Field(default_factory=dict)
+    suggested_resolution: str = ""
+
+
+class StatusUpdate(_Base):
+    """A change in a task's or the run's state (started, retried, rerouted, failed, done).
+
+    Attributes:
+        status: The new state, e.g. ``"running"``, ``"done"``, ``"failed"``,
+            ``"retry"``, ``"reroute"``, ``"amend"``, ``"skipped"``.
+        detail: Plain-text detail, e.g. the recovery decision.
+        status_code: The code that caused the change, when there is one.
+    """
+
+    type: Literal["STATUS_UPDATE"] = "STATUS_UPDATE"
+    status: str
+    detail: str = ""
+    status_code: StatusCode | None = None
+
+
+Message = Annotated[
+    Union[AgentRequest, AgentResponse, AssistanceRequest, StatusUpdate],
+    Field(discriminator="type"),
+]
+_MESSAGE = TypeAdapter(Message)
+
+
+class MessageLog:
+    """Append-only JSON-lines log of every ACP message of one run.
+
+    Safe to share between the dispatcher's worker threads and asyncio tasks;
+    each message is one ``write`` of one line followed by ``flush`` and
+    ``fsync``, so a killed process leaves at most one partial last line, which
+    :func:`read_messages` ignores.
+
+    Args:
+        path: The ``messages.jsonl`` file; its folder is created with the
+            first message, so a run that fails before any message leaves nothing.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        self._listeners: list[Any] = []
+
+    def subscribe(self, listener: Any) -> None:
+        """Call ``listener(message)`` after each appended message (progress displays)."""
+        self._listeners.append(listener)
+
+    def append(self, message: BaseModel) -> None:
+        """Append ``message`` as one JSON line."""
+        line = message.model_dump_json() + "\n"
+        with self._lock:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.path, "a", encoding="utf-8") as fh:
+                fh.write(line)
+                fh.flush()
+                os.fsync(fh.fileno())
+        for listener in list(self._listeners):
+            listener(message)
+
+
+def read_messages(path: Path) -> list[Message]:
+    """Read a ``messages.jsonl`` file back into message models.
+
+    Args:
+        path: The log file.
+
+    Returns:
+        The messages in order; a truncated last line (a killed writer) is skipped.
+    """
+    out: list[Message] = []
+    if not Path(path).exists():
+        return out
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        try:
+            out.append(_MESSAGE.validate_python(json.loads(line)))
+        except (json.JSONDecodeError, ValueError):
+            continue
+    return out

@@ -1,0 +1,76 @@
+"""The browser agent: searches the configured corpora and returns research notes.
+
+Notes are passages (``Passage.model_dump()`` dicts) that share at least one
+content term with the task's focus. Outcomes:
+
+* no passage at all → 605 INCOMPLETE_INFORMATION (recovery broadens the query);
+* passages, none on the focus → 607 WRONG_INFORMATION.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportgen.acp import StatusCode
+from reportgen.agents.ranking import terms
+from reportgen.agents.runtime import Agent, RunContext
+from reportgen.blueprint.model import Task
+from reportgen.errors import AgentError
+from reportgen.sources.models import Passage
+
+__all__ = ["BrowserAgent"]
+
+
+class BrowserAgent(Agent):
+    """Search + read over the run's search backend.
+
+    Inputs: ``query`` (str, required), ``focus`` (str: the words a passage must
+    touch, default the query), ``k`` (int, passages wanted, default 8).
+    Outputs: ``notes`` (list of passage dicts, best first).
+    """
+
+    name = "browser"
+    tool = "search"
+
+    def build_request(
+        self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext
+    ) -> dict[str, Any]:
+        query = inputs.get("query")
+        if query is None:
+            raise AgentError(StatusCode.MISSING_REQUIRED_PARAMETERS, "the search query is missing")
+        if not isinstance(query, str) or not query.strip():
+            raise AgentError(StatusCode.INVALID_PARAMETER_USAGE, "the search query must be non-empty text")
+        k = inputs.get("k") or 8
+        if not isinstance(k, int) or k < 1:
+            raise AgentError(StatusCode.INVALID_PARAMETER_USAGE, f"k must be a positive integer, not {k!r}")
+        focus = inputs.get("focus") or query
+        if strategy == "broaden":
+            # Broader retrieval: the topic joins the query, more passages, and
+            # the focus widens to the topic's terms too.
+            query = f"{query} {ctx.topic}"
+            focus = f"{focus} {ctx.topic}"
+            k *= 2
+        return {"query": query.strip(), "focus": focus, "k": k}
+
+    def call(self, params: dict[str, Any], ctx: RunContext) -> list[Passage]:
+        return ctx.search.search(params["query"], k=params["k"])
+
+    def check_response(
+        self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext
+    ) -> dict[str, Any]:
+        passages = list(raw or [])
+        if not passages:
+            raise AgentError(
+                StatusCode.INCOMPLETE_INFORMATION,
+                f"no passage answers {params['query']!r}",
+                "broaden the query",
+            )
+        focus = terms(params["focus"], ctx.lang)
+        on_topic = [p for p in passages if focus & terms(f"{p.title} {p.text}", ctx.lang)]
+        if not on_topic:
+            raise AgentError(
+                StatusCode.WRONG_INFORMATION,
+                f"{len(passages)} passages came back for {params['query']!r}, none about it",
+                "broaden the query",
+            )
+        return {"notes": [p.model_dump() for p in on_topic]}

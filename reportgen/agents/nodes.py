@@ -1,0 +1,131 @@
+"""Node functions of the task graph: one node per agent, and the recovery node.
+
+Each task of the blueprint runs as one invocation of the task graph (wired in
+:mod:`reportgen.graph`): the agent node runs one attempt through the three ACP
+phases and routes by status code — 200 ends the task, any error code goes to
+``recovery`` — and the recovery node answers the ``ASSISTANCE_REQUEST`` by
+routing back to the agent (retry / reroute) or ending the task as failed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable, Literal, TypedDict
+
+from langgraph.graph import END
+from langgraph.runtime import Runtime
+from langgraph.types import Command
+
+from reportgen.acp import StatusCode, StatusUpdate
+from reportgen.agents.recovery import Action, decide
+from reportgen.agents.runtime import Agent, RunContext, run_attempt
+from reportgen.blueprint.model import Task
+
+__all__ = ["AGENT_NODES", "TaskState", "agent_node", "recovery_node"]
+
+#: Agent names, which are also the task graph's agent node names.
+AGENT_NODES = ("browser", "plot", "writer")
+
+
+class TaskState(TypedDict, total=False):
+    """Checkpointed state of one task's run.
+
+    Attributes:
+        task: The task (``Task.model_dump(mode="json")``).
+        inputs: Resolved input values by name.
+        attempt: Attempts made so far.
+        strategy: Strategy of the next attempt.
+        tried: Strategies used so far.
+        codes: Status codes seen, in order.
+        error: Description of the last failure.
+        outputs: The outputs, set when the task succeeded.
+        final: ``"done"`` or ``"failed"`` once the task has ended.
+        reason: Why it failed.
+    """
+
+    task: dict[str, Any]
+    inputs: dict[str, Any]
+    attempt: int
+    strategy: str
+    tried: list[str]
+    codes: list[int]
+    error: str
+    outputs: dict[str, Any] | None
+    final: str
+    reason: str
+
+
+def agent_node(agent: Agent) -> Callable[..., Any]:
+    """Build the node function that runs one attempt of ``agent``.
+
+    Args:
+        agent: The agent the node runs.
+
+    Returns:
+        An async node function returning ``Command[Literal["recovery", "__end__"]]``.
+    """
+
+    async def node(
+        state: TaskState, runtime: Runtime[RunContext]
+    ) -> Command[Literal["recovery", "__end__"]]:
+        ctx = runtime.context
+        task = Task.model_validate(state["task"])
+        attempt = state.get("attempt", 0) + 1
+        strategy = state.get("strategy", "default")
+        result = await run_attempt(
+            agent, task, state.get("inputs", {}), attempt=attempt, strategy=strategy, ctx=ctx
+        )
+        update: dict[str, Any] = {
+            "attempt": attempt,
+            "codes": [*state.get("codes", []), int(result.status_code)],
+            "tried": sorted({*state.get("tried", []), strategy}),
+        }
+        if result.status_code is StatusCode.OK:
+            return Command(goto=END, update={**update, "outputs": result.outputs, "final": "done"})
+        if not ctx.recovery:
+            reason = f"{result.error} (recovery is off)"
+            ctx.log.append(
+                StatusUpdate(task_id=task.id, agent=agent.name, attempt=attempt, status="failed",
+                             detail=reason, status_code=result.status_code)
+            )
+            return Command(goto=END, update={**update, "error": result.error, "final": "failed", "reason": reason})
+        return Command(goto="recovery", update={**update, "error": result.error})
+
+    node.__name__ = f"{agent.name}_node"
+    return node
+
+
+async def recovery_node(
+    state: TaskState, runtime: Runtime[RunContext]
+) -> Command[Literal["browser", "plot", "writer", "__end__"]]:
+    """Answer the last ``ASSISTANCE_REQUEST`` of a task with the recovery policy.
+
+    Logs the decision as a ``STATUS_UPDATE`` (``retry``, ``reroute`` or
+    ``failed``) carrying the status code, waits the backoff delay, and routes
+    back to the task's agent or ends the task.
+    """
+    ctx = runtime.context
+    task = Task.model_validate(state["task"])
+    code = StatusCode(state["codes"][-1])
+    attempt = state["attempt"]
+    decision = decide(
+        code,
+        attempt=attempt,
+        budget=ctx.task_attempts,
+        strategy=state.get("strategy", "default"),
+        tried=state.get("tried", []),
+        backoff_scale=ctx.backoff_scale,
+    )
+    status = "failed" if decision.action is Action.FAIL else decision.action.value
+    ctx.log.append(
+        StatusUpdate(task_id=task.id, agent=task.agent, attempt=attempt, status=status,
+                     detail=decision.reason, status_code=code)
+    )
+    if decision.action is Action.FAIL:
+        return Command(
+            goto=END,
+            update={"final": "failed", "reason": f"{state.get('error', '')} ({decision.reason})"},
+        )
+    if decision.delay_s > 0:
+        await asyncio.sleep(decision.delay_s)
+    return Command(goto=task.agent, update={"strategy": decision.strategy})

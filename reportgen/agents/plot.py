@@ -1,0 +1,93 @@
+"""The plot-visualisation agent: numbers found in the notes → a cited chart.
+
+A chart never shows a number that is not in a cited source: every plotted
+value's raw text must appear in its quoted sentence, and that sentence in the
+text of the passage it is attributed to, or the response is 607.
+Too little comparable data is 605; recovery then broadens retrieval once and
+otherwise drops the chart (the section is written without it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportgen.acp import StatusCode
+from reportgen.agents.runtime import Agent, RunContext
+from reportgen.blueprint.model import Task
+from reportgen.charts import caption, draw_svg, extract_facts, propose_chart
+from reportgen.errors import AgentError
+from reportgen.sources.models import Passage
+
+__all__ = ["PlotAgent"]
+
+
+class PlotAgent(Agent):
+    """Finds comparable numbers, builds a chart spec and draws it as SVG.
+
+    Inputs: ``notes`` (passage dicts, required), ``subject`` (str).
+    Outputs: ``chart`` (dict: ``spec``, ``svg``, ``caption``, ``sources``).
+    """
+
+    name = "plot"
+    tool = "chart"
+
+    def build_request(
+        self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext
+    ) -> dict[str, Any]:
+        notes = inputs.get("notes")
+        if notes is None:
+            raise AgentError(StatusCode.MISSING_REQUIRED_PARAMETERS, "the research notes are missing")
+        if not isinstance(notes, list):
+            raise AgentError(StatusCode.INVALID_PARAMETER_USAGE, "notes must be a list of passages")
+        subject = inputs.get("subject") or ctx.topic
+        return {"notes": notes, "subject": subject, "broaden": strategy == "broaden"}
+
+    def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
+        passages = [Passage.model_validate(p) for p in params["notes"]]
+        if params["broaden"]:
+            seen = {(p.source_id, p.text) for p in passages}
+            for extra in ctx.search.search(f"{params['subject']} {ctx.topic}", k=25):
+                if (extra.source_id, extra.text) not in seen:
+                    passages.append(extra)
+        facts = extract_facts(passages, lang=ctx.lang)
+        spec = propose_chart(facts, params["subject"])
+        svg = draw_svg(spec) if spec is not None else ""
+        return {"spec": spec, "svg": svg, "facts": len(facts), "passages": passages}
+
+    def check_response(
+        self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext
+    ) -> dict[str, Any]:
+        spec = raw["spec"]
+        if spec is None:
+            raise AgentError(
+                StatusCode.INCOMPLETE_INFORMATION,
+                f"the sources hold too little comparable data for a chart on "
+                f"{params['subject']!r} ({raw['facts']} numbers found, none comparable)",
+                "broaden retrieval, else drop the chart",
+            )
+        texts = {}
+        for p in raw["passages"]:
+            texts.setdefault(p.source_id, []).append(p.text)
+        sources: dict[str, dict[str, str]] = {}
+        for point in spec.points:
+            in_quote = point.raw in point.quote
+            in_source = any(point.quote in t for t in texts.get(point.source_id, []))
+            if not (in_quote and in_source):
+                raise AgentError(
+                    StatusCode.WRONG_INFORMATION,
+                    f"the value {point.raw!r} is not in the cited source {point.source_id!r}",
+                    "rebuild the chart from the sources' own numbers",
+                )
+            passage = next(p for p in raw["passages"] if p.source_id == point.source_id)
+            sources[point.source_id] = {
+                "source_id": passage.source_id, "title": passage.title,
+                "url": passage.url, "corpus": passage.corpus,
+            }
+        return {
+            "chart": {
+                "spec": spec.model_dump(mode="json"),
+                "svg": raw["svg"],
+                "caption": caption(spec),
+                "sources": list(sources.values()),
+            }
+        }

@@ -1,0 +1,112 @@
+"""Term matching and sentence ranking shared by the planner and the agents (extractive mode)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from reportgen.sources.models import Passage
+from reportgen.sources.text import split_sentences, stopwords, tokenize
+
+__all__ = ["RankedSentence", "rank_sentences", "stem", "terms"]
+
+#: Shortest and longest sentence quoted, in characters: shorter ones are
+#: usually headings or fragments, longer ones run-ons from badly split text.
+MIN_SENTENCE_CHARS = 25
+MAX_SENTENCE_CHARS = 600
+
+
+def stem(token: str) -> str:
+    """A light plural-folding stem so "renewables" matches "renewable"."""
+    if len(token) > 4 and token.endswith("ies"):
+        return token[:-3] + "y"
+    if len(token) > 4 and token.endswith("es"):
+        return token[:-1] if token[-3] in "aeiou" else token[:-2] if token[-3] in "sxz" else token[:-1]
+    if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):
+        return token[:-1]
+    return token
+
+
+def terms(text: str, lang: str) -> set[str]:
+    """Content terms of ``text``: folded, stemmed tokens that are not stopwords.
+
+    Falls back to all tokens when every token is a stopword (a topic such as
+    "The Who" must still match something).
+    """
+    tokens = tokenize(text)
+    stop = stopwords(lang)
+    kept = {stem(t) for t in tokens if t not in stop and len(t) > 1 or t.isdigit()}
+    return kept or {stem(t) for t in tokens}
+
+
+@dataclass(frozen=True)
+class RankedSentence:
+    """A source sentence with its score.
+
+    Attributes:
+        text: The sentence, verbatim.
+        source: ``{"source_id", "title", "url", "corpus"}`` of its passage.
+        position: Index of the sentence within its passage (0 = first).
+        score: Relevance, higher is better.
+    """
+
+    text: str
+    source: dict[str, str]
+    position: int
+    score: float
+
+
+def _key(text: str) -> str:
+    return " ".join(tokenize(text))
+
+
+def rank_sentences(
+    passages: Iterable[Passage],
+    *,
+    focus: str,
+    topic: str,
+    lang: str,
+    exclude: Iterable[str] = (),
+) -> list[RankedSentence]:
+    """Rank the sentences of ``passages`` for a section about ``focus``.
+
+    Score = 2 x focus terms matched + 1 x topic terms matched + 1 for the first
+    sentence of a passage (encyclopedia summaries open with a definition) +
+    1/(1 + passage rank). A sentence must match at least one focus or topic
+    term, unless it opens a passage whose title matches the focus.
+
+    Args:
+        passages: Research notes, best first.
+        focus: What the section is about (its title).
+        topic: The report topic.
+        lang: Language for stopwords and sentence splitting.
+        exclude: Sentences that must not be proposed (already used elsewhere).
+
+    Returns:
+        Distinct sentences, best first.
+    """
+    focus_terms, topic_terms = terms(focus, lang), terms(topic, lang)
+    seen = {_key(t) for t in exclude}
+    out: list[RankedSentence] = []
+    for rank, passage in enumerate(passages):
+        title_match = bool(focus_terms & terms(passage.title, lang))
+        source: dict[str, Any] = {
+            "source_id": passage.source_id, "title": passage.title,
+            "url": passage.url, "corpus": passage.corpus,
+        }
+        for position, sentence in enumerate(split_sentences(passage.text, lang)):
+            sentence = sentence.strip()
+            if not (MIN_SENTENCE_CHARS <= len(sentence) <= MAX_SENTENCE_CHARS):
+                continue
+            key = _key(sentence)
+            if not key or key in seen:
+                continue
+            words = terms(sentence, lang)
+            f, t = len(focus_terms & words), len(topic_terms & words)
+            if not (f or t or (position == 0 and title_match)):
+                continue
+            seen.add(key)
+            score = 2.0 * f + t + (1.0 if position == 0 else 0.0) + 1.0 / (1 + rank)
+            out.append(RankedSentence(sentence, source, position, score))
+    out.sort(key=lambda s: -s.score)
+    return out

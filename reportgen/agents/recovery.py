@@ -1,0 +1,126 @@
+"""The recovery policy: what happens after each ACP error code.
+
+The decision depends only on the status code, the attempt number and the
+strategies already tried — never on message text (the habit of LangGraph's
+``_internal/_retry.py``: retry is decided by the error's class). One readable
+table, :data:`POLICY`, mirrored in the README:
+
+====  ===============================  ===========================================
+code  action                           then
+====  ===============================  ===========================================
+601   fail                             dependents degrade (optional input) or skip
+602   reroute ``rebuild`` once          fail
+603   reroute ``rebuild`` once          fail
+604   retry, exponential backoff       fail when the attempt budget is spent
+      (0.5 s x 2^(n-1), cap 8 s,
+      full jitter)
+605   reroute ``broaden`` once          fail (a chart is dropped, a section written
+                                       without it; the Limitations note says why)
+606   reroute ``broaden`` once          fail
+607   reroute ``broaden`` once          fail
+====  ===============================  ===========================================
+
+No task ever exceeds its attempt budget (:attr:`RunContext.task_attempts`).
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass
+
+from reportgen.acp import StatusCode
+
+__all__ = ["POLICY", "Action", "Decision", "Policy", "decide"]
+
+
+class Action(str, enum.Enum):
+    """What recovery does with a failed attempt."""
+
+    RETRY = "retry"
+    REROUTE = "reroute"
+    FAIL = "fail"
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The recovery rule of one status code.
+
+    Attributes:
+        action: Retry the same call, reroute to another strategy, or fail.
+        strategy: The alternative strategy for a reroute.
+        backoff_s: First retry delay in seconds (doubles each retry).
+        backoff_cap_s: Longest retry delay in seconds.
+    """
+
+    action: Action
+    strategy: str = "default"
+    backoff_s: float = 0.0
+    backoff_cap_s: float = 0.0
+
+
+POLICY: dict[StatusCode, Policy] = {
+    StatusCode.MISSING_REQUIRED_PARAMETERS: Policy(Action.FAIL),
+    StatusCode.WRONG_STEP_DETAILS: Policy(Action.REROUTE, "rebuild"),
+    StatusCode.INVALID_PARAMETER_USAGE: Policy(Action.REROUTE, "rebuild"),
+    StatusCode.TOOL_CALL_FAILURE: Policy(Action.RETRY, backoff_s=0.5, backoff_cap_s=8.0),
+    StatusCode.INCOMPLETE_INFORMATION: Policy(Action.REROUTE, "broaden"),
+    StatusCode.DEPENDENCY_INCOMPLETE_INFORMATION: Policy(Action.REROUTE, "broaden"),
+    StatusCode.WRONG_INFORMATION: Policy(Action.REROUTE, "broaden"),
+}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The recovery node's answer to one ``ASSISTANCE_REQUEST``.
+
+    Attributes:
+        action: What to do.
+        strategy: Strategy of the next attempt (unchanged for a retry).
+        delay_s: Seconds to wait before the next attempt.
+        reason: Plain-text explanation, logged and shown in Limitations on failure.
+    """
+
+    action: Action
+    strategy: str
+    delay_s: float
+    reason: str
+
+
+def decide(
+    code: StatusCode,
+    *,
+    attempt: int,
+    budget: int,
+    strategy: str,
+    tried: list[str],
+    backoff_scale: float = 1.0,
+    rng: random.Random | None = None,
+) -> Decision:
+    """Decide what to do after attempt ``attempt`` failed with ``code``.
+
+    Args:
+        code: The ACP error code (601..607).
+        attempt: The 1-based number of the attempt that failed.
+        budget: The task's attempt budget (>= 1).
+        strategy: The strategy of the failed attempt.
+        tried: Strategies already used by this task.
+        backoff_scale: Multiplier on retry delays (0 in tests).
+        rng: Source of jitter (seeded in tests).
+
+    Returns:
+        The decision. ``FAIL`` whenever another attempt would exceed ``budget``.
+    """
+    policy = POLICY[StatusCode(code)]
+    meaning = StatusCode(code).meaning
+    if attempt >= budget:
+        return Decision(Action.FAIL, strategy, 0.0, f"{meaning}; attempt budget of {budget} spent")
+    if policy.action is Action.RETRY:
+        cap = min(policy.backoff_cap_s, policy.backoff_s * 2 ** (attempt - 1))
+        delay = (rng or random).uniform(0.0, cap) * backoff_scale  # full jitter
+        return Decision(Action.RETRY, strategy, delay, f"{meaning}; retrying (attempt {attempt + 1} of {budget})")
+    if policy.action is Action.REROUTE and policy.strategy not in tried:
+        return Decision(Action.REROUTE, policy.strategy, 0.0, f"{meaning}; rerouting to the {policy.strategy!r} strategy")
+    if policy.action is Action.REROUTE:
+        return Decision(Action.FAIL, strategy, 0.0, f"{meaning}, even with the {policy.strategy!r} strategy")
+    return Decision(Action.FAIL, strategy, 0.0, meaning)

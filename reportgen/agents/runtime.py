@@ -1,0 +1,234 @@
+"""The three-phase ACP runtime that every agent runs for every attempt of a task.
+
+1. ``AGENT_REQUEST`` — :meth:`Agent.build_request` turns the task's resolved
+   inputs into tool-call parameters, or raises an :class:`AgentError` with
+   601 (missing input), 602 (wrong step details) or 603 (misused parameter).
+2. ``TOOL_CALL`` — :meth:`Agent.call` runs the tool under a deadline; any
+   exception or a timeout becomes 604 TOOL_CALL_FAILURE.
+3. ``AGENT_RESPONSE`` — :meth:`Agent.check_response` validates the output
+   against what this task and its dependents need (605 / 606 / 607).
+
+Each phase is logged to ``messages.jsonl``; a failure also posts an
+``ASSISTANCE_REQUEST`` that the recovery node answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from reportgen.acp import (
+    AgentRequest,
+    AgentResponse,
+    AssistanceRequest,
+    MessageLog,
+    Parameter,
+    StatusCode,
+)
+from reportgen.blueprint.model import Task
+from reportgen.errors import AgentError
+from reportgen.sources.models import SearchBackend
+
+__all__ = ["Agent", "Attempt", "RunContext", "run_attempt"]
+
+
+@dataclass
+class RunContext:
+    """What agents may use during a run (not checkpointed; rebuilt on resume).
+
+    Attributes:
+        topic: The report topic.
+        lang: Report language (``"en"``, ``"es"``, ``"fr"``).
+        search: The search backend over every configured corpus.
+        log: The run's ACP message log.
+        tool_timeout_s: Deadline of one tool call, in seconds.
+        task_attempts: Attempt budget of one task (first attempt included).
+        tool_hook: Called as ``tool_hook(agent_name, task)`` right before each
+            tool call; tests use it to inject faults. ``None`` in normal runs.
+        recovery: When False, errors are not routed to recovery: a failed
+            attempt fails the task (the ACP paper's ablation).
+        backoff_scale: Multiplier on retry delays (0 in tests).
+        extra: Agent-specific shared objects (e.g. the run's sentence registry).
+    """
+
+    topic: str
+    lang: str
+    search: SearchBackend
+    log: MessageLog
+    tool_timeout_s: float = 60.0
+    task_attempts: int = 3
+    tool_hook: Callable[[str, Task], None] | None = None
+    recovery: bool = True
+    backoff_scale: float = 1.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Attempt:
+    """The outcome of one attempt of one task.
+
+    Attributes:
+        status_code: 200 or the ACP error code.
+        outputs: The task's outputs when ``status_code`` is 200.
+        error: The failure description otherwise.
+        resolution: The suggested resolution posted with the failure.
+        stage: ``"request"``, ``"tool_call"`` or ``"response"`` for failures.
+    """
+
+    status_code: StatusCode
+    outputs: dict[str, Any] = field(default_factory=dict)
+    error: str = ""
+    resolution: str = ""
+    stage: str = ""
+
+
+class Agent:
+    """Base class of the browser, plot and writer agents.
+
+    Subclasses set :attr:`name` and :attr:`tool` and implement the three
+    phases. ``strategy`` is the recovery node's choice for this attempt
+    (``"default"`` first; e.g. ``"broaden"`` after a 605).
+    """
+
+    name: str = "agent"
+    tool: str = "tool"
+
+    def build_request(
+        self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext
+    ) -> dict[str, Any]:
+        """Phase 1: return the tool-call parameters.
+
+        Raises:
+            AgentError: 601, 602 or 603.
+        """
+        raise NotImplementedError
+
+    def call(self, params: dict[str, Any], ctx: RunContext) -> Any:
+        """Phase 2: run the tool (in a worker thread). Exceptions become 604."""
+        raise NotImplementedError
+
+    def check_response(
+        self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext
+    ) -> dict[str, Any]:
+        """Phase 3: validate ``raw`` and return the task's outputs.
+
+        Raises:
+            AgentError: 605, 606 or 607.
+        """
+        raise NotImplementedError
+
+
+def _summarise(value: Any) -> Any:
+    """Shorten a parameter value for the log (lists of passages become counts)."""
+    if isinstance(value, str):
+        return value if len(value) <= 300 else value[:297] + "..."
+    if isinstance(value, (list, tuple)):
+        return f"<{len(value)} items>"
+    if isinstance(value, dict):
+        return f"<object with {len(value)} keys>"
+    return value
+
+
+async def run_attempt(
+    agent: Agent,
+    task: Task,
+    inputs: dict[str, Any],
+    *,
+    attempt: int,
+    strategy: str,
+    ctx: RunContext,
+) -> Attempt:
+    """Run one attempt of ``task`` through the three ACP phases.
+
+    Args:
+        agent: The agent named by ``task.agent``.
+        task: The task.
+        inputs: Resolved input values, by input name (``None`` for a missing
+            optional input).
+        attempt: 1-based attempt number, logged with every message.
+        strategy: The recovery strategy for this attempt.
+        ctx: The run context.
+
+    Returns:
+        The attempt's outcome. Never raises for agent or tool failures: those
+        become an ``Attempt`` with an error code and an ``ASSISTANCE_REQUEST``.
+    """
+    common = {"task_id": task.id, "agent": agent.name, "attempt": attempt}
+    try:
+        params = agent.build_request(task, inputs, strategy, ctx)
+    except AgentError as exc:
+        return _fail(ctx, common, agent, exc.status_code, "request", str(exc), exc.resolution)
+    body = {
+        name: Parameter(
+            value=_summarise(value),
+            source=task.inputs[name].source if name in task.inputs else "agent",
+        )
+        for name, value in params.items()
+    }
+    ctx.log.append(
+        AgentRequest(**common, endpoint=agent.tool, body=body, headers={"strategy": strategy})
+    )
+    started = time.perf_counter()
+    try:
+        if ctx.tool_hook is not None:
+            ctx.tool_hook(agent.name, task)
+        raw = await asyncio.wait_for(
+            asyncio.to_thread(agent.call, params, ctx), timeout=ctx.tool_timeout_s
+        )
+    except AgentError as exc:
+        return _fail(ctx, common, agent, exc.status_code, "tool_call", str(exc), exc.resolution)
+    except TimeoutError:
+        return _fail(
+            ctx, common, agent, StatusCode.TOOL_CALL_FAILURE, "tool_call",
+            f"{agent.tool} did not answer within {ctx.tool_timeout_s:g} s", "retry with backoff",
+        )
+    except Exception as exc:  # noqa: BLE001 - any tool exception is a 604 by the ACP rules
+        return _fail(
+            ctx, common, agent, StatusCode.TOOL_CALL_FAILURE, "tool_call",
+            f"{agent.tool} raised {type(exc).__name__}: {exc}", "retry with backoff",
+        )
+    try:
+        outputs = agent.check_response(task, params, raw, ctx)
+    except AgentError as exc:
+        return _fail(ctx, common, agent, exc.status_code, "response", str(exc), exc.resolution)
+    duration = (time.perf_counter() - started) * 1000.0
+    dependents = {name: [] for name in outputs}
+    ctx.log.append(
+        AgentResponse(
+            **common,
+            status_code=StatusCode.OK,
+            output_variables={k: _summarise(v) for k, v in outputs.items()},
+            dependent_input_variables=dependents,
+            duration_ms=round(duration, 3),
+        )
+    )
+    return Attempt(status_code=StatusCode.OK, outputs=outputs)
+
+
+def _fail(
+    ctx: RunContext,
+    common: dict[str, Any],
+    agent: Agent,
+    code: int,
+    stage: str,
+    description: str,
+    resolution: str,
+) -> Attempt:
+    status = StatusCode(code)
+    ctx.log.append(AgentResponse(**common, status_code=status))
+    ctx.log.append(
+        AssistanceRequest(
+            **common,
+            status_code=status,
+            error_step=stage,
+            tool=agent.tool,
+            description=description,
+            relevant_context={"meaning": status.meaning},
+            suggested_resolution=resolution,
+        )
+    )
+    return Attempt(
+        status_code=status, error=description, resolution=resolution, stage=stage
+    )

@@ -1,0 +1,121 @@
+"""The writer agent, extractive mode: section text built from ranked source sentences.
+
+No language model: every sentence is a sentence of a retrieved passage, kept
+verbatim with its source. The writer proposes ``sentences`` (the ones it wants,
+in reading order) and ``alternates`` (ranked spares); the coordinator enforces
+"no sentence used twice in a report" across sections, in reading order, by
+replacing a repeated sentence with the section's next alternate.
+
+Outcomes: no usable sentence → 605 INCOMPLETE_INFORMATION (recovery then
+broadens with a fresh search of the section's subject).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from reportgen.acp import StatusCode
+from reportgen.agents.ranking import rank_sentences
+from reportgen.agents.runtime import Agent, RunContext
+from reportgen.blueprint.model import Task
+from reportgen.errors import AgentError
+from reportgen.i18n import labels
+from reportgen.sources.models import Passage
+
+__all__ = ["WriterAgent"]
+
+#: Sentences per body section, and spares kept for deduplication.
+BODY_SENTENCES = 5
+SPARE_SENTENCES = 8
+#: Sentences in the introduction and (besides the recap) the conclusion.
+INTRO_SENTENCES = 4
+CONCLUSION_SENTENCES = 2
+
+
+class WriterAgent(Agent):
+    """Writes body sections, then the introduction and conclusion.
+
+    Inputs by task kind:
+
+    * ``write``: ``notes`` (required), ``chart`` (optional), ``title``, ``section_id``;
+    * ``introduction`` / ``conclusion``: ``notes`` (the overview research),
+      ``section_1`` .. ``section_N`` (the finished body sections, optional each).
+
+    Outputs: ``section`` — ``{"id", "title", "role", "sentences", "alternates",
+    "chart"}`` where each sentence is ``{"text", "source": {source_id, title,
+    url, corpus}}`` (``source`` is ``None`` for the conclusion's recap line).
+    """
+
+    name = "writer"
+    tool = "compose"
+
+    def build_request(
+        self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext
+    ) -> dict[str, Any]:
+        notes = inputs.get("notes")
+        if notes is None:
+            raise AgentError(StatusCode.MISSING_REQUIRED_PARAMETERS, "the research notes are missing")
+        if not isinstance(notes, list):
+            raise AgentError(StatusCode.INVALID_PARAMETER_USAGE, "notes must be a list of passages")
+        numbered = [(int(k[8:]), v) for k, v in inputs.items() if re.fullmatch(r"section_\d+", k)]
+        sections = [v for _, v in sorted(numbered, key=lambda kv: kv[0]) if v]
+        return {
+            "kind": task.kind,
+            "notes": notes,
+            "title": inputs.get("title") or "",
+            "section_id": inputs.get("section_id") or task.section or task.id,
+            "chart": inputs.get("chart"),
+            "sections": sections,
+            "broaden": strategy == "broaden",
+        }
+
+    def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
+        passages = [Passage.model_validate(p) for p in params["notes"]]
+        kind = params["kind"]
+        focus = params["title"] if kind == "write" else ctx.topic
+        if params["broaden"]:
+            passages += ctx.search.search(f"{focus} {ctx.topic}", k=20)
+        exclude = {
+            s["text"] for sec in params["sections"] for s in sec.get("sentences", [])
+        }
+        ranked = rank_sentences(passages, focus=focus, topic=ctx.topic, lang=ctx.lang, exclude=exclude)
+        words = labels(ctx.lang)
+        if kind == "write":
+            wanted, role, title = BODY_SENTENCES, "body", params["title"]
+        elif kind == "introduction":
+            wanted, role, title = INTRO_SENTENCES, "introduction", words["introduction"]
+        else:
+            wanted, role, title = CONCLUSION_SENTENCES, "conclusion", words["conclusion"]
+        chosen, alternates = ranked[:wanted], ranked[wanted: wanted + SPARE_SENTENCES]
+        sentences = [{"text": s.text, "source": s.source} for s in _reading_order(chosen)]
+        if kind == "conclusion" and params["sections"]:
+            covered = ", ".join(sec["title"] for sec in params["sections"])
+            sentences.insert(0, {"text": words["recap"].format(sections=covered), "source": None})
+        return {
+            "id": params["section_id"],
+            "title": title,
+            "role": role,
+            "sentences": sentences,
+            "alternates": [{"text": s.text, "source": s.source} for s in alternates],
+            "chart": params["chart"],
+        }
+
+    def check_response(
+        self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext
+    ) -> dict[str, Any]:
+        if not any(s["source"] for s in raw["sentences"]):
+            raise AgentError(
+                StatusCode.INCOMPLETE_INFORMATION,
+                f"the notes hold no usable sentence for {raw['title']!r}",
+                "broaden retrieval for this section",
+            )
+        return {"section": raw}
+
+
+def _reading_order(chosen: list[Any]) -> list[Any]:
+    """Group chosen sentences by source (best source first), each in its original order."""
+    first_rank: dict[str, int] = {}
+    for rank, s in enumerate(chosen):
+        first_rank.setdefault(s.source["source_id"], rank)
+    return sorted(chosen, key=lambda s: (first_rank[s.source["source_id"]], s.position))

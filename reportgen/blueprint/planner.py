@@ -1,0 +1,171 @@
+"""Planning without a model: the corpus decides the sections.
+
+The embedded default when no language model is configured. From what the
+corpora hold on the topic:
+
+1. search the topic and keep passages that touch at least half of the topic's
+   content terms (none → :class:`NoSourcesError`, never an empty report);
+2. the document whose title *is* the topic feeds the introduction; the other
+   documents, ranked by search score with a boost for being named in the
+   topic's own article (Wikipedia summaries name their main sub-topics), give
+   the section themes, one per document;
+3. compile per section a ``research`` task (browser), a ``chart`` task (plot)
+   and a ``write`` task (writer; its chart input is optional, so a dropped chart
+   degrades the section instead of skipping it), plus an overview research
+   task, and an introduction and a conclusion that depend on every section.
+"""
+
+from __future__ import annotations
+
+import math
+
+from reportgen.agents.ranking import terms
+from reportgen.blueprint.model import Blueprint, Task, TaskInput
+from reportgen.config import RunOptions
+from reportgen.errors import NoSourcesError
+from reportgen.sources.models import Passage, SearchBackend
+from reportgen.sources.text import fold
+
+__all__ = ["choose_themes", "compile_blueprint", "plan_extractive"]
+
+#: Passages read when choosing themes.
+PLAN_SEARCH_K = 60
+#: Boost (in units of the best search score) for a document named in the
+#: topic's own article.
+MENTION_BOOST = 0.5
+
+
+def _relevant(passages: list[Passage], topic: str, lang: str) -> list[Passage]:
+    wanted = terms(topic, lang)
+    need = max(1, math.ceil(len(wanted) / 2))
+    return [p for p in passages if len(wanted & terms(f"{p.title} {p.text}", lang)) >= need]
+
+
+def choose_themes(
+    topic: str, passages: list[Passage], count: int, lang: str
+) -> tuple[Passage | None, list[Passage]]:
+    """Pick the topic's own document and up to ``count`` section themes.
+
+    Args:
+        topic: The report topic.
+        passages: Search results for the topic, best first.
+        count: Themes wanted (>= 1).
+        lang: Report language.
+
+    Returns:
+        ``(topic document or None, theme documents best first)``; one passage
+        per document.
+    """
+    best: dict[str, Passage] = {}
+    for p in passages:
+        best.setdefault(p.source_id, p)
+    docs = list(best.values())
+    topic_key = fold(topic).strip(" ?!.")
+    own = next((d for d in docs if fold(d.title) == topic_key), None)
+    if own is None:
+        topic_terms = terms(topic, lang)
+        own = next((d for d in docs if terms(d.title, lang) == topic_terms), None)
+    mention_text = fold(own.text) if own else ""
+    top = max((d.score for d in docs), default=1.0) or 1.0
+    scored = []
+    for rank, d in enumerate(docs):
+        if d is own:
+            continue
+        boost = MENTION_BOOST * top if fold(d.title) in mention_text else 0.0
+        scored.append((-(d.score + boost), rank, d))
+    scored.sort(key=lambda item: (item[0], item[1]))
+    return own, [d for _, _, d in scored[:count]]
+
+
+def compile_blueprint(report_id: str, topic: str, themes: list[str]) -> Blueprint:
+    """Compile section themes into the execution blueprint.
+
+    Args:
+        report_id: The report id.
+        topic: The report topic.
+        themes: Section titles, in reading order.
+
+    Returns:
+        A blueprint of ``1 + 3 x len(themes) + 2`` tasks.
+    """
+    tasks = [
+        Task(
+            id="research-overview", agent="browser", kind="research",
+            aim=f"Find overview passages on {topic}",
+            inputs={"query": TaskInput(value=topic), "k": TaskInput(value=8)},
+            outputs=["notes"],
+        )
+    ]
+    for n, theme in enumerate(themes, start=1):
+        sid = f"s{n}"
+        tasks += [
+            Task(
+                id=f"research-{n}", agent="browser", kind="research", section=sid,
+                aim=f"Find passages on {theme} (section {n})",
+                inputs={
+                    "query": TaskInput(value=f"{theme} {topic}"),
+                    "focus": TaskInput(value=theme),
+                    "k": TaskInput(value=8),
+                },
+                outputs=["notes"],
+            ),
+            Task(
+                id=f"chart-{n}", agent="plot", kind="chart", section=sid,
+                aim=f"Chart numbers the sources give on {theme}",
+                inputs={
+                    "notes": TaskInput(from_task=f"research-{n}", output="notes"),
+                    "subject": TaskInput(value=theme),
+                },
+                outputs=["chart"],
+            ),
+            Task(
+                id=f"write-{n}", agent="writer", kind="write", section=sid,
+                aim=f"Write the section on {theme}",
+                inputs={
+                    "notes": TaskInput(from_task=f"research-{n}", output="notes"),
+                    "chart": TaskInput(from_task=f"chart-{n}", output="chart", optional=True),
+                    "title": TaskInput(value=theme),
+                    "section_id": TaskInput(value=sid),
+                },
+                outputs=["section"],
+            ),
+        ]
+    for kind in ("introduction", "conclusion"):
+        tasks.append(
+            Task(
+                id=kind, agent="writer", kind=kind, section=kind,
+                aim=f"Write the {kind} from the overview and the finished sections",
+                inputs={
+                    "notes": TaskInput(from_task="research-overview", output="notes"),
+                    **{
+                        f"section_{n}": TaskInput(from_task=f"write-{n}", output="section", optional=True)
+                        for n in range(1, len(themes) + 1)
+                    },
+                },
+                outputs=["section"],
+            )
+        )
+    return Blueprint(report_id=report_id, topic=topic, tasks=tasks)
+
+
+def plan_extractive(report_id: str, options: RunOptions, search: SearchBackend) -> Blueprint:
+    """Plan a report from what the corpora hold on ``options.topic``.
+
+    Args:
+        report_id: The report id.
+        options: The run options (topic, language, sections wanted).
+        search: The search backend over every configured corpus.
+
+    Returns:
+        The validated-shape blueprint (validate it with
+        :meth:`Blueprint.validate_dag` before running).
+
+    Raises:
+        NoSourcesError: No passage on the topic was found.
+    """
+    found = _relevant(search.search(options.topic, k=PLAN_SEARCH_K), options.topic, options.lang)
+    if not found:
+        raise NoSourcesError(f"found no sources on {options.topic!r} in {search.name}")
+    _, themes = choose_themes(options.topic, found, options.sections, options.lang)
+    titles = [d.title for d in themes] or [options.topic]
+    return compile_blueprint(report_id, options.topic, titles)

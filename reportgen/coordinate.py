@@ -1,0 +1,200 @@
+"""The final coordination layer: task outputs → the :class:`~reportgen.report.Report`.
+
+* sections in reading order: introduction, body sections, conclusion;
+* no sentence used twice: a repeat is replaced by its section's next spare;
+* citations numbered ``[n]`` in order of first use, references deduplicated
+  by normalised URL, and only sources actually cited become references;
+* figures numbered in reading order, each with caption and source line;
+* a Limitations entry for every task that failed, was skipped or ran degraded,
+  and for every document that could not be read.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
+
+from reportgen.blueprint.model import Blueprint, TaskStatus
+from reportgen.errors import RunError
+from reportgen.i18n import labels
+from reportgen.report import Figure, Limitation, Paragraph, Reference, Report, Section, Sentence
+from reportgen.sources.text import tokenize
+
+__all__ = ["coordinate", "normalise_url"]
+
+
+def normalise_url(url: str) -> str:
+    """Normalise a URL for deduplication.
+
+    Lowercases scheme and host, drops default ports, the fragment and a
+    trailing slash, and re-quotes the path so ``Wind%20power`` and
+    ``Wind power`` compare equal.
+    """
+    parts = urlsplit(url.strip())
+    host = (parts.hostname or "").lower()
+    if parts.port and not (
+        (parts.scheme == "http" and parts.port == 80) or (parts.scheme == "https" and parts.port == 443)
+    ):
+        host = f"{host}:{parts.port}"
+    path = quote(unquote(parts.path), safe="/()_,'-:@!$*+;=~.") or "/"
+    if len(path) > 1:
+        path = path.rstrip("/")
+    return urlunsplit((parts.scheme.lower(), host, path, parts.query, ""))
+
+
+class _References:
+    """Numbers sources in order of first citation, one number per normalised URL."""
+
+    def __init__(self) -> None:
+        self.by_url: dict[str, Reference] = {}
+
+    def cite(self, source: dict[str, Any]) -> int:
+        key = normalise_url(source["url"])
+        ref = self.by_url.get(key)
+        if ref is None:
+            ref = Reference(
+                id=len(self.by_url) + 1, title=source["title"], url=source["url"],
+                source_id=source["source_id"], corpus=source["corpus"],
+            )
+            self.by_url[key] = ref
+        return ref.id
+
+    def all(self) -> list[Reference]:
+        return sorted(self.by_url.values(), key=lambda r: r.id)
+
+
+def _key(text: str) -> str:
+    return " ".join(tokenize(text))
+
+
+def _dedupe(raw: dict[str, Any], used: set[str]) -> list[dict[str, Any]]:
+    """The section's sentences with repeats replaced by unused spares, in place."""
+    spares = [s for s in raw.get("alternates", []) if _key(s["text"]) not in used]
+    out = []
+    for sentence in raw["sentences"]:
+        if sentence["source"] is not None and _key(sentence["text"]) in used:
+            sentence = spares.pop(0) if spares else None
+            if sentence is None:
+                continue
+            spares = [s for s in spares if _key(s["text"]) not in used]
+        if sentence["source"] is not None:
+            used.add(_key(sentence["text"]))
+        out.append(sentence)
+    return out
+
+
+def _paragraphs(sentences: list[dict[str, Any]], refs: _References) -> list[Paragraph]:
+    """One paragraph per run of sentences from the same source."""
+    paragraphs: list[Paragraph] = []
+    run: list[Sentence] = []
+    last: str | None = "<start>"
+    for s in sentences:
+        source_id = s["source"]["source_id"] if s["source"] else None
+        if run and source_id != last:
+            paragraphs.append(Paragraph.from_sentences(run))
+            run = []
+        cites = [refs.cite(s["source"])] if s["source"] else []
+        run.append(Sentence(text=s["text"], citations=cites))
+        last = source_id
+    if run:
+        paragraphs.append(Paragraph.from_sentences(run))
+    return paragraphs
+
+
+def _limitations(blueprint: Blueprint, lang: str) -> list[Limitation]:
+    out = []
+    for task in blueprint.tasks:
+        code = next((c for c in reversed(task.status_codes) if c != 200), None)
+        if task.status in (TaskStatus.FAILED, TaskStatus.SKIPPED):
+            out.append(Limitation(task_id=task.id, status_code=code, reason=f"{task.aim}: {task.reason}"))
+        elif task.degraded:
+            missing = [
+                f"{inp.output} from {inp.from_task}"
+                for inp in task.inputs.values()
+                if inp.optional and inp.from_task
+                and blueprint.task(inp.from_task).status is not TaskStatus.DONE
+            ]
+            out.append(
+                Limitation(task_id=task.id, reason=f"{task.aim}: done without {', '.join(missing)}")
+            )
+    return out
+
+
+def coordinate(
+    blueprint: Blueprint,
+    outputs: dict[str, dict[str, Any]],
+    *,
+    lang: str,
+    corpora: list[str],
+    extra_limitations: Iterable[Limitation] = (),
+) -> Report:
+    """Assemble the report from the finished tasks.
+
+    Args:
+        blueprint: The blueprint after dispatch (statuses and reasons set).
+        outputs: ``{task_id: {output: value}}`` of the tasks that succeeded.
+        lang: Report language.
+        corpora: Display names of the corpora searched, for the mode note.
+        extra_limitations: Run-wide limitations (e.g. unreadable documents).
+
+    Returns:
+        The report, ready to render.
+
+    Raises:
+        RunError: No body section could be written.
+    """
+    words = labels(lang)
+    writers = [t for t in blueprint.tasks if t.agent == "writer"]
+    order = (
+        [t for t in writers if t.kind == "introduction"]
+        + [t for t in writers if t.kind == "write"]
+        + [t for t in writers if t.kind == "conclusion"]
+    )
+    refs, used = _References(), set()
+    sections: list[Section] = []
+    figures: list[Figure] = []
+    for task in order:
+        raw = outputs.get(task.id, {}).get("section")
+        if not raw:
+            continue
+        sentences = _dedupe(raw, used)
+        if not any(s["source"] for s in sentences):
+            continue
+        section = Section(
+            id=raw["id"], title=raw["title"], role=raw["role"],
+            paragraphs=_paragraphs(sentences, refs),
+        )
+        chart = raw.get("chart")
+        if chart:
+            number = len(figures) + 1
+            figures.append(
+                Figure(
+                    id=f"fig-{number}", number=number, section_id=section.id,
+                    caption=chart["caption"], kind=chart["spec"]["kind"], svg=chart["svg"],
+                    citations=[refs.cite(src) for src in chart["sources"]],
+                    data=[
+                        {"label": p["label"], "value": p["value"], "unit": chart["spec"]["unit"],
+                         "raw": p["raw"], "source_id": p["source_id"], "quote": p["quote"]}
+                        for p in chart["spec"]["points"]
+                    ],
+                )
+            )
+            section.figure_ids.append(figures[-1].id)
+        sections.append(section)
+    if not any(s.role == "body" for s in sections):
+        raise RunError(f"no section of the report on {blueprint.topic!r} could be written")
+    limitations = list(extra_limitations) + _limitations(blueprint, lang)
+    corpora_text = ", ".join(corpora)
+    return Report(
+        id=blueprint.report_id,
+        title=words["title"].format(topic=blueprint.topic[:1].upper() + blueprint.topic[1:]),
+        topic=blueprint.topic,
+        lang=lang,
+        mode="extractive",
+        mode_note=words["mode_extractive"].format(corpora=corpora_text),
+        corpora=corpora,
+        sections=sections,
+        figures=figures,
+        references=refs.all(),
+        limitations=limitations,
+    )

@@ -1,0 +1,168 @@
+"""The dispatcher: starts every task as soon as its own dependencies are done.
+
+LangGraph runs a graph in supersteps (Pregel / bulk-synchronous parallel): the
+writes of one step are applied only when *every* node of that step has
+finished. Fanning tasks out with ``Send`` would therefore hold a finished
+task's dependents until the slowest sibling ends — the level-by-level barrier
+the design rules out. So the dispatcher is event-driven: it keeps up to
+``max_concurrency`` task-graph runs in flight and, the moment one finishes,
+starts whatever that completion made ready.
+
+Each task-graph run is checkpointed in the same SQLite database under the
+thread ``"<report-id>/<task-id>"``. On resume the dispatcher reads a task's
+final state from its thread instead of running it again, so no finished task
+is ever redone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+from langgraph.graph.state import CompiledStateGraph
+
+from reportgen.acp import StatusUpdate
+from reportgen.agents.runtime import RunContext
+from reportgen.blueprint.model import Blueprint, Task, TaskStatus
+
+__all__ = ["Dispatcher", "task_thread_id"]
+
+
+def task_thread_id(report_id: str, task_id: str) -> str:
+    """The checkpoint thread of one task's run: ``"<report-id>/<task-id>"``."""
+    return f"{report_id}/{task_id}"
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Dispatcher:
+    """Runs a blueprint's tasks through the task graph, as early as dependencies allow.
+
+    Args:
+        blueprint: The execution blueprint; task statuses are updated in place.
+        task_graph: The compiled task graph (with its checkpointer).
+        ctx: The run context passed to every agent.
+        max_concurrency: Most tasks in flight at once (>= 1).
+        on_change: Called after every task state change, e.g. to save
+            ``blueprint.json`` and refresh a progress display.
+    """
+
+    def __init__(
+        self,
+        blueprint: Blueprint,
+        task_graph: CompiledStateGraph,
+        ctx: RunContext,
+        *,
+        max_concurrency: int = 8,
+        on_change: Callable[[Blueprint], None] | None = None,
+    ) -> None:
+        self.blueprint = blueprint
+        self.graph = task_graph
+        self.ctx = ctx
+        self.max_concurrency = max(1, int(max_concurrency))
+        self.on_change = on_change or (lambda bp: None)
+        self.outputs: dict[str, dict[str, Any]] = {}
+
+    async def run(self, outputs: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
+        """Run every pending task; return the outputs of the tasks that succeeded.
+
+        Args:
+            outputs: Outputs of tasks already done (from the outer checkpoint).
+
+        Returns:
+            ``{task_id: {output_name: value}}`` for every task that is done.
+        """
+        self.outputs = dict(outputs or {})
+        for task in self.blueprint.tasks:
+            if task.status is TaskStatus.RUNNING:  # interrupted by a kill: run again
+                task.status = TaskStatus.PENDING
+        running: dict[asyncio.Task, str] = {}
+        while True:
+            for task in self.blueprint.ready():
+                if len(running) >= self.max_concurrency:
+                    break
+                inputs = self._resolve_inputs(task)
+                if inputs is None:
+                    self.on_change(self.blueprint)
+                    continue
+                task.status = TaskStatus.RUNNING
+                task.started_at = task.started_at or _now()
+                self.ctx.log.append(
+                    StatusUpdate(task_id=task.id, agent=task.agent, status="running",
+                                 detail=task.aim, attempt=task.attempts + 1)
+                )
+                self.on_change(self.blueprint)
+                running[asyncio.ensure_future(self._run_task(task, inputs))] = task.id
+            if not running:
+                if any(t.status is TaskStatus.PENDING for t in self.blueprint.tasks):
+                    continue  # skipping made new tasks ready
+                break
+            finished, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            for fut in finished:
+                running.pop(fut)
+                fut.result()  # dispatcher bugs must surface, agent failures never raise
+            self.on_change(self.blueprint)
+        return self.outputs
+
+    def _resolve_inputs(self, task: Task) -> dict[str, Any] | None:
+        """Input values of ``task``; ``None`` (and the task skipped) if a required one is missing."""
+        values: dict[str, Any] = {}
+        for name, inp in task.inputs.items():
+            if inp.from_task is None:
+                values[name] = inp.value
+                continue
+            produced = self.outputs.get(inp.from_task)
+            if produced is not None and inp.output in produced:
+                values[name] = produced[inp.output]
+                continue
+            producer = self.blueprint.task(inp.from_task)
+            if inp.optional:
+                values[name] = None
+                task.degraded = True
+                continue
+            task.status = TaskStatus.SKIPPED
+            task.finished_at = _now()
+            task.reason = (
+                f"skipped: it needs {inp.output!r} from task {producer.id!r}, which "
+                f"{producer.status.value}" + (f" ({producer.reason})" if producer.reason else "")
+            )
+            self.ctx.log.append(
+                StatusUpdate(task_id=task.id, agent=task.agent, status="skipped", detail=task.reason)
+            )
+            return None
+        return values
+
+    async def _run_task(self, task: Task, inputs: dict[str, Any]) -> None:
+        config = {"configurable": {"thread_id": task_thread_id(self.blueprint.report_id, task.id)}}
+        snapshot = await self.graph.aget_state(config)
+        state = snapshot.values if snapshot and not snapshot.next else {}
+        if state.get("final"):
+            self.ctx.log.append(
+                StatusUpdate(task_id=task.id, agent=task.agent, status="reused",
+                             detail="finished before the run was interrupted; output reused")
+            )
+        else:
+            state = await self.graph.ainvoke(
+                {"task": task.model_dump(mode="json"), "inputs": inputs, "attempt": 0,
+                 "strategy": "default", "tried": [], "codes": []},
+                config,
+                context=self.ctx,
+            )
+        task.attempts = state.get("attempt", 0)
+        task.status_codes = list(state.get("codes", []))
+        task.finished_at = _now()
+        if state.get("final") == "done":
+            task.status = TaskStatus.DONE
+            self.outputs[task.id] = state.get("outputs") or {}
+            status = "done"
+        else:
+            task.status = TaskStatus.FAILED
+            task.reason = state.get("reason") or "failed"
+            status = "failed"
+        self.ctx.log.append(
+            StatusUpdate(task_id=task.id, agent=task.agent, attempt=task.attempts, status=status,
+                         detail=task.reason, status_code=task.status_codes[-1] if task.status_codes else None)
+        )

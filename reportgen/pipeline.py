@@ -1,0 +1,155 @@
+"""The report graph's node functions and the run-scoped :class:`Pipeline` context."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, TypedDict
+
+from langgraph.graph import END
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
+
+from reportgen.acp import StatusUpdate
+from reportgen.agents.runtime import RunContext
+from reportgen.blueprint.model import Blueprint
+from reportgen.blueprint.planner import plan_extractive
+from reportgen.config import RunOptions
+from reportgen.coordinate import coordinate
+from reportgen.dispatch import Dispatcher
+from reportgen.render import render_html, write_pdf, write_text_atomic
+from reportgen.report import Limitation, Report
+
+__all__ = [
+    "OUTPUT_FILES",
+    "Pipeline",
+    "ReportState",
+    "coordinate_node",
+    "dispatch_node",
+    "plan_node",
+    "render_node",
+]
+
+#: The five files of a finished report, in ``outputs/<report-id>/``.
+OUTPUT_FILES = ("report.html", "report.pdf", "report.json", "blueprint.json", "messages.jsonl")
+
+
+class ReportState(TypedDict, total=False):
+    """Checkpointed state of the report graph.
+
+    Attributes:
+        report_id: The report id (also the checkpoint thread id).
+        blueprint: The execution blueprint (``Blueprint.model_dump(mode="json")``).
+        outputs: ``{task_id: {output: value}}`` of the tasks that succeeded.
+        report: The coordinated report (``Report.model_dump(mode="json")``).
+        files: Written output files by name.
+    """
+
+    report_id: str
+    blueprint: dict[str, Any]
+    outputs: dict[str, dict[str, Any]]
+    report: dict[str, Any]
+    files: dict[str, str]
+
+
+@dataclass
+class Pipeline:
+    """Run-scoped objects of one report run (not checkpointed; rebuilt on resume).
+
+    Attributes:
+        options: What the run was asked for.
+        report_id: The report id.
+        out_dir: The report's folder, ``<out>/<report-id>``.
+        run: Context handed to every agent (search, message log, budgets).
+        task_graph: The compiled task graph (sharing the checkpointer).
+        corpora: Display names of the corpora searched.
+        limitations: Run-wide limitations known before dispatch (unreadable files).
+        max_concurrency: Most tasks in flight at once.
+        on_blueprint: Called whenever task states change (progress display).
+    """
+
+    options: RunOptions
+    report_id: str
+    out_dir: Path
+    run: RunContext
+    task_graph: CompiledStateGraph
+    corpora: list[str]
+    limitations: list[Limitation] = field(default_factory=list)
+    max_concurrency: int = 8
+    on_blueprint: Callable[[Blueprint], None] | None = None
+    agents: tuple[str, ...] = ("browser", "plot", "writer")
+
+    def save_blueprint(self, blueprint: Blueprint) -> None:
+        """Write ``blueprint.json`` and notify the progress display."""
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        blueprint.save(self.out_dir / "blueprint.json")
+        if self.on_blueprint:
+            self.on_blueprint(blueprint)
+
+
+def plan_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any]:
+    """Plan the report and validate the execution blueprint.
+
+    Raises:
+        NoSourcesError: The corpora know nothing of the topic.
+        BlueprintError: The compiled blueprint is invalid.
+    """
+    p = runtime.context
+    blueprint = plan_extractive(p.report_id, p.options, p.run.search)
+    blueprint.validate_dag(p.agents)
+    p.save_blueprint(blueprint)
+    p.run.log.append(
+        StatusUpdate(task_id="plan", agent="planner", status="done",
+                     detail=f"{len(blueprint.tasks)} tasks planned")
+    )
+    return {"blueprint": blueprint.model_dump(mode="json"), "outputs": {}}
+
+
+async def dispatch_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any]:
+    """Run every task of the blueprint, resuming finished ones from their checkpoints."""
+    p = runtime.context
+    blueprint = Blueprint.model_validate(state["blueprint"])
+    dispatcher = Dispatcher(
+        blueprint, p.task_graph, p.run, max_concurrency=p.max_concurrency,
+        on_change=p.save_blueprint,
+    )
+    outputs = await dispatcher.run(state.get("outputs") or {})
+    p.save_blueprint(blueprint)
+    return {"blueprint": blueprint.model_dump(mode="json"), "outputs": outputs}
+
+
+def coordinate_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any]:
+    """Assemble sections, figures, citations and limitations into the report.
+
+    Raises:
+        RunError: Nothing useful could be produced.
+    """
+    p = runtime.context
+    blueprint = Blueprint.model_validate(state["blueprint"])
+    report = coordinate(
+        blueprint, state["outputs"], lang=p.options.lang, corpora=p.corpora,
+        extra_limitations=p.limitations,
+    )
+    return {"report": report.model_dump(mode="json")}
+
+
+def render_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any]:
+    """Write ``report.json``, ``report.html`` and ``report.pdf``, each atomically.
+
+    Raises:
+        RenderError: The HTML or PDF could not be produced.
+    """
+    p = runtime.context
+    report = Report.model_validate(state["report"])
+    out = p.out_dir
+    out.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(out / "report.json", report.model_dump_json(indent=2) + "\n")
+    html = render_html(report)
+    write_text_atomic(out / "report.html", html)
+    write_pdf(html, out / "report.pdf")
+    p.run.log.append(StatusUpdate(task_id="render", agent="renderer", status="done",
+                                  detail="report.html, report.pdf, report.json written"))
+    return {"files": {name: str(out / name) for name in OUTPUT_FILES}}
+
+
+_ = END  # the report graph ends after render (edge added in graph.py)

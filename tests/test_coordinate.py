@@ -1,0 +1,90 @@
+"""The final coordination layer."""
+
+import pytest
+
+from reportgen.blueprint.model import TaskStatus
+from reportgen.blueprint.planner import compile_blueprint
+from reportgen.coordinate import coordinate, normalise_url
+from reportgen.errors import RunError
+
+
+def _src(title, url=None):
+    return {"source_id": f"id:{title}", "title": title, "url": url or f"https://x.org/wiki/{title}", "corpus": "c"}
+
+
+def _section(sid, title, sentences, role="body", alternates=(), chart=None):
+    return {"section": {"id": sid, "title": title, "role": role, "chart": chart,
+                        "sentences": [{"text": t, "source": s} for t, s in sentences],
+                        "alternates": [{"text": t, "source": s} for t, s in alternates]}}
+
+
+CHART = {
+    "spec": {"kind": "bar", "unit": "countries", "points": [
+        {"label": "Electricity", "value": 26, "raw": "26 countries", "source_id": "id:G", "quote": "q"},
+        {"label": "Heating", "value": 70, "raw": "70 countries", "source_id": "id:G", "quote": "q"},
+    ]},
+    "svg": "<svg xmlns='http://www.w3.org/2000/svg'/>", "caption": "Countries", "sources": [_src("G")],
+}
+
+
+def _done(bp, *ids):
+    for t in bp.tasks:
+        t.status = TaskStatus.DONE if t.id in ids or not ids else t.status
+
+
+def test_citations_are_numbered_by_first_use_and_all_resolve():
+    bp = compile_blueprint("r", "Energy", ["A", "B"])
+    _done(bp)
+    outputs = {
+        "introduction": _section("introduction", "Introduction", [("Energy is the capacity to do work.", _src("E"))], "introduction"),
+        "write-1": _section("s1", "A", [("A is one kind of energy.", _src("A")), ("Energy is the capacity to do work.", _src("E"))],
+                            alternates=[("A is used widely.", _src("A2"))]),
+        "write-2": _section("s2", "B", [("B is another kind.", _src("B", "https://X.org/wiki/B/#frag"))], chart=CHART),
+        "conclusion": _section("conclusion", "Conclusion", [("This report covered A, B.", None), ("B is also cheap.", _src("B", "https://x.org/wiki/B"))], "conclusion"),
+    }
+    report = coordinate(bp, outputs, lang="en", corpora=["test corpus"])
+    assert [s.role for s in report.sections] == ["introduction", "body", "body", "conclusion"]
+    cited = [n for s in report.sections for p in s.paragraphs for n in p.citations]
+    cited += [n for f in report.figures for n in f.citations]
+    ref_ids = [r.id for r in report.references]
+    assert ref_ids == list(range(1, len(ref_ids) + 1))
+    assert set(cited) == set(ref_ids)  # every citation resolves and every reference is cited
+    first_use = list(dict.fromkeys(cited))
+    assert first_use == sorted(first_use)
+    # the repeated sentence was replaced by the section's spare
+    texts = [s.text for sec in report.sections for p in sec.paragraphs for s in p.sentences]
+    assert texts.count("Energy is the capacity to do work.") == 1
+    assert "A is used widely." in texts
+    # references deduplicated by normalised URL
+    assert sum(1 for r in report.references if r.title == "B") == 1
+    assert report.figures[0].number == 1 and report.sections[2].figure_ids == ["fig-1"]
+    assert "extractive" in report.mode_note and "test corpus" in report.mode_note
+
+
+def test_failed_and_degraded_tasks_are_listed_as_limitations():
+    bp = compile_blueprint("r", "Energy", ["A"])
+    _done(bp)
+    bp.task("chart-1").status = TaskStatus.FAILED
+    bp.task("chart-1").status_codes = [605, 605]
+    bp.task("chart-1").reason = "too little comparable data"
+    bp.task("write-1").degraded = True
+    outputs = {"write-1": _section("s1", "A", [("A is one kind of energy.", _src("A"))])}
+    report = coordinate(bp, outputs, lang="en", corpora=["c"])
+    by_task = {lim.task_id: lim for lim in report.limitations}
+    assert by_task["chart-1"].status_code == 605 and "comparable" in by_task["chart-1"].reason
+    assert "without chart from chart-1" in by_task["write-1"].reason
+
+
+def test_nothing_written_is_a_run_error():
+    bp = compile_blueprint("r", "Energy", ["A"])
+    with pytest.raises(RunError, match="no section"):
+        coordinate(bp, {}, lang="en", corpora=["c"])
+
+
+@pytest.mark.parametrize("a, b", [
+    ("https://en.wikipedia.org/wiki/Wind_power", "HTTPS://EN.wikipedia.org/wiki/Wind_power/"),
+    ("https://en.wikipedia.org/wiki/%C3%89nergie", "https://en.wikipedia.org/wiki/Énergie#History"),
+    ("http://x.org:80/a", "http://x.org/a"),
+])
+def test_normalise_url(a, b):
+    assert normalise_url(a) == normalise_url(b)

@@ -1,0 +1,175 @@
+"""The dispatcher and the task graph: no level barrier, recovery through error-code edges."""
+
+import asyncio
+import contextlib
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+from reportgen.acp import MessageLog, read_messages
+from reportgen.agents.runtime import RunContext
+from reportgen.blueprint.model import Blueprint, Task, TaskInput, TaskStatus
+from reportgen.dispatch import Dispatcher
+from reportgen.graph import AGENTS, build_task_graph
+from tests.fakes import FakeSearch, SleepAgent
+
+
+@contextlib.asynccontextmanager
+async def _saver(kind, tmp_path):
+    if kind == "memory":
+        yield InMemorySaver()
+    else:
+        async with AsyncSqliteSaver.from_conn_string(str(tmp_path / "cp.sqlite")) as saver:
+            yield saver
+
+
+def _ctx(tmp_path, search=None, **kw):
+    return RunContext(topic="Renewable energy", lang="en", search=search or FakeSearch(),
+                      log=MessageLog(tmp_path / "messages.jsonl"), backoff_scale=0.0, **kw)
+
+
+def _chain_blueprint():
+    """Two independent research -> chart chains."""
+    tasks = []
+    for n in (1, 2):
+        tasks.append(Task(id=f"research-{n}", agent="browser", kind="research", aim="r", outputs=["notes"]))
+        tasks.append(Task(id=f"chart-{n}", agent="plot", kind="chart", aim="c", outputs=["chart"],
+                          inputs={"notes": TaskInput(from_task=f"research-{n}", output="notes")}))
+    return Blueprint(report_id="r1", topic="t", tasks=tasks)
+
+
+@pytest.mark.parametrize("checkpointer", ["memory", "sqlite"])
+async def test_a_task_starts_when_its_own_dependencies_are_done(tmp_path, checkpointer):
+    latency = {"research-1": 0.8, "research-2": 0.05, "chart-1": 0.05, "chart-2": 0.05}
+    record: dict = {}
+    agents = {name: SleepAgent(name, latency, record) for name in ("browser", "plot", "writer")}
+    bp = _chain_blueprint()
+    async with _saver(checkpointer, tmp_path) as saver:
+        graph = build_task_graph(saver, agents)
+        outputs = await Dispatcher(bp, graph, _ctx(tmp_path)).run()
+    assert {t.status for t in bp.tasks} == {TaskStatus.DONE}
+    assert outputs["chart-2"] == {"chart": "chart-2.chart"}
+    # chart-2 ran while the slow research-1 was still running: no level barrier.
+    assert record["chart-2"][1] < record["research-1"][1]
+
+
+async def test_concurrency_cap_is_respected(tmp_path):
+    latency = {f"research-{n}": 0.1 for n in range(6)}
+    record: dict = {}
+    agents = {name: SleepAgent(name, latency, record) for name in ("browser", "plot", "writer")}
+    bp = Blueprint(report_id="r", topic="t", tasks=[
+        Task(id=f"research-{n}", agent="browser", kind="research", aim="r", outputs=["notes"]) for n in range(6)
+    ])
+    graph = build_task_graph(InMemorySaver(), agents)
+    await Dispatcher(bp, graph, _ctx(tmp_path), max_concurrency=2).run()
+    spans = sorted(record.values())
+    for i, (start, _) in enumerate(spans):
+        overlapping = sum(1 for s, e in spans if s <= start < e)
+        assert overlapping <= 2, f"task {i} overlapped {overlapping} others"
+
+
+async def test_605_goes_through_recovery_and_succeeds_after_broadening(tmp_path):
+    search = FakeSearch(fail_queries=1)  # the first search finds nothing
+    bp = Blueprint(report_id="r", topic="Renewable energy", tasks=[
+        Task(id="research-1", agent="browser", kind="research", aim="find wind",
+             inputs={"query": TaskInput(value="wind power")}, outputs=["notes"]),
+    ])
+    ctx = _ctx(tmp_path, search)
+    outputs = await Dispatcher(bp, build_task_graph(InMemorySaver()), ctx).run()
+    task = bp.task("research-1")
+    assert task.status is TaskStatus.DONE and task.status_codes == [605, 200] and task.attempts == 2
+    assert outputs["research-1"]["notes"][0]["title"] == "Wind power"
+    assert "Renewable energy" in search.calls[1]  # the broadened query
+    msgs = [m for m in read_messages(tmp_path / "messages.jsonl") if m.task_id == "research-1"]
+    kinds = [(m.type, getattr(m, "status_code", None), getattr(m, "status", None)) for m in msgs]
+    assert ("ASSISTANCE_REQUEST", 605, None) in kinds
+    assert ("STATUS_UPDATE", 605, "reroute") in kinds
+    assert kinds.index(("STATUS_UPDATE", 605, "reroute")) < kinds.index(("AGENT_RESPONSE", 200, None))
+
+
+async def test_chart_without_comparable_numbers_is_dropped_and_the_section_degrades(tmp_path):
+    docs = [{"title": "Wind power", "text": "Wind power is the use of wind energy to make electricity. "
+                                            "Wind farms group many turbines together on land or at sea."}]
+    bp = Blueprint(report_id="r", topic="Wind power", tasks=[
+        Task(id="research-1", agent="browser", kind="research", aim="find",
+             inputs={"query": TaskInput(value="wind power")}, outputs=["notes"]),
+        Task(id="chart-1", agent="plot", kind="chart", aim="chart wind",
+             inputs={"notes": TaskInput(from_task="research-1", output="notes"),
+                     "subject": TaskInput(value="Wind power")}, outputs=["chart"]),
+        Task(id="write-1", agent="writer", kind="write", aim="write wind",
+             inputs={"notes": TaskInput(from_task="research-1", output="notes"),
+                     "chart": TaskInput(from_task="chart-1", output="chart", optional=True),
+                     "title": TaskInput(value="Wind power")}, outputs=["section"]),
+    ])
+    ctx = _ctx(tmp_path, FakeSearch(docs))
+    outputs = await Dispatcher(bp, build_task_graph(InMemorySaver()), ctx).run()
+    chart = bp.task("chart-1")
+    assert chart.status is TaskStatus.FAILED
+    assert chart.status_codes == [605, 605]  # default, then the broadened retrieval
+    assert "comparable" in chart.reason
+    write = bp.task("write-1")
+    assert write.status is TaskStatus.DONE and write.degraded
+    assert outputs["write-1"]["section"]["chart"] is None
+
+
+async def test_failed_required_input_skips_dependents_with_a_reason(tmp_path):
+    bp = Blueprint(report_id="r", topic="t", tasks=[
+        Task(id="research-1", agent="browser", kind="research", aim="find",
+             inputs={"query": TaskInput(value="zzzz nothing")}, outputs=["notes"]),
+        Task(id="write-1", agent="writer", kind="write", aim="write",
+             inputs={"notes": TaskInput(from_task="research-1", output="notes")}, outputs=["section"]),
+    ])
+    await Dispatcher(bp, build_task_graph(InMemorySaver()), _ctx(tmp_path)).run()
+    assert bp.task("research-1").status is TaskStatus.FAILED
+    assert bp.task("research-1").attempts <= 3
+    skipped = bp.task("write-1")
+    assert skipped.status is TaskStatus.SKIPPED and "research-1" in skipped.reason
+
+
+async def test_tool_exceptions_are_604_and_retried_within_budget(tmp_path):
+    calls = []
+
+    def hook(agent, task):
+        calls.append(task.id)
+        if len(calls) < 3:
+            raise ConnectionError("search engine unreachable")
+
+    bp = Blueprint(report_id="r", topic="t", tasks=[
+        Task(id="research-1", agent="browser", kind="research", aim="find",
+             inputs={"query": TaskInput(value="wind power")}, outputs=["notes"]),
+    ])
+    await Dispatcher(bp, build_task_graph(InMemorySaver()), _ctx(tmp_path, tool_hook=hook)).run()
+    task = bp.task("research-1")
+    assert task.status_codes == [604, 604, 200] and task.status is TaskStatus.DONE
+
+
+async def test_no_recovery_ablation_fails_at_the_first_error(tmp_path):
+    bp = Blueprint(report_id="r", topic="t", tasks=[
+        Task(id="research-1", agent="browser", kind="research", aim="find",
+             inputs={"query": TaskInput(value="wind power")}, outputs=["notes"]),
+    ])
+    ctx = _ctx(tmp_path, FakeSearch(fail_queries=1), recovery=False)
+    await Dispatcher(bp, build_task_graph(InMemorySaver()), ctx).run()
+    assert bp.task("research-1").status is TaskStatus.FAILED
+    assert bp.task("research-1").status_codes == [605]
+
+
+async def test_finished_tasks_are_reused_from_their_checkpoint(tmp_path):
+    latency: dict = {}
+    record: dict = {}
+    agents = {name: SleepAgent(name, latency, record) for name in ("browser", "plot", "writer")}
+    async with _saver("sqlite", tmp_path) as saver:
+        graph = build_task_graph(saver, agents)
+        await Dispatcher(_chain_blueprint(), graph, _ctx(tmp_path)).run()
+        record.clear()
+        again = _chain_blueprint()  # a resumed run: same report id, statuses lost
+        outputs = await Dispatcher(again, graph, _ctx(tmp_path)).run()
+    assert record == {}  # nothing ran twice
+    assert outputs["chart-1"] == {"chart": "chart-1.chart"}
+    assert {t.status for t in again.tasks} == {TaskStatus.DONE}
+
+
+def test_agents_registry_names():
+    assert set(AGENTS) == {"browser", "plot", "writer"}
+    assert asyncio.iscoroutinefunction(Dispatcher.run)
