@@ -4,7 +4,8 @@
 * no sentence used twice: a repeat is replaced by its section's next spare;
 * citations numbered ``[n]`` in order of first use, references deduplicated
   by normalised URL, and only sources actually cited become references;
-* figures numbered in reading order, each with caption and source line;
+* figures numbered in reading order, each with caption and source line; a
+  chart of the very same numbers as an earlier one is shown once;
 * a Limitations entry for every task that failed, was skipped or ran degraded,
   and for every document that could not be read.
 """
@@ -101,22 +102,22 @@ def _paragraphs(sentences: list[dict[str, Any]], refs: _References) -> list[Para
     return paragraphs
 
 
-def _limitations(blueprint: Blueprint, lang: str) -> list[Limitation]:
+def _limitations(blueprint: Blueprint) -> list[Limitation]:
+    """One entry per failed or skipped task; degraded dependents are named in it."""
     out = []
     for task in blueprint.tasks:
+        if task.status not in (TaskStatus.FAILED, TaskStatus.SKIPPED):
+            continue
         code = next((c for c in reversed(task.status_codes) if c != 200), None)
-        if task.status in (TaskStatus.FAILED, TaskStatus.SKIPPED):
-            out.append(Limitation(task_id=task.id, status_code=code, reason=f"{task.aim}: {task.reason}"))
-        elif task.degraded:
-            missing = [
-                f"{inp.output} from {inp.from_task}"
-                for inp in task.inputs.values()
-                if inp.optional and inp.from_task
-                and blueprint.task(inp.from_task).status is not TaskStatus.DONE
-            ]
-            out.append(
-                Limitation(task_id=task.id, reason=f"{task.aim}: done without {', '.join(missing)}")
-            )
+        degraded = [
+            t.aim[:1].lower() + t.aim[1:]
+            for t in blueprint.dependents(task.id)
+            if t.degraded and t.status is TaskStatus.DONE
+        ]
+        reason = f"{task.aim}: {task.reason}"
+        if degraded:
+            reason += f". Done without it: {'; '.join(degraded)}"
+        out.append(Limitation(task_id=task.id, status_code=code, reason=reason))
     return out
 
 
@@ -150,7 +151,7 @@ def coordinate(
         + [t for t in writers if t.kind == "write"]
         + [t for t in writers if t.kind == "conclusion"]
     )
-    refs, used = _References(), set()
+    refs, used, charted = _References(), set(), set()
     sections: list[Section] = []
     figures: list[Figure] = []
     for task in order:
@@ -165,7 +166,11 @@ def coordinate(
             paragraphs=_paragraphs(sentences, refs),
         )
         chart = raw.get("chart")
-        if chart:
+        fingerprint = (
+            tuple(sorted((p["source_id"], p["raw"]) for p in chart["spec"]["points"])) if chart else ()
+        )
+        if chart and fingerprint not in charted:  # the same numbers are charted once
+            charted.add(fingerprint)
             number = len(figures) + 1
             figures.append(
                 Figure(
@@ -183,7 +188,7 @@ def coordinate(
         sections.append(section)
     if not any(s.role == "body" for s in sections):
         raise RunError(f"no section of the report on {blueprint.topic!r} could be written")
-    limitations = list(extra_limitations) + _limitations(blueprint, lang)
+    limitations = list(extra_limitations) + _limitations(blueprint)
     corpora_text = ", ".join(corpora)
     return Report(
         id=blueprint.report_id,

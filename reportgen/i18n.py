@@ -9,6 +9,9 @@ __all__ = ["LABELS", "labels"]
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
+        "report": "Report",
+        "incomplete": "parts of the plan could not be completed as planned",
+        "reason": "Reason",
         "contents": "Contents",
         "introduction": "Introduction",
         "conclusion": "Conclusion",
@@ -31,6 +34,9 @@ LABELS: dict[str, dict[str, str]] = {
         "title": "{topic}",
     },
     "fr": {
+        "report": "Rapport",
+        "incomplete": "parties du plan n'ont pas pu être réalisées comme prévu",
+        "reason": "Raison",
         "contents": "Sommaire",
         "introduction": "Introduction",
         "conclusion": "Conclusion",
@@ -53,6 +59,9 @@ LABELS: dict[str, dict[str, str]] = {
         "title": "{topic}",
     },
     "es": {
+        "report": "Informe",
+        "incomplete": "partes del plan no pudieron completarse como estaba previsto",
+        "reason": "Motivo",
         "contents": "Índice",
         "introduction": "Introducción",
         "conclusion": "Conclusión",

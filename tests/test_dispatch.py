@@ -12,7 +12,7 @@ from reportgen.agents.runtime import RunContext
 from reportgen.blueprint.model import Blueprint, Task, TaskInput, TaskStatus
 from reportgen.dispatch import Dispatcher
 from reportgen.graph import AGENTS, build_task_graph
-from tests.fakes import FakeSearch, SleepAgent
+from fakes import FakeSearch, SleepAgent
 
 
 @contextlib.asynccontextmanager
@@ -79,7 +79,7 @@ async def test_605_goes_through_recovery_and_succeeds_after_broadening(tmp_path)
     outputs = await Dispatcher(bp, build_task_graph(InMemorySaver()), ctx).run()
     task = bp.task("research-1")
     assert task.status is TaskStatus.DONE and task.status_codes == [605, 200] and task.attempts == 2
-    assert outputs["research-1"]["notes"][0]["title"] == "Wind power"
+    assert "Wind power" in {n["title"] for n in outputs["research-1"]["notes"]}
     assert "Renewable energy" in search.calls[1]  # the broadened query
     msgs = [m for m in read_messages(tmp_path / "messages.jsonl") if m.task_id == "research-1"]
     kinds = [(m.type, getattr(m, "status_code", None), getattr(m, "status", None)) for m in msgs]
@@ -120,7 +120,8 @@ async def test_failed_required_input_skips_dependents_with_a_reason(tmp_path):
         Task(id="write-1", agent="writer", kind="write", aim="write",
              inputs={"notes": TaskInput(from_task="research-1", output="notes")}, outputs=["section"]),
     ])
-    await Dispatcher(bp, build_task_graph(InMemorySaver()), _ctx(tmp_path)).run()
+    dead = FakeSearch(fail_queries=10**6)  # a search engine that never answers
+    await Dispatcher(bp, build_task_graph(InMemorySaver()), _ctx(tmp_path, dead)).run()
     assert bp.task("research-1").status is TaskStatus.FAILED
     assert bp.task("research-1").attempts <= 3
     skipped = bp.task("write-1")

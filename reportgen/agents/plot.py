@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from reportgen.acp import StatusCode
+from reportgen.agents.ranking import terms
 from reportgen.agents.runtime import Agent, RunContext
 from reportgen.blueprint.model import Task
 from reportgen.charts import caption, draw_svg, extract_facts, propose_chart
@@ -20,11 +21,25 @@ from reportgen.sources.models import Passage
 
 __all__ = ["PlotAgent"]
 
+#: Characters of a keyword that must match a term of the sentence
+#: ("hydroelectric" ~ "hydroelectricity").
+KEYWORD_PREFIX = 5
+
+
+def _about(text: str, keywords: list[str], lang: str) -> bool:
+    words = terms(text, lang)
+    return any(
+        w == k or (len(k) >= KEYWORD_PREFIX and w.startswith(k[:KEYWORD_PREFIX + 2])) for k in keywords for w in words
+    )
+
 
 class PlotAgent(Agent):
     """Finds comparable numbers, builds a chart spec and draws it as SVG.
 
-    Inputs: ``notes`` (passage dicts, required), ``subject`` (str).
+    Inputs: ``notes`` (passage dicts, required), ``subject`` (str),
+    ``keywords`` (the section's distinctive terms; only numbers whose sentence
+    or source title holds one are charted, so a section never shows another
+    section's numbers).
     Outputs: ``chart`` (dict: ``spec``, ``svg``, ``caption``, ``sources``).
     """
 
@@ -40,7 +55,8 @@ class PlotAgent(Agent):
         if not isinstance(notes, list):
             raise AgentError(StatusCode.INVALID_PARAMETER_USAGE, "notes must be a list of passages")
         subject = inputs.get("subject") or ctx.topic
-        return {"notes": notes, "subject": subject, "broaden": strategy == "broaden"}
+        keywords = list(inputs.get("keywords") or sorted(terms(subject, ctx.lang)))
+        return {"notes": notes, "subject": subject, "keywords": keywords, "broaden": strategy == "broaden"}
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
         passages = [Passage.model_validate(p) for p in params["notes"]]
@@ -49,7 +65,10 @@ class PlotAgent(Agent):
             for extra in ctx.search.search(f"{params['subject']} {ctx.topic}", k=25):
                 if (extra.source_id, extra.text) not in seen:
                     passages.append(extra)
-        facts = extract_facts(passages, lang=ctx.lang)
+        facts = [
+            f for f in extract_facts(passages, lang=ctx.lang)
+            if _about(f"{f.title} {f.sentence}", params["keywords"], ctx.lang)
+        ]
         spec = propose_chart(facts, params["subject"])
         svg = draw_svg(spec) if spec is not None else ""
         return {"spec": spec, "svg": svg, "facts": len(facts), "passages": passages}

@@ -67,13 +67,18 @@ def rank_sentences(
     topic: str,
     lang: str,
     exclude: Iterable[str] = (),
+    keywords: Iterable[str] = (),
 ) -> list[RankedSentence]:
     """Rank the sentences of ``passages`` for a section about ``focus``.
 
-    Score = 2 x focus terms matched + 1 x topic terms matched + 1 for the first
-    sentence of a passage (encyclopedia summaries open with a definition) +
-    1/(1 + passage rank). A sentence must match at least one focus or topic
-    term, unless it opens a passage whose title matches the focus.
+    Score = 3 x keywords matched + 2 x focus terms matched + 1 x topic terms
+    matched + 2 when the passage's title holds every focus term (the
+    subject's own article) + 1 for the first sentence of a passage
+    (encyclopedia summaries open with a definition) + 1/(1 + passage rank). A sentence must match at
+    least one focus or topic term, unless it opens a passage whose title
+    matches the focus; when ``keywords`` are given it must match one of them
+    (in itself or in its passage's title), so a section on "Solar power"
+    does not quote a sentence that is only about power or the topic.
 
     Args:
         passages: Research notes, best first.
@@ -81,15 +86,20 @@ def rank_sentences(
         topic: The report topic.
         lang: Language for stopwords and sentence splitting.
         exclude: Sentences that must not be proposed (already used elsewhere).
+        keywords: The section's distinctive terms (see
+            :func:`reportgen.blueprint.planner.section_keywords`).
 
     Returns:
         Distinct sentences, best first.
     """
     focus_terms, topic_terms = terms(focus, lang), terms(topic, lang)
+    key_terms = {stem(k) for k in keywords}
     seen = {_key(t) for t in exclude}
     out: list[RankedSentence] = []
     for rank, passage in enumerate(passages):
-        title_match = bool(focus_terms & terms(passage.title, lang))
+        title_terms = terms(passage.title, lang)
+        title_match = bool(focus_terms & title_terms)
+        title_keyword = bool(key_terms & title_terms)
         source: dict[str, Any] = {
             "source_id": passage.source_id, "title": passage.title,
             "url": passage.url, "corpus": passage.corpus,
@@ -102,11 +112,14 @@ def rank_sentences(
             if not key or key in seen:
                 continue
             words = terms(sentence, lang)
-            f, t = len(focus_terms & words), len(topic_terms & words)
+            kw, f, t = len(key_terms & words), len(focus_terms & words), len(topic_terms & words)
             if not (f or t or (position == 0 and title_match)):
                 continue
+            if key_terms and not (kw or title_keyword):
+                continue
             seen.add(key)
-            score = 2.0 * f + t + (1.0 if position == 0 else 0.0) + 1.0 / (1 + rank)
+            own = 2.0 if focus_terms <= title_terms else 0.0
+            score = 3.0 * kw + 2.0 * f + t + own + (1.0 if position == 0 else 0.0) + 1.0 / (1 + rank)
             out.append(RankedSentence(sentence, source, position, score))
     out.sort(key=lambda s: -s.score)
     return out

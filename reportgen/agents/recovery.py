@@ -114,7 +114,7 @@ def decide(
     policy = POLICY[StatusCode(code)]
     meaning = StatusCode(code).meaning
     if attempt >= budget:
-        return Decision(Action.FAIL, strategy, 0.0, f"{meaning}; attempt budget of {budget} spent")
+        return Decision(Action.FAIL, strategy, 0.0, f"gave up: attempt budget of {budget} spent")
     if policy.action is Action.RETRY:
         cap = min(policy.backoff_cap_s, policy.backoff_s * 2 ** (attempt - 1))
         delay = (rng or random).uniform(0.0, cap) * backoff_scale  # full jitter
@@ -122,5 +122,5 @@ def decide(
     if policy.action is Action.REROUTE and policy.strategy not in tried:
         return Decision(Action.REROUTE, policy.strategy, 0.0, f"{meaning}; rerouting to the {policy.strategy!r} strategy")
     if policy.action is Action.REROUTE:
-        return Decision(Action.FAIL, strategy, 0.0, f"{meaning}, even with the {policy.strategy!r} strategy")
-    return Decision(Action.FAIL, strategy, 0.0, meaning)
+        return Decision(Action.FAIL, strategy, 0.0, f"gave up after the {policy.strategy!r} strategy too")
+    return Decision(Action.FAIL, strategy, 0.0, f"gave up: {meaning}")

@@ -64,6 +64,7 @@ class WriterAgent(Agent):
             "kind": task.kind,
             "notes": notes,
             "title": inputs.get("title") or "",
+            "keywords": list(inputs.get("keywords") or []),
             "section_id": inputs.get("section_id") or task.section or task.id,
             "chart": inputs.get("chart"),
             "sections": sections,
@@ -79,7 +80,10 @@ class WriterAgent(Agent):
         exclude = {
             s["text"] for sec in params["sections"] for s in sec.get("sentences", [])
         }
-        ranked = rank_sentences(passages, focus=focus, topic=ctx.topic, lang=ctx.lang, exclude=exclude)
+        ranked = rank_sentences(
+            passages, focus=focus, topic=ctx.topic, lang=ctx.lang, exclude=exclude,
+            keywords=params["keywords"],
+        )
         words = labels(ctx.lang)
         if kind == "write":
             wanted, role, title = BODY_SENTENCES, "body", params["title"]

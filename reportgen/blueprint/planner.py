@@ -26,13 +26,16 @@ from reportgen.errors import NoSourcesError
 from reportgen.sources.models import Passage, SearchBackend
 from reportgen.sources.text import fold
 
-__all__ = ["choose_themes", "compile_blueprint", "plan_extractive"]
+__all__ = ["choose_themes", "compile_blueprint", "plan_extractive", "section_keywords"]
 
 #: Passages read when choosing themes.
 PLAN_SEARCH_K = 60
 #: Boost (in units of the best search score) for a document named in the
 #: topic's own article.
 MENTION_BOOST = 0.5
+#: Characters of a term compared when telling whether two themes overlap
+#: ("hydro" in Hydropower / Hydroelectricity): a crude but language-neutral stem.
+PREFIX_CHARS = 5
 
 
 def _relevant(passages: list[Passage], topic: str, lang: str) -> list[Passage]:
@@ -74,20 +77,76 @@ def choose_themes(
         boost = MENTION_BOOST * top if fold(d.title) in mention_text else 0.0
         scored.append((-(d.score + boost), rank, d))
     scored.sort(key=lambda item: (item[0], item[1]))
-    return own, [d for _, _, d in scored[:count]]
+    topic_terms = terms(topic, lang)
+    chosen: list[Passage] = []
+    for _, _, d in scored:
+        if len(chosen) == count:
+            break
+        if terms(d.title, lang) <= topic_terms:
+            continue  # "Energy" for "Renewable energy": broader than the topic, not a part of it
+        if any(_overlapping(d.title, c.title, topic, lang) for c in chosen):
+            continue  # "Solar power" after "Solar energy": the same theme twice
+        chosen.append(d)
+    return own, chosen
 
 
-def compile_blueprint(report_id: str, topic: str, themes: list[str]) -> Blueprint:
+def _prefixes(title: str, topic: str, lang: str) -> set[str]:
+    own = terms(title, lang) - terms(topic, lang)
+    return {t[:PREFIX_CHARS] for t in (own or terms(title, lang))}
+
+
+def _overlapping(a: str, b: str, topic: str, lang: str) -> bool:
+    """Two themes overlap when the own terms (topic removed) of one, cut to
+    :data:`PREFIX_CHARS`, are all among the other's: "Solar energy" / "Solar
+    power" and "Hydropower" / "Hydroelectricity" overlap, "Wind power" /
+    "Geothermal power" do not."""
+    pa, pb = _prefixes(a, topic, lang), _prefixes(b, topic, lang)
+    return pa <= pb or pb <= pa
+
+
+def section_keywords(theme: str, topic: str, others: list[str], lang: str) -> list[str]:
+    """The terms that make a section about ``theme`` and not about its siblings.
+
+    The theme's terms minus the topic's and minus those found in another
+    title of ``others`` (``power`` in "Geothermal power" beside "Wind power");
+    falls back to the theme's terms without the topic's, then to all of them.
+
+    Args:
+        theme: The section title.
+        topic: The report topic.
+        others: Other titles the section must be told apart from: the other
+            themes and the other documents the planner saw.
+        lang: Report language.
+
+    Returns:
+        Sorted terms (folded, stemmed, as :func:`~reportgen.agents.ranking.terms`).
+    """
+    own = terms(theme, lang)
+    base = own - terms(topic, lang)
+    shared = set().union(*(terms(o, lang) for o in others)) if others else set()
+    return sorted((base - shared) or base or own)
+
+
+def compile_blueprint(
+    report_id: str, topic: str, themes: list[str], lang: str = "en", related: list[str] = ()
+) -> Blueprint:
     """Compile section themes into the execution blueprint.
 
     Args:
         report_id: The report id.
         topic: The report topic.
         themes: Section titles, in reading order.
+        lang: Report language (for the sections' keywords).
+        related: Titles of other documents on the topic, which the sections'
+            keywords must not share.
 
     Returns:
         A blueprint of ``1 + 3 x len(themes) + 2`` tasks.
     """
+    keywords = [
+        section_keywords(theme, topic, [t for t in [*themes, *related] if t != theme], lang)
+        for i, theme in enumerate(themes)
+    ]
     tasks = [
         Task(
             id="research-overview", agent="browser", kind="research",
@@ -115,6 +174,7 @@ def compile_blueprint(report_id: str, topic: str, themes: list[str]) -> Blueprin
                 inputs={
                     "notes": TaskInput(from_task=f"research-{n}", output="notes"),
                     "subject": TaskInput(value=theme),
+                    "keywords": TaskInput(value=keywords[n - 1]),
                 },
                 outputs=["chart"],
             ),
@@ -125,6 +185,7 @@ def compile_blueprint(report_id: str, topic: str, themes: list[str]) -> Blueprin
                     "notes": TaskInput(from_task=f"research-{n}", output="notes"),
                     "chart": TaskInput(from_task=f"chart-{n}", output="chart", optional=True),
                     "title": TaskInput(value=theme),
+                    "keywords": TaskInput(value=keywords[n - 1]),
                     "section_id": TaskInput(value=sid),
                 },
                 outputs=["section"],
@@ -168,4 +229,5 @@ def plan_extractive(report_id: str, options: RunOptions, search: SearchBackend) 
         raise NoSourcesError(f"found no sources on {options.topic!r} in {search.name}")
     _, themes = choose_themes(options.topic, found, options.sections, options.lang)
     titles = [d.title for d in themes] or [options.topic]
-    return compile_blueprint(report_id, options.topic, titles)
+    related = list(dict.fromkeys(p.title for p in found))
+    return compile_blueprint(report_id, options.topic, titles, options.lang, related)

@@ -1,0 +1,401 @@
+"""Chart specifications: which found numbers may share one chart, and how.
+
+A :class:`ChartSpec` is the plot agent's output: a chart kind, labels and the
+points to draw, each point carrying the sentence it was read from. The model
+validates the invariants the renderer and the report rely on; in particular a
+point's ``raw`` text must be a substring of its ``quote``, so a chart never
+shows a number that is not in a cited source.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from reportgen.charts.numbers import NumericFact
+
+__all__ = ["ChartPoint", "ChartSpec", "caption", "propose_chart"]
+
+#: Most bars drawn in one chart; more would not be readable at 6.4 in wide.
+MAX_BARS = 12
+
+# Quantity names of the physical units extract_facts normalises to. A unit not
+# listed here is a counted noun ("countries", "extant species").
+_QUANTITIES: dict[str, str] = {
+    "%": "Share",
+    "‰": "Share",
+    **dict.fromkeys(["TWh", "GWh", "MWh", "kWh", "Wh", "GJ", "MJ", "kJ", "J"], "Energy"),
+    **dict.fromkeys(["eV", "keV", "MeV", "GeV", "TeV"], "Energy"),
+    **dict.fromkeys(["TW", "GW", "MW", "kW", "W"], "Power"),
+    **dict.fromkeys(["km", "m", "cm", "mm", "µm", "nm", "mi", "ft", "ly", "AU"], "Length"),
+    **dict.fromkeys(["km²", "m²", "sq mi", "sq ft", "ha"], "Area"),
+    "m³": "Volume",
+    **dict.fromkeys(["t", "kg", "g", "Mt", "Gt"], "Mass"),
+    **dict.fromkeys(["°C", "°F", "K"], "Temperature"),
+    **dict.fromkeys(["USD", "EUR", "GBP", "JPY", "AUD", "CAD"], "Amount"),
+    **dict.fromkeys(["km/h", "mph", "m/s"], "Speed"),
+    **dict.fromkeys(["V", "kV"], "Voltage"),
+    **dict.fromkeys(["Hz", "kHz", "MHz", "GHz"], "Frequency"),
+    **dict.fromkeys(["ppm", "ppb"], "Concentration"),
+    "dB": "Level",
+    "years": "Duration",
+    "years ago": "Time before present",
+}
+_RATE_WORDS = {"/year": "per year", "/day": "per day", "/h": "per hour", "/s": "per second",
+               "/person": "per person"}
+
+#: Units never charted: a ratio "23 times as abundant as X" is relative to a
+#: reference that changes from fact to fact.
+_UNCHARTABLE = frozenset({"times", "fois", "veces"})
+_SHARE_UNITS = frozenset({"%", "‰"})
+
+_TOKEN_STOP = frozenset(
+    """the and for with from that this into over under than then also are was
+    were has have had its their about between among which while les des pour
+    dans avec sur par une los las del para con por una""".split()
+)
+
+
+class ChartPoint(BaseModel):
+    """One plotted value and where it comes from.
+
+    Attributes:
+        label: Category label (bar) or the year as text (line).
+        value: The value, in ``unit`` (the lower bound of a range).
+        high: Upper bound when the source gives a range, else ``None``.
+        raw: The value as written in the source (``"4,210 TWh"``); drawn as
+            the value label, and always a substring of ``quote``.
+        unit: Normalised unit, equal to the chart's ``unit``.
+        year: Year the source gives for the value, else ``None``.
+        source_id: Corpus-level id of the source.
+        url: Citable URL of the source.
+        title: Title of the source.
+        quote: The sentence the value was read from, verbatim.
+    """
+
+    label: str = Field(min_length=1)
+    value: float
+    high: float | None = None
+    raw: str = Field(min_length=1)
+    unit: str
+    year: int | None = None
+    source_id: str
+    url: str
+    title: str
+    quote: str
+
+    @model_validator(mode="after")
+    def _check(self) -> "ChartPoint":
+        if not math.isfinite(self.value):
+            raise ValueError(f"value of {self.label!r} is not finite")
+        if self.high is not None and (not math.isfinite(self.high) or self.high < self.value):
+            raise ValueError(f"range of {self.label!r} is not a finite low ≤ high")
+        if self.raw not in self.quote:
+            raise ValueError(f"raw text {self.raw!r} is not in the quoted sentence")
+        return self
+
+
+class ChartSpec(BaseModel):
+    """A chart to draw: kind, labels and sourced points.
+
+    Attributes:
+        kind: ``"bar"`` (categories) or ``"line"`` (one quantity over years).
+        title: Plain-text chart title.
+        x_label: X axis label (``"Year"`` for lines; ``""`` for bars, whose
+            category labels speak for themselves).
+        y_label: Y axis label naming the unit (``"Share of world's
+            electricity (%)"``, ``"Number of countries"``).
+        unit: The unit shared by every point.
+        points: At least two points; bars in source order, lines by year.
+
+    Raises:
+        pydantic.ValidationError: Fewer than two points, mixed units,
+            duplicate labels, non-finite values, a ``raw`` text absent from
+            its quote, or a line whose points lack distinct ascending years.
+    """
+
+    kind: Literal["bar", "line"]
+    title: str = Field(min_length=1)
+    x_label: str = ""
+    y_label: str
+    unit: str
+    points: list[ChartPoint]
+
+    @model_validator(mode="after")
+    def _check(self) -> "ChartSpec":
+        if len(self.points) < 2:
+            raise ValueError("a chart needs at least two points")
+        units = {p.unit for p in self.points}
+        if units != {self.unit}:
+            raise ValueError(f"points mix units {sorted(units)}; chart unit is {self.unit!r}")
+        labels = [p.label.casefold() for p in self.points]
+        if len(set(labels)) != len(labels):
+            raise ValueError("duplicate point labels")
+        if self.kind == "line":
+            years = [p.year for p in self.points]
+            if any(y is None for y in years):
+                raise ValueError("every point of a line chart needs a year")
+            if years != sorted(set(years)):  # type: ignore[type-var]
+                raise ValueError("line chart years must be distinct and ascending")
+        return self
+
+
+# --------------------------------------------------------------------------
+# Grouping
+# --------------------------------------------------------------------------
+
+
+def _tokens(text: str) -> set[str]:
+    return {
+        t
+        for t in re.findall(r"[^\W\d_]{3,}", text.casefold())
+        if t not in _TOKEN_STOP
+    }
+
+
+def _overlap(subject: set[str], tokens: set[str]) -> bool:
+    for a in subject:
+        for b in tokens:
+            if a == b:
+                return True
+            short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+            if len(short) >= 5 and long_.startswith(short):
+                return True
+    return False
+
+
+def _relevant(fact: NumericFact, subject: set[str]) -> bool:
+    # The sentence, not the label: a label may be the source title standing
+    # in for "it", which would make every fact of an article look relevant.
+    return bool(subject) and _overlap(subject, _tokens(fact.sentence))
+
+
+def _quantity(unit: str, base: str = "") -> tuple[str, bool]:
+    """Return ``(quantity name, is_counted_noun)`` for a unit."""
+    head, rate = unit, ""
+    for suffix, words in _RATE_WORDS.items():
+        if unit.endswith(suffix) and unit not in _QUANTITIES:
+            head, rate = unit[: -len(suffix)], f" {words}"
+            break
+    name = _QUANTITIES.get(head)
+    if name is None:
+        return f"Number of {head}{rate}", True
+    if name == "Share" and base:
+        name = f"Share of {base}"
+    return f"{name}{rate}", False
+
+
+def _y_label(unit: str, base: str) -> str:
+    name, counted = _quantity(unit, base)
+    return name if counted else f"{name} ({unit})"
+
+
+def _point(fact: NumericFact, label: str) -> ChartPoint:
+    return ChartPoint(
+        label=label,
+        value=fact.value,
+        high=fact.high,
+        raw=fact.raw,
+        unit=fact.unit,
+        year=fact.year,
+        source_id=fact.source_id,
+        url=fact.url,
+        title=fact.title,
+        quote=fact.sentence,
+    )
+
+
+def _common_base(facts: list[NumericFact]) -> str:
+    """The whole every fact is a share of, when all of them say the same one."""
+    bases = {f.base for f in facts}
+    return bases.pop() if len(bases) == 1 else ""
+
+
+def _line(facts: list[NumericFact]) -> ChartSpec | None:
+    by_year: dict[int, NumericFact] = {}
+    for f in facts:
+        if f.year is not None and f.year not in by_year:
+            by_year[f.year] = f
+    if len(by_year) < 2:
+        return None
+    ordered = [by_year[y] for y in sorted(by_year)]
+    unit = ordered[0].unit
+    base = _common_base(ordered)
+    name, _ = _quantity(unit, base)
+    label = ordered[0].label
+    return ChartSpec(
+        kind="line",
+        title=f"{label}: {name[:1].lower()}{name[1:]}",
+        x_label="Year",
+        y_label=_y_label(unit, base),
+        unit=unit,
+        points=[_point(f, str(f.year)) for f in ordered],
+    )
+
+
+def _bar(facts: list[NumericFact], context: str) -> ChartSpec | None:
+    counts: dict[str, int] = defaultdict(int)
+    for f in facts:
+        counts[f.label.casefold()] += 1
+    years = {f.year for f in facts if f.year is not None}
+    points: list[ChartPoint] = []
+    used: set[str] = set()
+    chosen: list[NumericFact] = []
+    for f in facts:
+        label = f.label
+        if counts[label.casefold()] > 1 or len(years) > 1:
+            if f.year is not None:
+                label = f"{label} ({f.year})"
+            elif counts[label.casefold()] > 1:
+                continue  # same label, nothing to tell the values apart
+        if label.casefold() in used:
+            continue
+        used.add(label.casefold())
+        points.append(_point(f, label))
+        chosen.append(f)
+        if len(points) == MAX_BARS:
+            break
+    if len(points) < 2:
+        return None
+    unit = chosen[0].unit
+    base = _common_base(chosen)
+    name, _ = _quantity(unit, base)
+    title = f"{context}: {name[:1].lower()}{name[1:]}"
+    if len(years) == 1 and all(f.year is not None for f in chosen):
+        title += f", {next(iter(years))}"
+    return ChartSpec(
+        kind="bar",
+        title=title,
+        x_label="",
+        y_label=_y_label(unit, base),
+        unit=unit,
+        points=points,
+    )
+
+
+def _specs(facts: list[NumericFact], subject: str) -> list[ChartSpec]:
+    """Every chart one comparable group of facts can make (bar and/or lines)."""
+    specs: list[ChartSpec] = []
+    by_label: dict[str, list[NumericFact]] = defaultdict(list)
+    for f in facts:
+        by_label[f.label.casefold()].append(f)
+    for same in by_label.values():
+        line = _line(same)
+        if line is not None:
+            specs.append(line)
+    if len(by_label) > 1:
+        titles = {f.title for f in facts}
+        context = next(iter(titles)) if len(titles) == 1 else subject.strip() or "Sources"
+        bar = _bar(facts, context)
+        if bar is not None:
+            specs.append(bar)
+    return specs
+
+
+def propose_chart(facts: list[NumericFact], subject: str) -> ChartSpec | None:
+    """Choose the best honest chart the facts allow, or none.
+
+    Comparability rule — facts may share a chart only when they have the
+    **same unit** (rates such as ``"GW/year"`` are units of their own;
+    values are never converted, so ``MW`` and ``GW`` never meet) and the
+    **same measure** (a length "long" is not a width "wide"), **and** either:
+
+    1. they come from the **same sentence** (the author put them side by
+       side); percentages in it must not name different wholes ("15% of
+       electricity ... 30% of heat"); or
+    2. **every one is about the subject**: a token of ``subject`` (or a 5+
+       letter prefix of one: "renewable" ~ "renewables") occurs in the fact's
+       sentence, and percentages are shares of the same whole (``base``).
+
+    This is stricter than "same source": two sentences of one article often
+    give the same unit for different things (a river's length and its
+    navigable stretch; a career's seasons and one team's seasons), which the
+    corpus check of the English Wikipedia summaries showed to be the common
+    case. Ratios (unit ``"times"``) are never charted.
+
+    Within a group, facts with one label and at least two distinct years make
+    a ``line`` chart (x = year, ascending; the first fact per year is kept);
+    otherwise a ``bar`` chart with one bar per distinct label (years appended
+    when they differ; a label that repeats without a year to tell its values
+    apart is dropped; at most :data:`MAX_BARS` bars, in source order).
+
+    Candidates are ranked by: any fact relevant to the subject, then
+    same-sentence over cross-source, then number of points, then share of
+    relevant facts, then earliest fact (callers pass facts in search-rank
+    order).
+
+    Args:
+        facts: Facts from :func:`~reportgen.charts.numbers.extract_facts`,
+            best-ranked source first.
+        subject: The section or report topic (free text, any script).
+
+    Returns:
+        The chart spec, or ``None`` when no group has two comparable points
+        (the plot agent reports ACP 605 INCOMPLETE_INFORMATION then).
+    """
+    subject_tokens = _tokens(subject)
+    facts = [f for f in facts if f.unit not in _UNCHARTABLE and math.isfinite(f.value)]
+    order = {id(f): i for i, f in enumerate(facts)}
+
+    by_sentence: dict[tuple[str, str, str, str], list[NumericFact]] = defaultdict(list)
+    by_subject: dict[tuple[str, str, str], list[NumericFact]] = defaultdict(list)
+    for f in facts:
+        by_sentence[(f.source_id, f.sentence, f.unit, f.measure)].append(f)
+        if _relevant(f, subject_tokens):
+            base = f.base if f.unit in _SHARE_UNITS else ""
+            by_subject[(f.unit, base, f.measure)].append(f)
+    groups: list[tuple[int, list[NumericFact]]] = []
+    for group in by_sentence.values():
+        bases = {f.base for f in group if f.base}
+        if group[0].unit in _SHARE_UNITS and len(bases) > 1:
+            for base in bases:  # different wholes: one group per whole
+                groups.append((1, [f for f in group if f.base == base]))
+        else:
+            groups.append((1, group))
+    groups += [(0, g) for g in by_subject.values()]
+
+    best: tuple[tuple, ChartSpec] | None = None
+    for tier, group in groups:
+        if len(group) < 2:
+            continue
+        for spec in _specs(group, subject):
+            used = [
+                f
+                for f in group
+                if any(p.raw == f.raw and p.quote == f.sentence for p in spec.points)
+            ]
+            relevant = sum(_relevant(f, subject_tokens) for f in used)
+            score = (
+                relevant > 0,
+                tier,
+                len(spec.points),
+                relevant / max(len(used), 1),
+                -min(order[id(f)] for f in used),
+            )
+            if best is None or score > best[0]:
+                best = (score, spec)
+    return best[1] if best else None
+
+
+def caption(spec: ChartSpec) -> str:
+    """A plain-text caption for a chart.
+
+    Args:
+        spec: The chart.
+
+    Returns:
+        The title, ``"by year"`` for line charts, and the unit in brackets
+        unless the title already names it (counted nouns such as
+        "countries"): ``"Geothermal power: number of countries"``,
+        ``"Hydropower: energy by year (TWh)"``.
+    """
+    text = spec.title
+    if spec.kind == "line":
+        text += " by year"
+    if spec.unit.casefold() not in text.casefold():
+        text += f" ({spec.unit})"
+    return text

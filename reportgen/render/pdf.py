@@ -1,0 +1,227 @@
+"""Turn the rendered HTML into a PDF with WeasyPrint, fetching nothing.
+
+The HTML is self-contained (see :mod:`reportgen.render.html`), so the PDF
+renderer needs no network and no file system. :class:`DataURLFetcher` enforces
+that: it serves ``data:`` URIs and answers anything else (``file:``, ``http:``,
+a relative path) with WeasyPrint's :class:`~weasyprint.urls.FatalURLFetchingError`,
+which WeasyPrint does not swallow, so the render stops and :func:`write_pdf`
+raises :class:`~reportgen.errors.ForbiddenURLError` (DESIGN.md, "Boundaries that
+must hold"; the recoverable/fatal split is WeasyPrint's own, from ``urls.py``).
+
+Page layout, running header, ``page X of Y`` footer and table-of-contents page
+numbers come from ``templates/report.css``; document metadata from the
+``<title>``, ``<html lang>`` and ``<meta>`` elements of the template.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib import request
+
+import weasyprint
+from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
+
+from reportgen.errors import ForbiddenURLError, RenderError
+from reportgen.render.files import write_bytes_atomic
+
+__all__ = [
+    "DataURLFetcher",
+    "ForbiddenFetch",
+    "RenderedPDF",
+    "render_pdf",
+    "write_pdf",
+]
+
+#: WeasyPrint logs unusable resources at ERROR and bad HTML/CSS at WARNING
+#: here (``weasyprint/logger.py``); both count as render warnings.
+WEASYPRINT_LOGGER = "weasyprint"
+
+_DATA_URI = re.compile(r"^data:", re.IGNORECASE)
+
+
+class ForbiddenFetch(FatalURLFetchingError):
+    """WeasyPrint asked for a URL that is not an inline ``data:`` URI.
+
+    A :class:`~weasyprint.urls.FatalURLFetchingError` (a ``BaseException``),
+    so WeasyPrint's resource loaders do not catch it and the render stops.
+    (Where WeasyPrint swallows it anyway, :attr:`DataURLFetcher.refused`
+    still records the URL and the render fails afterwards.)
+
+    Attributes:
+        url: The refused URL, as WeasyPrint passed it.
+    """
+
+    def __init__(self, url: str) -> None:
+        super().__init__(f"refused to fetch {url!r}: only inline data: URIs may be loaded")
+        self.url = url
+
+
+class DataURLFetcher(URLFetcher):
+    """A WeasyPrint URL fetcher that serves ``data:`` URIs and nothing else.
+
+    ``data:`` URIs are decoded in memory by the standard library's
+    :class:`urllib.request.DataHandler`, without going through an opener (so no
+    proxy or other handler is ever consulted).
+    """
+
+    def __init__(self) -> None:
+        super().__init__(allowed_protocols=("data",), allow_redirects=False, fail_on_errors=True)
+        #: Every URL refused so far. WeasyPrint swallows even fatal errors in
+        #: a few places (it catches ``BaseException`` around drawing an SVG
+        #: image and only logs), so the renderer checks this list afterwards.
+        self.refused: list[str] = []
+
+    def fetch(self, url: str, headers: dict[str, str] | None = None) -> URLFetcherResponse:
+        """Decode a ``data:`` URI.
+
+        Args:
+            url: The URL WeasyPrint wants.
+            headers: Ignored (HTTP headers; no request is ever made).
+
+        Returns:
+            The decoded content with its media type.
+
+        Raises:
+            ForbiddenFetch: ``url`` is not a ``data:`` URI (``file:``,
+                ``http:``, ``https:``, a relative path, anything else).
+        """
+        if not isinstance(url, str) or not _DATA_URI.match(url):
+            self.refused.append(str(url))
+            raise ForbiddenFetch(str(url))
+        response = request.DataHandler().data_open(request.Request(url))
+        with response:
+            body = response.read()
+        content_type = response.headers.get("Content-Type", "application/octet-stream")
+        return URLFetcherResponse(url, body=body, headers={"Content-Type": content_type})
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedPDF:
+    """A PDF rendered in memory.
+
+    Attributes:
+        data: The PDF file's bytes.
+        warnings: Messages WeasyPrint logged at WARNING or above while
+            rendering (``"LEVEL: message"``), in order.
+        seconds: Wall-clock rendering time.
+    """
+
+    data: bytes
+    warnings: tuple[str, ...]
+    seconds: float
+
+
+def render_pdf(html: str, *, strict: bool = False) -> RenderedPDF:
+    """Render self-contained HTML to PDF bytes.
+
+    Args:
+        html: The document, usually from :func:`~reportgen.render.render_html`.
+            It is parsed with no base URL, so relative references resolve to
+            nothing, and only ``data:`` URIs are fetched.
+        strict: Raise on any WeasyPrint warning instead of returning it (tests
+            render this way).
+
+    Returns:
+        The PDF bytes, the warnings and the time taken.
+
+    Raises:
+        ForbiddenURLError: The document refers to a resource other than a
+            ``data:`` URI (stylesheet, image, font, attachment).
+        RenderError: WeasyPrint failed, or ``strict`` and it warned.
+    """
+    return _render(html, strict=strict, target="PDF")
+
+
+def write_pdf(html: str, path: Path, *, strict: bool = False) -> Path:
+    """Render self-contained HTML to a PDF file, atomically.
+
+    The PDF is rendered in memory, then written to a temporary file next to
+    ``path`` and moved over it with :func:`os.replace`: ``path`` is either the
+    complete new PDF or, on any error, exactly what it was before (absent, or
+    the previous file). WeasyPrint's warnings are logged on the ``weasyprint``
+    logger as usual; use :func:`render_pdf` to receive them, or ``strict``.
+
+    Args:
+        html: The document, usually from :func:`~reportgen.render.render_html`.
+        path: Where the PDF goes. Its folder must exist.
+        strict: Raise on any WeasyPrint warning; nothing is written then.
+
+    Returns:
+        ``path``.
+
+    Raises:
+        ForbiddenURLError: The document refers to a resource other than a
+            ``data:`` URI; the message names the file and the URL.
+        RenderError: WeasyPrint failed, ``strict`` and it warned, or the file
+            could not be written; the message names the file and the cause.
+    """
+    path = Path(path)
+    rendered = _render(html, strict=strict, target=str(path))
+    try:
+        write_bytes_atomic(path, rendered.data)
+    except OSError as exc:
+        raise RenderError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    return path
+
+
+def _render(html: str, *, strict: bool, target: str) -> RenderedPDF:
+    started = time.perf_counter()
+    fetcher = DataURLFetcher()
+    try:
+        with _collect_warnings() as warnings:
+            document = weasyprint.HTML(string=html, base_url=None, url_fetcher=fetcher)
+            data = document.write_pdf()
+    except FatalURLFetchingError as exc:
+        raise ForbiddenURLError(f"cannot write {target}: {exc}") from exc
+    except Exception as exc:
+        raise RenderError(f"cannot write {target}: {type(exc).__name__}: {exc}") from exc
+    if fetcher.refused:  # refused, then swallowed by WeasyPrint: still fatal
+        cause = ForbiddenFetch(fetcher.refused[0])
+        raise ForbiddenURLError(f"cannot write {target}: {cause}") from cause
+    if strict and warnings:
+        shown = "; ".join(warnings[:5]) + ("; ..." if len(warnings) > 5 else "")
+        raise RenderError(
+            f"cannot write {target}: WeasyPrint reported {len(warnings)} warning(s): {shown}"
+        )
+    assert isinstance(data, bytes)
+    return RenderedPDF(data=data, warnings=tuple(warnings), seconds=time.perf_counter() - started)
+
+
+class _WarningCollector(logging.Handler):
+    """Keep WeasyPrint's WARNING+ records emitted by one thread."""
+
+    def __init__(self, thread_id: int) -> None:
+        super().__init__(logging.WARNING)
+        self.thread_id = thread_id
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.thread == self.thread_id:
+            self.messages.append(f"{record.levelname}: {record.getMessage()}")
+
+
+@contextlib.contextmanager
+def _collect_warnings() -> Iterator[list[str]]:
+    """Collect what WeasyPrint logs during the block, from this thread only.
+
+    If the ``weasyprint`` logger was configured above WARNING it is lowered to
+    WARNING for the block (and restored), so no warning goes unseen.
+    """
+    logger = logging.getLogger(WEASYPRINT_LOGGER)
+    collector = _WarningCollector(threading.get_ident())
+    previous_level = logger.level
+    logger.addHandler(collector)
+    if logger.getEffectiveLevel() > logging.WARNING:
+        logger.setLevel(logging.WARNING)
+    try:
+        yield collector.messages
+    finally:
+        logger.removeHandler(collector)
+        logger.setLevel(previous_level)

@@ -1,0 +1,244 @@
+"""Offline corpora (the encyclopedia, the user's folders) and their search index.
+
+The one entry point the pipeline needs is :func:`open_backends`: it opens (and
+on first use builds) the cached index of every corpus a run asked for and
+returns the search backends with the files a local load skipped::
+
+    with open_backends(options) as sources:
+        passages = MultiSearch(sources.backends).search("renewable energy", k=10)
+        limitations = [f"{s.path.name}: {s.reason}" for s in sources.skipped]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+
+from reportgen.config import RunOptions
+from reportgen.sources.index import (
+    MAX_QUERY_TERMS,
+    PASSAGE_CHARS,
+    SCHEMA_VERSION,
+    CorpusIndex,
+    MultiSearch,
+    OfflineSearch,
+    match_expression,
+)
+from reportgen.sources.local import (
+    MAX_FILE_BYTES,
+    SUPPORTED_SUFFIXES,
+    LocalLoad,
+    SkippedFile,
+    folder_fingerprint,
+    html_to_text,
+    load_local_documents,
+    markdown_to_text,
+)
+from reportgen.sources.models import Document, Passage, SearchBackend
+from reportgen.sources.text import (
+    CJK_RE,
+    chunk_text,
+    clean_text,
+    fold,
+    has_cjk,
+    split_sentences,
+    stopwords,
+    tokenize,
+)
+from reportgen.sources.wiki import (
+    WIKI_DISTRIBUTION,
+    WIKI_LICENSE,
+    load_wiki_documents,
+    wiki_corpus,
+    wiki_fingerprint,
+    wiki_url,
+    wiki_version,
+)
+
+__all__ = [
+    "CJK_RE",
+    "CorpusIndex",
+    "Document",
+    "LocalLoad",
+    "MAX_FILE_BYTES",
+    "MAX_QUERY_TERMS",
+    "MultiSearch",
+    "OfflineSearch",
+    "PASSAGE_CHARS",
+    "Passage",
+    "SCHEMA_VERSION",
+    "SUPPORTED_SUFFIXES",
+    "SearchBackend",
+    "SkippedFile",
+    "Sources",
+    "WIKI_DISTRIBUTION",
+    "WIKI_LICENSE",
+    "chunk_text",
+    "clean_text",
+    "fold",
+    "folder_fingerprint",
+    "has_cjk",
+    "html_to_text",
+    "load_local_documents",
+    "load_wiki_documents",
+    "markdown_to_text",
+    "match_expression",
+    "open_backends",
+    "open_local_backend",
+    "open_wiki_backend",
+    "split_sentences",
+    "stopwords",
+    "tokenize",
+    "wiki_corpus",
+    "wiki_fingerprint",
+    "wiki_url",
+    "wiki_version",
+]
+
+logger = logging.getLogger(__name__)
+
+
+class Sources:
+    """The search backends of one run and what loading them left out.
+
+    Closes every backend on :meth:`close` or when leaving a ``with`` block.
+
+    Attributes:
+        backends: One backend per corpus: the user's folders first (in the
+            order given), then the encyclopedia.
+        skipped: Files of the user's folders that were not loaded, with
+            reasons, for the report's limitations note.
+    """
+
+    def __init__(self, backends: Sequence[OfflineSearch], skipped: Sequence[SkippedFile]) -> None:
+        self.backends: list[OfflineSearch] = list(backends)
+        self.skipped: list[SkippedFile] = list(skipped)
+
+    def close(self) -> None:
+        """Close every backend (idempotent)."""
+        for backend in self.backends:
+            backend.close()
+
+    def __enter__(self) -> Sources:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def open_wiki_backend(lang: str, *, directory: Path | None = None) -> OfflineSearch:
+    """Open the encyclopedia backend of one language, building its index on first use.
+
+    Args:
+        lang: ``"en"``, ``"es"`` or ``"fr"``.
+        directory: Index folder; default ``get_settings().index_dir``.
+
+    Returns:
+        A backend named ``"wikipedia-<lang>"``.
+
+    Raises:
+        reportgen.errors.InputError: The language is not shipped.
+        reportgen.errors.SourceError: The data package is missing or the
+            index cannot be built.
+    """
+    name = wiki_corpus(lang)
+    index = CorpusIndex.open_or_build(
+        name, wiki_fingerprint(lang), lambda: load_wiki_documents(lang), directory=directory
+    )
+    return OfflineSearch(index, name, lang=lang)
+
+
+def open_local_backend(
+    folder: Path, *, lang: str = "", directory: Path | None = None
+) -> tuple[OfflineSearch, list[SkippedFile]]:
+    """Open the backend of one user folder, (re)building its index when the folder changed.
+
+    The index is reused while every supported file keeps its relative path,
+    size and modification time (see :func:`folder_fingerprint`); the skipped
+    files of the build are stored in the index and returned from the cache too.
+
+    Args:
+        folder: The corpus folder.
+        lang: Stopword language of queries (the run's language).
+        directory: Index folder; default ``get_settings().index_dir``.
+
+    Returns:
+        The backend (named ``"local:<folder name>"``) and the skipped files.
+
+    Raises:
+        reportgen.errors.InputError: The folder is missing, not a folder, or
+            holds no usable file.
+        reportgen.errors.SourceError: The index cannot be built or read.
+    """
+    folder = Path(folder)
+    fingerprint = folder_fingerprint(folder)
+    loaded: list[LocalLoad] = []
+
+    def documents() -> list[Document]:
+        loaded.append(load_local_documents(folder))
+        return loaded[-1].documents
+
+    def notes() -> dict[str, str]:
+        skipped = [item.model_dump(mode="json") for item in loaded[-1].skipped] if loaded else []
+        return {"skipped": json.dumps(skipped)}
+
+    root = folder.resolve()
+    # The folder's path is in the name so two folders called "notes" keep two indexes.
+    where = hashlib.sha1(root.as_posix().encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    name = f"local-{root.name}-{where}"
+    index = CorpusIndex.open_or_build(
+        name, fingerprint, documents, notes=notes, directory=directory
+    )
+    try:
+        raw = json.loads(index.note("skipped") or "[]")
+        skipped = [SkippedFile.model_validate(item) for item in raw]
+    except ValueError:
+        skipped = []
+    return OfflineSearch(index, f"local:{root.name}", lang=lang), skipped
+
+
+def open_backends(options: RunOptions, *, directory: Path | None = None) -> Sources:
+    """Open the offline search backends a run asked for.
+
+    One backend per ``options.corpus_dirs`` folder, then the encyclopedia in
+    ``options.lang`` when ``options.use_wiki``. Indexes are built on first use
+    (the English encyclopedia takes a few seconds) and cached in
+    ``get_settings().index_dir``. Asking for no corpus gives no backend.
+
+    Args:
+        options: The run's options.
+        directory: Index folder; default ``get_settings().index_dir``.
+
+    Returns:
+        The backends and the skipped local files; close it when done.
+
+    Raises:
+        reportgen.errors.InputError: A corpus folder is missing, not a folder
+            or holds no usable file.
+        reportgen.errors.SourceError: A corpus or its index cannot be read.
+    """
+    backends: list[OfflineSearch] = []
+    skipped: list[SkippedFile] = []
+    try:
+        for folder in options.corpus_dirs:
+            backend, left_out = open_local_backend(folder, lang=options.lang, directory=directory)
+            backends.append(backend)
+            skipped.extend(left_out)
+        if options.use_wiki:
+            backends.append(open_wiki_backend(options.lang, directory=directory))
+    except BaseException:
+        for backend in backends:
+            backend.close()
+        raise
+    if skipped:
+        logger.info("%d corpus file(s) skipped", len(skipped))
+    return Sources(backends, skipped)

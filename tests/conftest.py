@@ -1,0 +1,31 @@
+"""Shared test fixtures.
+
+Following simonw/llm's ``tests/conftest.py``: every test gets its own data
+dir and an environment without ``REPORTGEN_*`` variables, and the cached
+settings are rebuilt around it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from reportgen.config import get_settings
+
+
+@pytest.fixture(autouse=True)
+def reportgen_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Path]:
+    """Point ``REPORTGEN_HOME`` at a fresh temp dir and drop other ``REPORTGEN_*`` variables."""
+    home = tmp_path_factory.mktemp("reportgen-home")
+    for key in list(os.environ):
+        if key.startswith("REPORTGEN_"):
+            monkeypatch.delenv(key)
+    monkeypatch.setenv("REPORTGEN_HOME", str(home))
+    get_settings.cache_clear()
+    yield home
+    get_settings.cache_clear()
