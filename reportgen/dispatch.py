@@ -25,6 +25,7 @@ from langgraph.graph.state import CompiledStateGraph
 from reportgen.acp import StatusUpdate
 from reportgen.agents.runtime import RunContext
 from reportgen.blueprint.model import Blueprint, Task, TaskStatus
+from reportgen.errors import RunCanceled
 
 __all__ = ["Dispatcher", "task_thread_id"]
 
@@ -48,6 +49,8 @@ class Dispatcher:
         max_concurrency: Most tasks in flight at once (>= 1).
         on_change: Called after every task state change, e.g. to save
             ``blueprint.json`` and refresh a progress display.
+        cancel: When set, no new task starts; tasks in flight finish, then
+            :meth:`run` raises :class:`~reportgen.errors.RunCanceled`.
     """
 
     def __init__(
@@ -58,6 +61,7 @@ class Dispatcher:
         *,
         max_concurrency: int = 8,
         on_change: Callable[[Blueprint], None] | None = None,
+        cancel: asyncio.Event | None = None,
     ) -> None:
         self.blueprint = blueprint
         self.graph = task_graph
@@ -65,6 +69,7 @@ class Dispatcher:
         self.max_concurrency = max(1, int(max_concurrency))
         self.on_change = on_change or (lambda bp: None)
         self.outputs: dict[str, dict[str, Any]] = {}
+        self.cancel = cancel
 
     async def run(self, outputs: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
         """Run every pending task; return the outputs of the tasks that succeeded.
@@ -74,6 +79,9 @@ class Dispatcher:
 
         Returns:
             ``{task_id: {output_name: value}}`` for every task that is done.
+
+        Raises:
+            RunCanceled: ``cancel`` was set; finished tasks stay checkpointed.
         """
         self.outputs = dict(outputs or {})
         for task in self.blueprint.tasks:
@@ -81,7 +89,8 @@ class Dispatcher:
                 task.status = TaskStatus.PENDING
         running: dict[asyncio.Task, str] = {}
         while True:
-            for task in self.blueprint.ready():
+            canceled = self.cancel is not None and self.cancel.is_set()
+            for task in [] if canceled else self.blueprint.ready():
                 if len(running) >= self.max_concurrency:
                     break
                 inputs = self._resolve_inputs(task)
@@ -97,10 +106,20 @@ class Dispatcher:
                 self.on_change(self.blueprint)
                 running[asyncio.ensure_future(self._run_task(task, inputs))] = task.id
             if not running:
+                if canceled:
+                    self.ctx.log.append(StatusUpdate(task_id="run", status="canceled",
+                                                     detail="canceled; stopped at a task boundary"))
+                    raise RunCanceled("the run was canceled; it stopped at a task boundary")
                 if any(t.status is TaskStatus.PENDING for t in self.blueprint.tasks):
                     continue  # skipping made new tasks ready
                 break
-            finished, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            if self.cancel is not None and not canceled:
+                waiter = asyncio.ensure_future(self.cancel.wait())
+                finished, _ = await asyncio.wait([*running, waiter], return_when=asyncio.FIRST_COMPLETED)
+                waiter.cancel()
+                finished.discard(waiter)
+            else:
+                finished, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
             for fut in finished:
                 running.pop(fut)
                 fut.result()  # dispatcher bugs must surface, agent failures never raise

@@ -16,6 +16,7 @@ and the recovery policy decide by class and code, never by message text::
     ├── AgentError                    "agent"         an ACP failure inside a task;
     │                                                 carries the ACP status code (601..607)
     ├── RunError                      "run"           the run produced nothing useful
+    │   └── RunCanceled               "canceled"      the run was canceled at a task boundary
     └── RenderError                   "render"        HTML/PDF could not be written
         └── ForbiddenURLError         "forbidden_url" the renderer was asked to fetch
                                                       something other than inline data
@@ -38,6 +39,7 @@ __all__ = [
     "NoSourcesError",
     "RenderError",
     "ReportgenError",
+    "RunCanceled",
     "RunError",
     "SourceError",
     "UnknownAgentError",
@@ -124,6 +126,12 @@ class RunError(ReportgenError):
     """The run produced nothing useful enough to make a report."""
 
     code = "run"
+
+
+class RunCanceled(RunError):
+    """The run was canceled; it stopped at the next task boundary."""
+
+    code = "canceled"
 
 
 class RenderError(ReportgenError):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TypedDict
 
-from langgraph.graph import END
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
@@ -17,7 +18,7 @@ from reportgen.blueprint.planner import plan_extractive
 from reportgen.config import RunOptions
 from reportgen.coordinate import coordinate
 from reportgen.dispatch import Dispatcher
-from reportgen.render import render_html, write_pdf, write_text_atomic
+from reportgen.render import write_report_files
 from reportgen.report import Limitation, Report
 
 __all__ = [
@@ -43,6 +44,10 @@ class ReportState(TypedDict, total=False):
         outputs: ``{task_id: {output: value}}`` of the tasks that succeeded.
         report: The coordinated report (``Report.model_dump(mode="json")``).
         files: Written output files by name.
+        timings: Seconds per stage (``plan``, ``dispatch``, ``research``,
+            ``charts``, ``write``, ``coordinate``, ``json``, ``html``, ``pdf``);
+            ``research`` / ``charts`` / ``write`` are the summed task times of
+            the browser / plot / writer agents (they overlap in wall time).
     """
 
     report_id: str
@@ -50,6 +55,7 @@ class ReportState(TypedDict, total=False):
     outputs: dict[str, dict[str, Any]]
     report: dict[str, Any]
     files: dict[str, str]
+    timings: dict[str, float]
 
 
 @dataclass
@@ -66,6 +72,10 @@ class Pipeline:
         limitations: Run-wide limitations known before dispatch (unreadable files).
         max_concurrency: Most tasks in flight at once.
         on_blueprint: Called whenever task states change (progress display).
+        agents: Names of the registered agents (blueprint validation).
+        template_dir: User templates overriding the built-in ones.
+        cancel: When set, dispatch starts no new task and the run stops with
+            :class:`~reportgen.errors.RunCanceled` at the next task boundary.
     """
 
     options: RunOptions
@@ -78,6 +88,8 @@ class Pipeline:
     max_concurrency: int = 8
     on_blueprint: Callable[[Blueprint], None] | None = None
     agents: tuple[str, ...] = ("browser", "plot", "writer")
+    template_dir: Path | None = None
+    cancel: asyncio.Event | None = None
 
     def save_blueprint(self, blueprint: Blueprint) -> None:
         """Write ``blueprint.json`` and notify the progress display."""
@@ -85,6 +97,10 @@ class Pipeline:
         blueprint.save(self.out_dir / "blueprint.json")
         if self.on_blueprint:
             self.on_blueprint(blueprint)
+
+
+def _timed(state: ReportState, **stages: float) -> dict[str, float]:
+    return {**(state.get("timings") or {}), **{k: round(v, 4) for k, v in stages.items()}}
 
 
 def plan_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any]:
@@ -95,6 +111,7 @@ def plan_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any]:
         BlueprintError: The compiled blueprint is invalid.
     """
     p = runtime.context
+    started = time.perf_counter()
     blueprint = plan_extractive(p.report_id, p.options, p.run.search)
     blueprint.validate_dag(p.agents)
     p.save_blueprint(blueprint)
@@ -102,20 +119,34 @@ def plan_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any]:
         StatusUpdate(task_id="plan", agent="planner", status="done",
                      detail=f"{len(blueprint.tasks)} tasks planned")
     )
-    return {"blueprint": blueprint.model_dump(mode="json"), "outputs": {}}
+    return {
+        "blueprint": blueprint.model_dump(mode="json"),
+        "outputs": {},
+        "timings": _timed(state, plan=time.perf_counter() - started),
+    }
 
 
 async def dispatch_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any]:
     """Run every task of the blueprint, resuming finished ones from their checkpoints."""
     p = runtime.context
+    started = time.perf_counter()
     blueprint = Blueprint.model_validate(state["blueprint"])
     dispatcher = Dispatcher(
         blueprint, p.task_graph, p.run, max_concurrency=p.max_concurrency,
-        on_change=p.save_blueprint,
+        on_change=p.save_blueprint, cancel=p.cancel,
     )
     outputs = await dispatcher.run(state.get("outputs") or {})
     p.save_blueprint(blueprint)
-    return {"blueprint": blueprint.model_dump(mode="json"), "outputs": outputs}
+    per_agent = {"research": 0.0, "charts": 0.0, "write": 0.0}
+    names = {"browser": "research", "plot": "charts", "writer": "write"}
+    for task in blueprint.tasks:
+        if task.duration_s is not None and task.agent in names:
+            per_agent[names[task.agent]] += task.duration_s
+    return {
+        "blueprint": blueprint.model_dump(mode="json"),
+        "outputs": outputs,
+        "timings": _timed(state, dispatch=time.perf_counter() - started, **per_agent),
+    }
 
 
 def coordinate_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any]:
@@ -125,12 +156,16 @@ def coordinate_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str,
         RunError: Nothing useful could be produced.
     """
     p = runtime.context
+    started = time.perf_counter()
     blueprint = Blueprint.model_validate(state["blueprint"])
     report = coordinate(
         blueprint, state["outputs"], lang=p.options.lang, corpora=p.corpora,
         extra_limitations=p.limitations,
     )
-    return {"report": report.model_dump(mode="json")}
+    return {
+        "report": report.model_dump(mode="json"),
+        "timings": _timed(state, coordinate=time.perf_counter() - started),
+    }
 
 
 def render_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any]:
@@ -141,15 +176,11 @@ def render_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any
     """
     p = runtime.context
     report = Report.model_validate(state["report"])
-    out = p.out_dir
-    out.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(out / "report.json", report.model_dump_json(indent=2) + "\n")
-    html = render_html(report)
-    write_text_atomic(out / "report.html", html)
-    write_pdf(html, out / "report.pdf")
+    stages = write_report_files(report, p.out_dir, template_dir=p.template_dir)
     p.run.log.append(StatusUpdate(task_id="render", agent="renderer", status="done",
                                   detail="report.html, report.pdf, report.json written"))
-    return {"files": {name: str(out / name) for name in OUTPUT_FILES}}
+    return {
+        "files": {name: str(p.out_dir / name) for name in OUTPUT_FILES},
+        "timings": _timed(state, **stages),
+    }
 
-
-_ = END  # the report graph ends after render (edge added in graph.py)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import secrets
 import unicodedata
@@ -63,6 +64,7 @@ class RunResult:
         report: The coordinated report.
         blueprint: The blueprint with final task states.
         files: The output files by name.
+        timings: Seconds per stage (see :class:`~reportgen.pipeline.ReportState`).
     """
 
     report_id: str
@@ -70,6 +72,7 @@ class RunResult:
     report: Report
     blueprint: Blueprint
     files: dict[str, Path]
+    timings: dict[str, float]
 
 
 async def generate_report(
@@ -83,6 +86,9 @@ async def generate_report(
     recovery: bool = True,
     backoff_scale: float = 1.0,
     search: Any = None,
+    on_message: Callable[[Any], None] | None = None,
+    cancel: asyncio.Event | None = None,
+    template_dir: Path | None = None,
 ) -> RunResult:
     """Plan, research, chart, write, coordinate and render one report.
 
@@ -97,6 +103,9 @@ async def generate_report(
         recovery: Route errors to the recovery node (``False`` = ablation).
         backoff_scale: Multiplier on retry delays (0 in tests).
         search: A search backend to use instead of the configured corpora (tests).
+        on_message: Called with every ACP message as it is logged (live progress).
+        cancel: Set it to stop the run at the next task boundary.
+        template_dir: User templates overriding the built-in ones.
 
     Returns:
         The run's result; the five files are in ``out_dir / report_id``.
@@ -105,17 +114,29 @@ async def generate_report(
         InputError: A corpus folder is missing or empty.
         NoSourcesError: The corpora know nothing of the topic.
         RunError: No section could be written.
+        RunCanceled: ``cancel`` was set before the run finished.
         RenderError: The HTML or PDF could not be written.
     """
     settings = settings or get_settings()
+    hooks = _Hooks(on_blueprint, tool_hook, on_message, cancel, template_dir, recovery, backoff_scale)
     if search is not None:
-        return await _run(options, settings, out_dir, report_id, search, [search.name], [],
-                          on_blueprint, tool_hook, recovery, backoff_scale)
+        return await _run(options, settings, out_dir, report_id, search, [search.name], [], hooks)
     with open_backends(options) as sources:
         skipped = [Limitation(reason=f"{f.path}: not used ({f.reason})") for f in sources.skipped]
         corpora = [corpus_title(b.name, options) for b in sources.backends]
-        return await _run(options, settings, out_dir, report_id, MultiSearch(sources.backends, name=" + ".join(b.name for b in sources.backends)),
-                          corpora, skipped, on_blueprint, tool_hook, recovery, backoff_scale)
+        multi = MultiSearch(sources.backends, name=" + ".join(b.name for b in sources.backends))
+        return await _run(options, settings, out_dir, report_id, multi, corpora, skipped, hooks)
+
+
+@dataclass
+class _Hooks:
+    on_blueprint: Callable[[Blueprint], None] | None
+    tool_hook: Callable[[str, Task], None] | None
+    on_message: Callable[[Any], None] | None
+    cancel: asyncio.Event | None
+    template_dir: Path | None
+    recovery: bool
+    backoff_scale: float
 
 
 def corpus_title(name: str, options: RunOptions) -> str:
@@ -137,27 +158,26 @@ async def _run(
     search: Any,
     corpora: list[str],
     skipped: list[Limitation],
-    on_blueprint: Callable[[Blueprint], None] | None,
-    tool_hook: Callable[[str, Task], None] | None,
-    recovery: bool,
-    backoff_scale: float,
+    hooks: _Hooks,
 ) -> RunResult:
     base = Path(out_dir or settings.out_dir)
     report_id = report_id or new_report_id(options.topic, base)
     folder = base / report_id
     log = MessageLog(folder / "messages.jsonl")
+    if hooks.on_message is not None:
+        log.subscribe(hooks.on_message)
     ctx = RunContext(
         topic=options.topic, lang=options.lang, search=search, log=log,
-        task_attempts=settings.task_attempts, tool_hook=tool_hook,
-        recovery=recovery, backoff_scale=backoff_scale,
+        task_attempts=settings.task_attempts, tool_hook=hooks.tool_hook,
+        recovery=hooks.recovery, backoff_scale=hooks.backoff_scale,
     )
     settings.home.mkdir(parents=True, exist_ok=True)
     async with AsyncSqliteSaver.from_conn_string(str(settings.checkpoint_db)) as saver:
         pipeline = Pipeline(
             options=options, report_id=report_id, out_dir=folder, run=ctx,
             task_graph=build_task_graph(saver), corpora=corpora, limitations=skipped,
-            max_concurrency=settings.max_concurrency, on_blueprint=on_blueprint,
-            agents=tuple(AGENTS),
+            max_concurrency=settings.max_concurrency, on_blueprint=hooks.on_blueprint,
+            agents=tuple(AGENTS), template_dir=hooks.template_dir, cancel=hooks.cancel,
         )
         graph = build_report_graph(saver)
         state = await graph.ainvoke(
@@ -171,4 +191,5 @@ async def _run(
         report=Report.model_validate(state["report"]),
         blueprint=Blueprint.model_validate(state["blueprint"]),
         files={name: folder / name for name in OUTPUT_FILES},
+        timings=dict(state.get("timings") or {}),
     )

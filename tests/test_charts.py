@@ -323,7 +323,10 @@ def test_time_series_across_sources_about_the_subject() -> None:
         # Length and width of one thing.
         (["The Grand Canyon is 277 miles (446 km) long, up to 18 miles (29 km) wide."], "Canyon"),
         # Ratios to different references.
-        (["Argon is 23 times as abundant as carbon dioxide and 500 times as abundant as neon."], "Argon"),
+        (
+            ["Argon is 23 times as abundant as carbon dioxide and 500 times as abundant as neon."],
+            "Argon",
+        ),
         # A single number.
         (["Geothermal heating is used in 70 countries."], "Geothermal"),
     ],
@@ -467,7 +470,9 @@ def test_non_latin_labels_draw_without_warnings() -> None:
         _point("القاهرة الكبرى", 30, raw="30 %", quote=quote),
         _point("Ελλάδα", 5, raw="5 %", quote=quote),
     ]
-    spec = ChartSpec(kind="bar", title="Доля — 割合 — نسبة", y_label="Share (%)", unit="%", points=points)
+    spec = ChartSpec(
+        kind="bar", title="Доля — 割合 — نسبة", y_label="Share (%)", unit="%", points=points
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         _check_svg(draw_svg(spec))
@@ -479,7 +484,9 @@ def test_unknown_glyphs_and_markup_characters_are_harmless() -> None:
         _point("<script>alert(1)</script> & $x$", 5, raw="5$", unit="%", quote=quote),
         _point("Label \U000e0001 \x07 bell", 7, raw="7 %", unit="%", quote=quote),
     ]
-    spec = ChartSpec(kind="bar", title='Title with "quotes" & <tags>', y_label="Y", unit="%", points=points)
+    spec = ChartSpec(
+        kind="bar", title='Title with "quotes" & <tags>', y_label="Y", unit="%", points=points
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         svg = draw_svg(spec)

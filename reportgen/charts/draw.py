@@ -34,6 +34,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import matplotlib
 from matplotlib import font_manager
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_svg import FigureCanvasSVG
 from matplotlib.figure import Figure
 from matplotlib.ft2font import FT2Font
@@ -113,7 +114,7 @@ def _wrap(text: str, width: int, max_lines: int = 3) -> str:
     return "\n".join(lines)
 
 
-def _style(ax) -> None:  # noqa: ANN001 - matplotlib Axes
+def _style(ax: Axes) -> None:
     for side in ("top", "right", "left"):
         ax.spines[side].set_visible(False)
     ax.spines["bottom"].set_color(_MUTED)
@@ -123,7 +124,7 @@ def _style(ax) -> None:  # noqa: ANN001 - matplotlib Axes
     ax.tick_params(axis="x", colors=_INK, length=0)
 
 
-def _draw_bar(ax, spec: ChartSpec) -> None:  # noqa: ANN001
+def _draw_bar(ax: Axes, spec: ChartSpec) -> None:
     n = len(spec.points)
     xs = list(range(n))
     values = [p.value for p in spec.points]
@@ -158,7 +159,7 @@ def _draw_bar(ax, spec: ChartSpec) -> None:  # noqa: ANN001
     ax.axhline(0, color=_MUTED, linewidth=0.8, zorder=1)
 
 
-def _draw_line(ax, spec: ChartSpec) -> None:  # noqa: ANN001
+def _draw_line(ax: Axes, spec: ChartSpec) -> None:
     years = [p.year for p in spec.points]
     values = [p.value for p in spec.points]
     ax.plot(years, values, color=_BAR_COLOR, marker="o", linewidth=1.8, zorder=2)

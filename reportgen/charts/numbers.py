@@ -17,7 +17,23 @@ What is deliberately **not** a fact (better no chart than a wrong one):
 * numbers inside names and identifiers (``Voyager 2``, ``COVID-19``,
   ``CO2``, ``helium-4``, ``Type 1``, ``group 18``), compound adjectives
   (``a 69-year career``), scientific notation (``7×10−30``);
-* numbers with no unit or counted noun (nothing honest to put on an axis).
+* numbers with no unit or counted noun (nothing honest to put on an axis);
+* a bare four-digit number from 1000 to 2100 not followed by a measurement
+  unit ("in 1877 fossils", "a 1952 novella"): read as a year;
+* a bracketed conversion right after a quantity ("40 miles (64 km)").
+
+Units and context: a rate after the unit becomes part of it (``"117 GW added
+each year"`` → ``"GW/year"``); a percentage records the whole it is a share
+of (``base``); a length records what it measures (``measure``: "long",
+"wide", "deep", ...); a hedge before the number is kept (``qualifier``).
+Labels come from the clause's subject, cut at its verb (a small lexicon of
+verbs per language plus an English "-s/-ed before a number" rule), with
+leading conjunctions, determiners and adverbs stripped; "it"/"the dam"
+become the passage title; "X and Y ... 27% and 5%, respectively" pairs them
+up; a number in brackets takes the noun before it ("methane (95%)").
+
+Known limit: a source that lost its superscripts ("104 eV" for 10⁴ eV) is
+read as written — the value is faithful to the text, not to the truth.
 
 Ranges (``25 to 35 percent``, ``30–60 species``, ``entre 50 000 et 70 000
 morts``) are kept as **one** fact: ``value`` is the lower bound, ``high`` the
@@ -25,8 +41,8 @@ upper one, and ``raw`` spans the whole range as written.
 
 Number formats follow the passage language: English ``4,210.5``; in
 decimal-comma languages (fr, es, de, it, pt, ...) ``4 210`` / ``4.210`` are
-thousands and ``2,5`` is a decimal, while ``16.7`` (one or two digits after
-the point, as Spanish Wikipedia writes it) stays a decimal. Multipliers
+thousands and ``2,5`` is a decimal, while ``16.7`` (not exactly three digits
+after the point, as Spanish Wikipedia often writes it) stays a decimal. Multipliers
 (``million``, ``milliards``, ``millones``, ``mil millones``, ...) scale
 ``value``; ``raw`` keeps the words as written. Values stay in the unit the
 source wrote (``22,500 MW`` is never converted to GW), so nothing plotted is
@@ -148,7 +164,8 @@ _ABBREVIATIONS: list[tuple[str, str]] = [
     (r"km²|km2", "km²"), (r"km/h", "km/h"), (r"km", "km"), (r"mph", "mph"),
     (r"m/s", "m/s"), (r"m²|m2", "m²"), (r"m³|m3", "m³"),
     (r"cm", "cm"), (r"mm", "mm"), (r"µm|μm", "µm"), (r"nm", "nm"), (r"m", "m"),
-    (r"ft²|ft2|sq\s?ft", "sq ft"), (r"ft", "ft"), (r"mi", "mi"), (r"ha", "ha"), (r"kg", "kg"), (r"Mt", "Mt"), (r"Gt", "Gt"),
+    (r"ft²|ft2|sq\s?ft", "sq ft"), (r"ft", "ft"), (r"mi", "mi"), (r"ha", "ha"),
+    (r"kg", "kg"), (r"Mt", "Mt"), (r"Gt", "Gt"),
     (r"°\s?C", "°C"), (r"°\s?F", "°F"), (r"K", "K"),
     (r"TeV", "TeV"), (r"GeV", "GeV"), (r"MeV", "MeV"), (r"keV", "keV"), (r"eV", "eV"),
     (r"GJ", "GJ"), (r"MJ", "MJ"), (r"kJ", "kJ"), (r"J", "J"),
@@ -278,7 +295,10 @@ _QUALIFIER_RE = re.compile(
     re.IGNORECASE,
 )
 
-_QUALIFIER_TAIL_RE = re.compile(_QUALIFIER_RE.pattern.replace("(?:^|[\\s(])", "(?:^|(?<=[\\s(]))"), re.IGNORECASE)
+#: The same hedges at the end of a text, without eating the character before.
+_QUALIFIER_TAIL_RE = re.compile(
+    _QUALIFIER_RE.pattern.replace("(?:^|[\\s(])", "(?:^|(?<=[\\s(]))"), re.IGNORECASE
+)
 
 _ID_NOUNS = frozenset(
     """group type class number no no. phase stage level version chapter article
@@ -708,7 +728,9 @@ def _alternation(pairs: list[tuple[str, str]]) -> str:
     return "|".join(f"(?P<u{i}>{p})" for i, (p, _) in enumerate(pairs))
 
 
-_ABBR_RE = re.compile(r"^(?:[\u00a0\u202f\u2009 ]?)(?:" + _alternation(_ABBREVIATIONS) + r")(?![^\W\d_]|\d)")
+_ABBR_RE = re.compile(
+    r"^(?:[\u00a0\u202f\u2009 ]?)(?:" + _alternation(_ABBREVIATIONS) + r")(?![^\W\d_]|\d)"
+)
 _WORD_UNIT_RE = re.compile(
     r"^[\u00a0\u202f\u2009 ]+(?:" + _alternation(_WORD_UNITS) + r")(?![^\W\d_])", re.IGNORECASE
 )
@@ -719,7 +741,9 @@ _MULT_RE = re.compile(
     re.IGNORECASE,
 )
 _CURRENCY_BEFORE_RE = re.compile(r"(?P<c>US\$|A\$|C\$|\$|€|£|¥|USD\s|EUR\s|GBP\s)\s?$")
-_CURRENCY_UNITS = {"US$": "USD", "$": "USD", "A$": "AUD", "C$": "CAD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+_CURRENCY_UNITS = {
+    "US$": "USD", "$": "USD", "A$": "AUD", "C$": "CAD", "€": "EUR", "£": "GBP", "¥": "JPY",
+}
 
 
 def _match_unit(rest: str) -> tuple[str, int] | None:

@@ -23,6 +23,7 @@ from reportgen.render.html import (
     svg_data_uri,
     text_direction,
 )
+from reportgen.render.outputs import write_report_files
 from reportgen.render.pdf import DataURLFetcher, ForbiddenFetch, RenderedPDF, render_pdf, write_pdf
 
 __all__ = [
@@ -39,5 +40,6 @@ __all__ = [
     "text_direction",
     "write_bytes_atomic",
     "write_pdf",
+    "write_report_files",
     "write_text_atomic",
 ]
