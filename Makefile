@@ -12,8 +12,12 @@ export TOPIC REPORT_LANG SECTIONS CORPUS
 
 # Fonts for every script, faster PDF font subsetting, and poppler for the tests.
 DEB_PACKAGES := fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji libharfbuzz-subset0 poppler-utils
+# The reference renderer `make bench` compares our PDF renderer with.
+BENCH_DEB_PACKAGES := chromium
+# The browser test drives Debian's Chromium through Playwright (never `playwright install`).
+TEST_DEB_PACKAGES := chromium
 
-.PHONY: setup system-deps report test graph clean
+.PHONY: setup system-deps bench-deps test-deps report test serve bench graph clean
 
 setup: $(VENV)/.installed system-deps
 
@@ -26,25 +30,31 @@ $(VENV)/.installed: pyproject.toml
 # Idempotent: installs only what is missing; as root it installs, otherwise
 # it prints the one apt-get line to run and carries on with what is there.
 system-deps:
-	@command -v dpkg-query >/dev/null || { echo "not a Debian system: install fonts-noto, poppler and harfbuzz-subset yourself"; exit 0; }; \
-	missing=""; \
-	for p in $(DEB_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	[ -z "$$missing" ] && exit 0; \
-	if [ "$$(id -u)" = 0 ]; then \
-	  echo "installing Debian packages:$$missing"; \
-	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; } \
-	    || echo "could not install$$missing; carrying on with what is there"; \
-	else \
-	  echo "missing Debian packages; run:  sudo apt-get install -y$$missing"; \
-	fi
+	@bash scripts/debian-deps.sh $(DEB_PACKAGES)
+
+# Only the benchmark needs these (Chromium is its PDF reference renderer).
+bench-deps:
+	@bash scripts/debian-deps.sh $(BENCH_DEB_PACKAGES)
+
+# Only the tests need these (same idempotent, root / non-root behaviour).
+test-deps:
+	@bash scripts/debian-deps.sh $(TEST_DEB_PACKAGES)
 
 report: setup
 	$(BIN)/reportgen report "$$TOPIC" --lang "$$REPORT_LANG" --sections "$$SECTIONS" $${CORPUS:+--corpus "$$CORPUS"}
 
-test: setup
+test: setup test-deps
 	$(BIN)/pytest
+
+# The report service (HTTP API, live progress, agent card, A2A, browse pages) on
+# 127.0.0.1:8000; e.g. `make serve SERVE_ARGS="--port 9000"`, REPORTGEN_API_KEY=... for a key.
+serve: setup
+	$(BIN)/reportgen serve $(SERVE_ARGS)
+
+# Scheduling, orchestration overhead, PDF rendering vs Chromium, end to end:
+# one table, and bench/results.json.
+bench: setup bench-deps
+	$(BIN)/python -m bench
 
 graph: setup
 	@$(BIN)/reportgen graph

@@ -7,10 +7,11 @@ Errors from reportgen end the command with one line on stderr
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 from pydantic import ValidationError
@@ -19,6 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 
 from reportgen.blueprint.model import Blueprint, TaskStatus
 from reportgen.config import LANGUAGES, RunOptions, get_settings
+from reportgen.i18n import detect_language
 from reportgen.errors import InputError, ReportgenError
 
 __all__ = ["app"]
@@ -39,17 +41,49 @@ def _fail(message: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
-def _options(topic: str, lang: str, sections: int, corpus: list[Path], no_wiki: bool) -> RunOptions:
-    if lang not in LANGUAGES:
+def _options(
+    topic: str, lang: str | None, sections: int, corpus: list[Path], no_wiki: bool,
+    guidance: str | None = None, model: bool = False,
+) -> RunOptions:
+    """Validate the command line into run options.
+
+    Without ``--lang`` the report language is the topic's (``py3langid``). In
+    extractive mode it must be an edition of the offline encyclopedia (en,
+    es, fr: other detected languages fall back to en); a model can write in
+    any language.
+    """
+    if lang is not None and not model and lang not in LANGUAGES:
         raise InputError(f"unknown language {lang!r}; choose one of: {', '.join(LANGUAGES)}")
+    if lang is not None and model and not re.fullmatch(r"[a-z]{2,3}", lang):
+        raise InputError(f"unknown language {lang!r}; give an ISO 639-1 code such as en, de or zh")
     if no_wiki and not corpus:
         raise InputError("--no-wiki needs at least one --corpus folder")
+    if lang is None and topic.strip():
+        detected = detect_language(topic)
+        lang = detected if model or detected in LANGUAGES else "en"
     try:
-        return RunOptions(topic=topic, lang=lang, sections=sections, corpus_dirs=corpus, use_wiki=not no_wiki)
+        return RunOptions(topic=topic, lang=lang or "en", sections=sections, corpus_dirs=corpus,
+                          use_wiki=not no_wiki, guidance=guidance)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first["loc"])
         raise InputError(f"{where}: {first['msg'].removeprefix('Value error, ')}") from None
+
+
+def _with_template(
+    options: RunOptions, template_dir: Path | None, template: str, appendix: bool
+) -> RunOptions:
+    """Check the template folder and theme now, before any research is done."""
+    from reportgen.errors import RenderError
+    from reportgen.render import available_templates
+
+    try:
+        names = available_templates(template_dir)
+    except RenderError as exc:
+        raise InputError(f"--template-dir: {exc}") from None
+    if template not in names:
+        raise InputError(f"unknown template {template!r}; installed: {', '.join(names)}")
+    return options.model_copy(update={"template_dir": template_dir, "template": template, "appendix": appendix})
 
 
 class _ProgressDisplay:
@@ -72,33 +106,103 @@ def report(
     corpus: Optional[list[Path]] = typer.Option(
         None, "--corpus", help="A folder of your documents (.md, .txt, .html, .pdf); repeatable."
     ),
-    lang: str = typer.Option("en", "--lang", help="Report language and encyclopedia edition: en, es or fr."),
+    lang: Optional[str] = typer.Option(
+        None, "--lang", help="Report language (default: the topic's). Extractive mode: en, es or fr."
+    ),
     sections: int = typer.Option(5, "--sections", help="Body sections wanted (1-12)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Where reports go (default: outputs/)."),
     no_wiki: bool = typer.Option(False, "--no-wiki", help="Search only the --corpus folders."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
+    new: bool = typer.Option(False, "--new", help="Start afresh even if the same report was interrupted."),
+    no_recovery: bool = typer.Option(
+        False, "--no-recovery", help="Ablation: errors are not routed to recovery; a failed task just fails."
+    ),
+    faults: Optional[str] = typer.Option(
+        None, "--faults", help="Inject faults (tests, benchmarks), e.g. 'rate=0.3,kinds=exception+429,seed=7'."
+    ),
+    guidance: Optional[str] = typer.Option(
+        None, "--guidance", help="For the planner model: audience, length, sections wanted."
+    ),
+    max_tokens: Optional[int] = typer.Option(
+        None, "--max-tokens", min=1, help="Token budget: no new work once reached; what is done is rendered."
+    ),
+    template_dir: Optional[Path] = typer.Option(
+        None, "--template-dir", help="A folder holding the template files you change (the rest are built in)."
+    ),
+    template: str = typer.Option("report", "--template", help="Theme: report (full report) or brief."),
+    no_appendix: bool = typer.Option(
+        False, "--no-appendix", help="Leave out the appendix showing how the report was made."
+    ),
 ) -> None:
-    """Research TOPIC and write outputs/<report-id>/report.{html,pdf,json}."""
-    from reportgen.run import generate_report
+    """Research TOPIC and write outputs/<report-id>/report.{html,pdf,json}.
+
+    An interrupted run of the same report (same topic and options) is resumed
+    instead of started again, unless --new is given.
+    """
+    from reportgen.faults import FaultPlan
+    from reportgen.run import find_unfinished, generate_report
 
     try:
-        options = _options(topic, lang, sections, list(corpus or []), no_wiki)
         settings = get_settings()
-        with Progress(
-            SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("tasks"), TimeElapsedColumn(), console=_err, disable=quiet, transient=False,
-        ) as progress:
-            display = _ProgressDisplay(progress)
-            result = asyncio.run(
-                generate_report(options, settings=settings, out_dir=out, on_blueprint=display)
-            )
+        if max_tokens is not None:
+            settings = settings.model_copy(update={"max_tokens": max_tokens})
+        options = _options(topic, lang, sections, list(corpus or []), no_wiki, guidance, settings.llm_configured)
+        options = _with_template(options, template_dir or settings.template_dir, template, not no_appendix)
+        plan = FaultPlan.parse(faults) if faults else None
+        base = out or settings.out_dir
+        earlier = None if new else find_unfinished(settings, options, base)
+        if earlier is not None:
+            _err.print(f"resuming the interrupted run {earlier.report_id} (use --new to start over)",
+                       markup=False, highlight=False)
+        result = _with_progress(quiet, lambda display: generate_report(
+            options, settings=settings, out_dir=base, on_blueprint=display, faults=plan,
+            recovery=not no_recovery, report_id=earlier.report_id if earlier else None,
+            template_dir=options.template_dir,
+        ))
     except ReportgenError as exc:
         _fail(str(exc))
         return
+    _print_result(result)
+
+
+@app.command()
+def resume(
+    report_id: str = typer.Argument(..., help="The id of an interrupted run (its output folder name)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
+) -> None:
+    """Continue an interrupted run from its checkpoint; finished tasks are not run again."""
+    from reportgen.run import resume_report
+
+    try:
+        result = _with_progress(quiet, lambda display: resume_report(report_id, on_blueprint=display))
+    except ReportgenError as exc:
+        _fail(str(exc))
+        return
+    _print_result(result)
+
+
+def _with_progress(quiet: bool, start: Any) -> Any:
+    """Run ``start(display)`` (a coroutine factory) under the progress display."""
+    with Progress(
+        SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("tasks"), TimeElapsedColumn(), console=_err, disable=quiet, transient=False,
+    ) as progress:
+        return asyncio.run(start(_ProgressDisplay(progress)))
+
+
+def _print_result(result: Any) -> None:
     summary = result.blueprint.summary()
     print(f"report {result.report_id}: {len(result.report.sections)} sections, "
           f"{len(result.report.figures)} figures, {len(result.report.references)} references; "
           f"tasks {', '.join(f'{k} {v}' for k, v in sorted(summary.items()))}")
+    report = result.report
+    if report.mode == "model" and report.usage:
+        usage = report.usage
+        cost = f"${usage['cost_usd']:.4f}" if usage.get("cost_usd") is not None else "cost unknown (no price set)"
+        roles = ", ".join(f"{role} {u['input']}+{u['output']}" for role, u in sorted(usage["by_role"].items()))
+        print(f"model {report.model}: {usage['total_tokens']} tokens ({roles}), {cost}")
+    else:
+        print("mode: extractive (no language model)")
     for name, path in result.files.items():
         print(f"  {name:<15} {path}")
 
@@ -109,6 +213,35 @@ def graph() -> None:
     from reportgen.graph import mermaid
 
     sys.stdout.write(mermaid())
+
+
+@app.command()
+def serve(
+    host: Optional[str] = typer.Option(
+        None, "--host", help="Address to bind (default 127.0.0.1, or REPORTGEN_HOST)."
+    ),
+    port: Optional[int] = typer.Option(None, "--port", help="Port (default 8000, or REPORTGEN_PORT)."),
+) -> None:
+    """Run the report service: HTTP API, live progress, agent card, A2A, browse pages."""
+    import uvicorn
+
+    from reportgen.api import create_app
+
+    settings = get_settings()
+    updates = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
+    try:
+        settings = settings.model_validate({**settings.model_dump(), **updates}) if updates else settings
+    except ValidationError as exc:
+        _fail(f"--{exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}", code=2)
+        return
+    key = settings.api_key.get_secret_value() if settings.api_key else ""
+    if settings.host not in ("127.0.0.1", "localhost", "::1") and not key:
+        _err.print(f"warning: serving on {settings.host} without REPORTGEN_API_KEY: anyone who can "
+                   "reach it can request reports", markup=False, highlight=False)
+    print(f"reportgen service on http://{settings.host}:{settings.port}/ (browse), "
+          f"/docs (API), /.well-known/agent.json (agent card)", flush=True)
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info",
+                timeout_graceful_shutdown=int(settings.shutdown_grace_s) + 5)
 
 
 if __name__ == "__main__":  # pragma: no cover

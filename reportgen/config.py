@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 import platformdirs
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 __all__ = [
@@ -45,6 +45,63 @@ class Settings(BaseSettings):
         out_dir: Where reports are written (``REPORTGEN_OUT``; default ``outputs``).
         max_concurrency: Tasks run at once by the dispatcher.
         task_attempts: Attempt budget of one task, retries included.
+        tool_timeout_s: Deadline of one tool call, in seconds.
+        run_deadline_s: Deadline of the whole run (dispatch), in seconds; when
+            it passes, tasks in flight stop and the report is made from what
+            is done.
+        faults: Fault-injection spec for tests and benchmarks (see
+            :mod:`reportgen.faults`), e.g. ``rate=0.3,kinds=exception+429,seed=7``.
+        search: Where research searches: ``"offline"`` (the encyclopedia and
+            the user's folders), ``"web"`` (ddgs + page fetching) or
+            ``"auto"`` (the web, falling back to the offline corpora).
+        fetch_timeout_s: Total deadline of one page fetch, redirects
+            included, in seconds.
+        fetch_max_bytes: Largest page body read, in bytes; larger pages are
+            skipped.
+        fetch_max_redirects: Most redirects one page fetch follows.
+        fetch_allow_private: Let page fetching reach private, loopback and
+            link-local addresses (an intranet; off by default: SSRF guard).
+        host: Address ``reportgen serve`` binds (loopback unless told otherwise).
+        port: Port ``reportgen serve`` listens on.
+        public_url: Base URL the service is reached at, written in its agent
+            cards (default: the URL each request came in on).
+        api_key: When set, every HTTP request but the agent cards must carry it
+            (``X-API-Key: <key>`` or ``Authorization: Bearer <key>``).
+        max_jobs: Reports the service generates at once; more wait in the queue.
+        max_jobs_per_client: Unfinished reports (queued or running) one client
+            may have; one more is refused with HTTP 429.
+        rate_limit: Reports one client may request per minute (token bucket,
+            bursts up to the same number); more get HTTP 429 with Retry-After.
+        max_body_bytes: Largest HTTP request body accepted; larger get HTTP 413.
+        corpora: Document folders the API may search, by the name a request
+            uses (``REPORTGEN_CORPORA='{"notes": "/srv/notes"}'``). Requests
+            name a corpus, never a path.
+        template_dir: A folder of report templates overriding the built-in
+            ones (``REPORTGEN_TEMPLATE_DIR``); ``--template-dir`` beats it.
+        render_timeout_s: Time limit of rendering one report's HTML template
+            and, separately, its PDF (a worker process, killed when it runs out).
+        shutdown_grace_s: On shutdown, how long running reports get to reach
+            a task boundary (their finished tasks are checkpointed and they
+            resume when the service starts again).
+        llm_model: The chat model of every role (``REPORTGEN_LLM_MODEL``);
+            with none, reports are written in extractive mode.
+        llm_api_key: API key of the OpenAI-compatible endpoint.
+        llm_base_url: Base URL of the endpoint (OpenAI when unset; vLLM,
+            Ollama, LM Studio, llama.cpp server: ``http://host:port/v1``).
+        llm_temperature: Sampling temperature.
+        llm_timeout_s: Deadline of one model call, in seconds.
+        llm_max_concurrency: Model calls in flight at once.
+        llm_planner_model / llm_researcher_model / llm_plot_model /
+            llm_writer_model: A model per role, overriding ``llm_model``
+            (a cheap one for extraction, a strong one for writing).
+        llm_structured_output: How structured output is asked for:
+            ``json_schema`` (OpenAI, vLLM), ``function_calling`` (most local
+            servers), or ``json_mode``.
+        llm_price_in / llm_price_out: Price in USD per million input / output
+            tokens, for the cost estimate (known OpenAI models are priced
+            without it).
+        max_tokens: Token budget of a run (input + output); when reached, no
+            new task starts and the report is made from what is done.
     """
 
     model_config = SettingsConfigDict(env_prefix="REPORTGEN_", extra="ignore")
@@ -53,11 +110,63 @@ class Settings(BaseSettings):
     out_dir: Path = Path("outputs")
     max_concurrency: int = Field(default=8, ge=1, le=256)
     task_attempts: int = Field(default=3, ge=1, le=20)
+    tool_timeout_s: float = Field(default=60.0, gt=0)
+    run_deadline_s: float = Field(default=1800.0, gt=0)
+    faults: str | None = None
+    search: Literal["offline", "web", "auto"] = "offline"
+    fetch_timeout_s: float = Field(default=15.0, gt=0, le=600)
+    fetch_max_bytes: int = Field(default=5_000_000, ge=1024)
+    fetch_max_redirects: int = Field(default=5, ge=0, le=30)
+    fetch_allow_private: bool = False
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    public_url: str | None = None
+    api_key: SecretStr | None = None
+    max_jobs: int = Field(default=2, ge=1, le=64)
+    max_jobs_per_client: int = Field(default=4, ge=1, le=1000)
+    rate_limit: int = Field(default=30, ge=1, le=100_000)
+    max_body_bytes: int = Field(default=65_536, ge=1024, le=64 * 1024 * 1024)
+    corpora: dict[str, Path] = Field(default_factory=dict)
+    template_dir: Path | None = None
+    render_timeout_s: float = Field(default=120.0, gt=0, le=3600)
+    shutdown_grace_s: float = Field(default=10.0, ge=0, le=3600)
+    llm_model: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_base_url: str | None = None
+    llm_temperature: float = Field(default=0.2, ge=0, le=2)
+    llm_timeout_s: float = Field(default=120.0, gt=0)
+    llm_max_concurrency: int = Field(default=4, ge=1, le=256)
+    llm_planner_model: str | None = None
+    llm_researcher_model: str | None = None
+    llm_plot_model: str | None = None
+    llm_writer_model: str | None = None
+    llm_structured_output: Literal["json_schema", "function_calling", "json_mode"] = "json_schema"
+    llm_price_in: float | None = Field(default=None, ge=0)
+    llm_price_out: float | None = Field(default=None, ge=0)
+    max_tokens: int | None = Field(default=None, ge=1)
+
+    @property
+    def llm_configured(self) -> bool:
+        """True when any model is set: reports are then written by the model."""
+        return bool(
+            self.llm_model or self.llm_planner_model or self.llm_researcher_model
+            or self.llm_plot_model or self.llm_writer_model
+        )
 
     @property
     def checkpoint_db(self) -> Path:
         """Path of the SQLite checkpoint database inside :attr:`home`."""
         return self.home / "checkpoints.sqlite"
+
+    @property
+    def jobs_db(self) -> Path:
+        """Path of the SQLite database of the service's report jobs inside :attr:`home`."""
+        return self.home / "jobs.sqlite"
+
+    @property
+    def runs_dir(self) -> Path:
+        """Folder of the run records (options and state of every run) inside :attr:`home`."""
+        return self.home / "runs"
 
     @property
     def index_dir(self) -> Path:
@@ -76,18 +185,31 @@ class RunOptions(BaseModel):
 
     Attributes:
         topic: The report topic, 1..MAX_TOPIC_CHARS characters after stripping.
-        lang: Report language, one of :data:`LANGUAGES`.
+        lang: Report language (ISO 639-1 code). The offline encyclopedia
+            exists in :data:`LANGUAGES`; a model can write in any language.
+        guidance: Free-text guidance for the planner model (audience,
+            length, sections wanted).
         sections: Number of body sections wanted (4..12).
         corpus_dirs: The user's own document folders, searched beside the
             encyclopedia.
         use_wiki: Whether the offline encyclopedia is searched.
+        template_dir: A folder of report templates overriding the built-in
+            ones (holding only the files it changes).
+        template: The report theme, by name: ``report`` (the full report),
+            ``brief``, or a ``<name>.html.j2`` of ``template_dir``.
+        appendix: Whether the report ends with the appendix showing how it
+            was made (blueprint graph and timeline).
     """
 
     topic: str
-    lang: Literal["en", "es", "fr"] = "en"
+    lang: str = Field(default="en", pattern=r"^[a-z]{2,3}$")
+    guidance: str | None = Field(default=None, max_length=2000)
     sections: int = Field(default=5, ge=1, le=12)
     corpus_dirs: list[Path] = Field(default_factory=list)
     use_wiki: bool = True
+    template_dir: Path | None = None
+    template: str = Field(default="report", pattern=r"^[a-z][a-z0-9_-]{0,39}$")
+    appendix: bool = True
 
     @field_validator("topic")
     @classmethod

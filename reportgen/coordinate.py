@@ -68,11 +68,25 @@ def _key(text: str) -> str:
     return " ".join(tokenize(text))
 
 
+def _sources(sentence: dict[str, Any]) -> list[dict[str, Any]]:
+    """The sources a sentence cites: ``sources`` (model prose) or its one ``source`` (quotes)."""
+    if "sources" in sentence:
+        return list(sentence["sources"] or [])
+    return [sentence["source"]] if sentence.get("source") else []
+
+
 def _dedupe(raw: dict[str, Any], used: set[str]) -> list[dict[str, Any]]:
-    """The section's sentences with repeats replaced by unused spares, in place."""
+    """The section's sentences with repeated quotes replaced by unused spares.
+
+    Only quoted sentences (extractive mode, one ``source``) are deduplicated;
+    model prose is the model's own wording.
+    """
     spares = [s for s in raw.get("alternates", []) if _key(s["text"]) not in used]
     out = []
     for sentence in raw["sentences"]:
+        if "sources" in sentence:
+            out.append(sentence)
+            continue
         if sentence["source"] is not None and _key(sentence["text"]) in used:
             sentence = spares.pop(0) if spares else None
             if sentence is None:
@@ -85,18 +99,18 @@ def _dedupe(raw: dict[str, Any], used: set[str]) -> list[dict[str, Any]]:
 
 
 def _paragraphs(sentences: list[dict[str, Any]], refs: _References) -> list[Paragraph]:
-    """One paragraph per run of sentences from the same source."""
+    """Paragraphs as the writer made them (``paragraph``), else one per run of one source."""
     paragraphs: list[Paragraph] = []
     run: list[Sentence] = []
-    last: str | None = "<start>"
+    last: Any = "<start>"
     for s in sentences:
-        source_id = s["source"]["source_id"] if s["source"] else None
-        if run and source_id != last:
+        cited = _sources(s)
+        key = s["paragraph"] if "paragraph" in s else (cited[0]["source_id"] if cited else None)
+        if run and key != last:
             paragraphs.append(Paragraph.from_sentences(run))
             run = []
-        cites = [refs.cite(s["source"])] if s["source"] else []
-        run.append(Sentence(text=s["text"], citations=cites))
-        last = source_id
+        run.append(Sentence(text=s["text"], citations=list(dict.fromkeys(refs.cite(c) for c in cited))))
+        last = key
     if run:
         paragraphs.append(Paragraph.from_sentences(run))
     return paragraphs
@@ -128,6 +142,8 @@ def coordinate(
     lang: str,
     corpora: list[str],
     extra_limitations: Iterable[Limitation] = (),
+    model: str | None = None,
+    usage: dict[str, Any] | None = None,
 ) -> Report:
     """Assemble the report from the finished tasks.
 
@@ -137,6 +153,8 @@ def coordinate(
         lang: Report language.
         corpora: Display names of the corpora searched, for the mode note.
         extra_limitations: Run-wide limitations (e.g. unreadable documents).
+        model: The models that wrote the report (``None``: extractive mode).
+        usage: Token usage and cost, for model-written reports.
 
     Returns:
         The report, ready to render.
@@ -159,7 +177,7 @@ def coordinate(
         if not raw:
             continue
         sentences = _dedupe(raw, used)
-        if not any(s["source"] for s in sentences):
+        if not any(_sources(s) for s in sentences):
             continue
         section = Section(
             id=raw["id"], title=raw["title"], role=raw["role"],
@@ -195,8 +213,13 @@ def coordinate(
         title=words["title"].format(topic=blueprint.topic[:1].upper() + blueprint.topic[1:]),
         topic=blueprint.topic,
         lang=lang,
-        mode="extractive",
-        mode_note=words["mode_extractive"].format(corpora=corpora_text),
+        mode="model" if model else "extractive",
+        mode_note=(
+            words["mode_model"].format(model=model, corpora=corpora_text) if model
+            else words["mode_extractive"].format(corpora=corpora_text)
+        ),
+        model=model,
+        usage=usage,
         corpora=corpora,
         sections=sections,
         figures=figures,

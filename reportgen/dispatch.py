@@ -17,6 +17,7 @@ is ever redone.
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import datetime, timezone
 from typing import Any, Callable
 
@@ -24,7 +25,8 @@ from langgraph.graph.state import CompiledStateGraph
 
 from reportgen.acp import StatusUpdate
 from reportgen.agents.runtime import RunContext
-from reportgen.blueprint.model import Blueprint, Task, TaskStatus
+from reportgen.agents.nodes import AMEND_SUFFIX
+from reportgen.blueprint.model import Blueprint, Task, TaskInput, TaskStatus
 from reportgen.errors import RunCanceled
 
 __all__ = ["Dispatcher", "task_thread_id"]
@@ -51,6 +53,14 @@ class Dispatcher:
             ``blueprint.json`` and refresh a progress display.
         cancel: When set, no new task starts; tasks in flight finish, then
             :meth:`run` raises :class:`~reportgen.errors.RunCanceled`.
+        agents: Names of the registered agents (to validate amendments).
+
+    The run's deadline (``ctx.deadline``, a ``time.monotonic()`` value) is
+    never exceeded: when it passes, tasks in flight are stopped and marked
+    failed, pending tasks are skipped, and :meth:`run` returns what is done.
+    A task whose recovery asks for an amendment (ACP 601) gets a new research
+    step that fetches its missing notes; it then runs again with its attempt
+    count carried over, so its budget still holds.
     """
 
     def __init__(
@@ -62,6 +72,7 @@ class Dispatcher:
         max_concurrency: int = 8,
         on_change: Callable[[Blueprint], None] | None = None,
         cancel: asyncio.Event | None = None,
+        agents: tuple[str, ...] = ("browser", "plot", "writer"),
     ) -> None:
         self.blueprint = blueprint
         self.graph = task_graph
@@ -70,6 +81,7 @@ class Dispatcher:
         self.on_change = on_change or (lambda bp: None)
         self.outputs: dict[str, dict[str, Any]] = {}
         self.cancel = cancel
+        self.agents = agents
 
     async def run(self, outputs: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
         """Run every pending task; return the outputs of the tasks that succeeded.
@@ -87,9 +99,15 @@ class Dispatcher:
         for task in self.blueprint.tasks:
             if task.status is TaskStatus.RUNNING:  # interrupted by a kill: run again
                 task.status = TaskStatus.PENDING
-        running: dict[asyncio.Task, str] = {}
+        running: dict[asyncio.Future, Task] = {}
         while True:
             canceled = self.cancel is not None and self.cancel.is_set()
+            if self._past_deadline():
+                await self._stop_at_deadline(running)
+                break
+            if self.ctx.llm is not None and self.ctx.llm.budget_reached() and not canceled:
+                canceled = True  # stop new work cleanly; what is done is still rendered
+                self._skip_pending("not started: the token budget was reached")
             for task in [] if canceled else self.blueprint.ready():
                 if len(running) >= self.max_concurrency:
                     break
@@ -104,27 +122,89 @@ class Dispatcher:
                                  detail=task.aim, attempt=task.attempts + 1)
                 )
                 self.on_change(self.blueprint)
-                running[asyncio.ensure_future(self._run_task(task, inputs))] = task.id
+                running[asyncio.ensure_future(self._run_task(task, inputs))] = task
             if not running:
-                if canceled:
+                if canceled and self.cancel is not None and self.cancel.is_set():
                     self.ctx.log.append(StatusUpdate(task_id="run", status="canceled",
                                                      detail="canceled; stopped at a task boundary"))
                     raise RunCanceled("the run was canceled; it stopped at a task boundary")
                 if any(t.status is TaskStatus.PENDING for t in self.blueprint.tasks):
-                    continue  # skipping made new tasks ready
+                    continue  # skipping or amending made new tasks ready
                 break
+            waiters = set(running)
+            cancel_waiter = None
             if self.cancel is not None and not canceled:
-                waiter = asyncio.ensure_future(self.cancel.wait())
-                finished, _ = await asyncio.wait([*running, waiter], return_when=asyncio.FIRST_COMPLETED)
-                waiter.cancel()
-                finished.discard(waiter)
-            else:
-                finished, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                cancel_waiter = asyncio.ensure_future(self.cancel.wait())
+                waiters.add(cancel_waiter)
+            finished, _ = await asyncio.wait(
+                waiters, timeout=self._remaining(), return_when=asyncio.FIRST_COMPLETED
+            )
+            if cancel_waiter is not None:
+                cancel_waiter.cancel()
+                finished.discard(cancel_waiter)
             for fut in finished:
                 running.pop(fut)
                 fut.result()  # dispatcher bugs must surface, agent failures never raise
             self.on_change(self.blueprint)
         return self.outputs
+
+    def _skip_pending(self, reason: str) -> None:
+        for task in self.blueprint.tasks:
+            if task.status is TaskStatus.PENDING:
+                task.status = TaskStatus.SKIPPED
+                task.finished_at = _now()
+                task.reason = reason
+                self.ctx.log.append(StatusUpdate(task_id=task.id, agent=task.agent, status="skipped",
+                                                 detail=reason))
+
+    def _remaining(self) -> float | None:
+        if self.ctx.deadline is None:
+            return None
+        return max(0.0, self.ctx.deadline - time.monotonic())
+
+    def _past_deadline(self) -> bool:
+        return self.ctx.deadline is not None and time.monotonic() >= self.ctx.deadline
+
+    async def _stop_at_deadline(self, running: dict[asyncio.Future, Task]) -> None:
+        """Stop tasks in flight and skip the rest: the run's deadline is never exceeded."""
+        for fut, task in running.items():
+            fut.cancel()
+            task.status = TaskStatus.FAILED
+            task.finished_at = _now()
+            task.reason = "stopped: the run deadline was reached while it ran"
+        if running:
+            await asyncio.gather(*running, return_exceptions=True)
+        for task in self.blueprint.tasks:
+            if task.status is TaskStatus.PENDING:
+                task.status = TaskStatus.SKIPPED
+                task.finished_at = _now()
+                task.reason = "not started: the run deadline was reached"
+        for task in self.blueprint.tasks:
+            if task.reason.startswith(("stopped: the run deadline", "not started: the run deadline")):
+                self.ctx.log.append(StatusUpdate(task_id=task.id, agent=task.agent,
+                                                 status=task.status.value, detail=task.reason))
+        self.on_change(self.blueprint)
+
+    def _amend(self, task: Task, reason: str) -> None:
+        """Add a research step fetching ``task``'s missing notes and rewire the task to it."""
+        step_id = f"{task.id}{AMEND_SUFFIX}"
+        subject = task.inputs.get("subject") or task.inputs.get("title")
+        query = subject.value if subject is not None and subject.value else self.blueprint.topic
+        step = Task(
+            id=step_id, agent="browser", kind="research", section=task.section,
+            aim=f"Fetch the notes {task.id} is missing ({query})",
+            inputs={"query": TaskInput(value=query), "k": TaskInput(value=8)},
+            outputs=["notes"],
+        )
+        if step_id not in {t.id for t in self.blueprint.tasks}:
+            self.blueprint.tasks.append(step)
+        task.inputs["notes"] = TaskInput(from_task=step_id, output="notes")
+        task.status = TaskStatus.PENDING
+        self.blueprint.validate_dag(self.agents)
+        self.ctx.log.append(
+            StatusUpdate(task_id=task.id, agent=task.agent, attempt=task.attempts, status="amend",
+                         detail=f"{reason}: added step {step_id!r}", status_code=601)
+        )
 
     def _resolve_inputs(self, task: Task) -> dict[str, Any] | None:
         """Input values of ``task``; ``None`` (and the task skipped) if a required one is missing."""
@@ -158,20 +238,23 @@ class Dispatcher:
         config = {"configurable": {"thread_id": task_thread_id(self.blueprint.report_id, task.id)}}
         snapshot = await self.graph.aget_state(config)
         state = snapshot.values if snapshot and not snapshot.next else {}
-        if state.get("final"):
+        if state.get("final") in ("done", "failed"):
             self.ctx.log.append(
                 StatusUpdate(task_id=task.id, agent=task.agent, status="reused",
                              detail="finished before the run was interrupted; output reused")
             )
         else:
             state = await self.graph.ainvoke(
-                {"task": task.model_dump(mode="json"), "inputs": inputs, "attempt": 0,
-                 "strategy": "default", "tried": [], "codes": []},
+                {"task": task.model_dump(mode="json"), "inputs": inputs, "attempt": task.attempts,
+                 "strategy": "default", "tried": [], "codes": list(task.status_codes), "final": ""},
                 config,
                 context=self.ctx,
             )
         task.attempts = state.get("attempt", 0)
         task.status_codes = list(state.get("codes", []))
+        if state.get("final") == "amend":
+            self._amend(task, state.get("reason", "amend"))
+            return
         task.finished_at = _now()
         if state.get("final") == "done":
             task.status = TaskStatus.DONE

@@ -27,15 +27,20 @@ from langgraph.graph.state import CompiledStateGraph
 
 from reportgen.agents.browser import BrowserAgent
 from reportgen.agents.nodes import TaskState, agent_node, recovery_node
+from reportgen.agents.model_browser import ModelBrowserAgent
+from reportgen.agents.model_plot import ModelPlotAgent
+from reportgen.agents.model_writer import ModelWriterAgent
 from reportgen.agents.plot import PlotAgent
 from reportgen.agents.runtime import Agent, RunContext
 from reportgen.agents.writer import WriterAgent
 from reportgen.pipeline import Pipeline, ReportState, coordinate_node, dispatch_node, plan_node, render_node
 
-__all__ = ["AGENTS", "build_report_graph", "build_task_graph", "mermaid"]
+__all__ = ["AGENTS", "MODEL_AGENTS", "build_report_graph", "build_task_graph", "mermaid"]
 
-#: The registered agents, by name (the names tasks use in the blueprint).
+#: The registered agents, by name (the names tasks use in the blueprint):
+#: extractive mode, and the model-driven agents used when a model is configured.
 AGENTS: dict[str, Agent] = {a.name: a for a in (BrowserAgent(), PlotAgent(), WriterAgent())}
+MODEL_AGENTS: dict[str, Agent] = {a.name: a for a in (ModelBrowserAgent(), ModelPlotAgent(), ModelWriterAgent())}
 
 
 def _route_to_agent(state: TaskState) -> str:

@@ -5,7 +5,9 @@ Headings and fixed sentences only; source text is never translated.
 
 from __future__ import annotations
 
-__all__ = ["LABELS", "labels"]
+import functools
+
+__all__ = ["LABELS", "detect_language", "labels"]
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -31,6 +33,11 @@ LABELS: dict[str, dict[str, str]] = {
             "charts show only numbers printed in those sources."
         ),
         "recap": "This report covered {sections}.",
+        "mode_model": (
+            "Written by a language model ({model}) from {corpora}. Every citation "
+            "points to a source retrieved for this report; charts show only numbers "
+            "found in their cited sources."
+        ),
         "title": "{topic}",
     },
     "fr": {
@@ -56,6 +63,11 @@ LABELS: dict[str, dict[str, str]] = {
             "{corpora} ; les graphiques ne montrent que des nombres imprimés dans ces sources."
         ),
         "recap": "Ce rapport a traité : {sections}.",
+        "mode_model": (
+            "Rédigé par un modèle de langue ({model}) à partir de {corpora}. Chaque "
+            "citation renvoie à une source consultée pour ce rapport ; les graphiques "
+            "ne montrent que des nombres trouvés dans leurs sources citées."
+        ),
         "title": "{topic}",
     },
     "es": {
@@ -81,6 +93,11 @@ LABELS: dict[str, dict[str, str]] = {
             "gráficos solo muestran números impresos en esas fuentes."
         ),
         "recap": "Este informe trató: {sections}.",
+        "mode_model": (
+            "Redactado por un modelo de lenguaje ({model}) a partir de {corpora}. Cada "
+            "cita remite a una fuente consultada para este informe; los gráficos solo "
+            "muestran números hallados en sus fuentes citadas."
+        ),
         "title": "{topic}",
     },
 }
@@ -89,3 +106,32 @@ LABELS: dict[str, dict[str, str]] = {
 def labels(lang: str) -> dict[str, str]:
     """The label set for ``lang``, English when the language has none."""
     return LABELS.get(lang, LABELS["en"])
+
+
+def detect_language(text: str, among: tuple[str, ...] | None = None) -> str:
+    """The language of ``text`` as an ISO 639-1 code, with ``py3langid``.
+
+    Args:
+        text: A topic or any text (short text works: "Énergie renouvelable" is
+            ``fr``, "可再生能源" is ``zh``).
+        among: Restrict the answer to these languages (e.g. the editions of
+            the offline encyclopedia).
+
+    Returns:
+        The code; ``among[0]`` (or ``"en"``) when nothing can be told.
+    """
+    if not any(ch.isalpha() for ch in text):
+        return among[0] if among else "en"
+    identifier = _identifier(tuple(among or ()))
+    code, _ = identifier.classify(text)
+    return code
+
+
+@functools.lru_cache(maxsize=8)
+def _identifier(among: tuple[str, ...]):  # noqa: ANN202 - py3langid's LanguageIdentifier
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    identifier = LanguageIdentifier.from_model_file(MODEL_FILE)
+    if among:
+        identifier.set_languages(list(among))
+    return identifier

@@ -14,8 +14,9 @@ from langgraph.runtime import Runtime
 from reportgen.acp import StatusUpdate
 from reportgen.agents.runtime import RunContext
 from reportgen.blueprint.model import Blueprint
+from reportgen.blueprint.model_planner import plan_with_model
 from reportgen.blueprint.planner import plan_extractive
-from reportgen.config import RunOptions
+from reportgen.config import RunOptions, Settings
 from reportgen.coordinate import coordinate
 from reportgen.dispatch import Dispatcher
 from reportgen.render import write_report_files
@@ -31,8 +32,10 @@ __all__ = [
     "render_node",
 ]
 
-#: The five files of a finished report, in ``outputs/<report-id>/``.
-OUTPUT_FILES = ("report.html", "report.pdf", "report.json", "blueprint.json", "messages.jsonl")
+#: The files of a finished report, in ``outputs/<report-id>/``: the five core
+#: files, then the Markdown and Word exports (charts for the Markdown in ``figures/``).
+OUTPUT_FILES = ("report.html", "report.pdf", "report.json", "blueprint.json", "messages.jsonl",
+                "report.md", "report.docx")
 
 
 class ReportState(TypedDict, total=False):
@@ -76,6 +79,7 @@ class Pipeline:
         template_dir: User templates overriding the built-in ones.
         cancel: When set, dispatch starts no new task and the run stops with
             :class:`~reportgen.errors.RunCanceled` at the next task boundary.
+        settings: The run's settings (model pricing for the cost estimate).
     """
 
     options: RunOptions
@@ -90,6 +94,7 @@ class Pipeline:
     agents: tuple[str, ...] = ("browser", "plot", "writer")
     template_dir: Path | None = None
     cancel: asyncio.Event | None = None
+    settings: Settings | None = None
 
     def save_blueprint(self, blueprint: Blueprint) -> None:
         """Write ``blueprint.json`` and notify the progress display."""
@@ -112,7 +117,10 @@ def plan_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any]:
     """
     p = runtime.context
     started = time.perf_counter()
-    blueprint = plan_extractive(p.report_id, p.options, p.run.search)
+    if p.run.llm is not None:
+        blueprint = plan_with_model(p.report_id, p.options, p.run.llm, p.run.search, p.run.log)
+    else:
+        blueprint = plan_extractive(p.report_id, p.options, p.run.search)
     blueprint.validate_dag(p.agents)
     p.save_blueprint(blueprint)
     p.run.log.append(
@@ -133,7 +141,7 @@ async def dispatch_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[
     blueprint = Blueprint.model_validate(state["blueprint"])
     dispatcher = Dispatcher(
         blueprint, p.task_graph, p.run, max_concurrency=p.max_concurrency,
-        on_change=p.save_blueprint, cancel=p.cancel,
+        on_change=p.save_blueprint, cancel=p.cancel, agents=p.agents,
     )
     outputs = await dispatcher.run(state.get("outputs") or {})
     p.save_blueprint(blueprint)
@@ -158,9 +166,12 @@ def coordinate_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str,
     p = runtime.context
     started = time.perf_counter()
     blueprint = Blueprint.model_validate(state["blueprint"])
+    llm = p.run.llm
     report = coordinate(
         blueprint, state["outputs"], lang=p.options.lang, corpora=p.corpora,
         extra_limitations=p.limitations,
+        model=llm.describe() if llm is not None else None,
+        usage=llm.usage.as_dict(p.settings or llm.settings) if llm is not None else None,
     )
     return {
         "report": report.model_dump(mode="json"),
@@ -176,7 +187,11 @@ def render_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any
     """
     p = runtime.context
     report = Report.model_validate(state["report"])
-    stages = write_report_files(report, p.out_dir, template_dir=p.template_dir)
+    stages = write_report_files(
+        report, p.out_dir, template_dir=p.template_dir or p.options.template_dir,
+        template=p.options.template, appendix=p.options.appendix,
+        blueprint=Blueprint.model_validate(state["blueprint"]),
+    )
     p.run.log.append(StatusUpdate(task_id="render", agent="renderer", status="done",
                                   detail="report.html, report.pdf, report.json written"))
     return {

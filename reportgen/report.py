@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 __all__ = [
     "Figure",
@@ -20,6 +20,7 @@ __all__ = [
     "Report",
     "Section",
     "Sentence",
+    "Table",
 ]
 
 
@@ -124,6 +125,63 @@ class Reference(BaseModel):
     accessed: datetime = Field(default_factory=lambda: datetime.now(timezone.utc))
 
 
+class Table(BaseModel):
+    """A table of values from the sources (or a model), shown with its section.
+
+    Cells are plain text. The shape is stored as given, and may be uneven: a
+    model or a source's Markdown can produce rows with too few or too many
+    cells, or no header. Coercion here only makes every cell a string (``None``
+    becomes ``""``); renderers then normalise the shape the way GitHub
+    Flavored Markdown does (short rows padded with empty cells, extra cells
+    dropped), so a malformed table is shown, never a crash.
+
+    Attributes:
+        id: Anchor id, ASCII (``"tbl-1"``); renderers assign one when empty.
+        number: 1-based table number in reading order (0: renderers number it).
+        section_id: Id of the section the table belongs to.
+        caption: Plain-text caption.
+        header: Column headings; empty when the table has none.
+        rows: Body rows, each a list of cell texts.
+        citations: Reference numbers of the table's sources.
+    """
+
+    id: str = ""
+    number: int = 0
+    section_id: str = ""
+    caption: str = ""
+    header: list[str] = Field(default_factory=list)
+    rows: list[list[str]] = Field(default_factory=list)
+    citations: list[int] = Field(default_factory=list)
+
+    @field_validator("header", mode="before")
+    @classmethod
+    def _header_cells(cls, value: object) -> list[str]:
+        return _cells(value)
+
+    @field_validator("rows", mode="before")
+    @classmethod
+    def _row_cells(cls, value: object) -> list[list[str]]:
+        if value is None:
+            return []
+        if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+            return [_cells(value)]
+        return [_cells(row) for row in value if row is not None]
+
+
+def _cells(value: object) -> list[str]:
+    """Any cell list (or a lone value) as a list of strings; ``None`` is ``""``."""
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+        value = [value]
+    out = []
+    for cell in value:
+        if isinstance(cell, bytes):
+            cell = cell.decode("utf-8", errors="replace")
+        out.append("" if cell is None else str(cell))
+    return out
+
+
 class Limitation(BaseModel):
     """Something that could not be done, shown in the report's Limitations note.
 
@@ -154,6 +212,10 @@ class Report(BaseModel):
         figures: Figures in reading order.
         references: References ordered by number.
         limitations: What could not be done and why.
+        tables: Tables in reading order (optional; none in extractive mode yet).
+        model: The models (and endpoint) that wrote a model-mode report.
+        usage: Tokens per role and per task, and the estimated cost in USD
+            (``None`` in extractive mode).
     """
 
     id: str
@@ -168,6 +230,9 @@ class Report(BaseModel):
     figures: list[Figure] = Field(default_factory=list)
     references: list[Reference] = Field(default_factory=list)
     limitations: list[Limitation] = Field(default_factory=list)
+    tables: list[Table] = Field(default_factory=list)
+    model: str | None = None
+    usage: dict | None = None
 
     def figure(self, figure_id: str) -> Figure:
         """Return the figure with ``figure_id``.

@@ -5,23 +5,30 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
+import time
 import unicodedata
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from reportgen.acp import MessageLog
+from reportgen.acp import MessageLog, StatusUpdate
 from reportgen.agents.runtime import RunContext
 from reportgen.blueprint.model import Blueprint, Task
 from reportgen.config import RunOptions, Settings, get_settings
-from reportgen.graph import AGENTS, build_report_graph, build_task_graph
+from reportgen.graph import AGENTS, MODEL_AGENTS, build_report_graph, build_task_graph
+from reportgen.llm import LLM
 from reportgen.pipeline import OUTPUT_FILES, Pipeline
+from reportgen.errors import ReportgenError, RunCanceled
+from reportgen.faults import FaultPlan
 from reportgen.report import Limitation, Report
+from reportgen.runs import RunLock, RunRecord, find_unfinished, load_record, save_record
 from reportgen.sources import MultiSearch, open_backends
+from reportgen.sources.web import WebSearch, open_search
 
-__all__ = ["RunResult", "corpus_title", "generate_report", "new_report_id"]
+__all__ = ["RunResult", "corpus_title", "find_unfinished", "generate_report", "new_report_id", "resume_report"]
 
 #: Longest topic-derived part of a report id, in characters.
 SLUG_CHARS = 32
@@ -89,6 +96,8 @@ async def generate_report(
     on_message: Callable[[Any], None] | None = None,
     cancel: asyncio.Event | None = None,
     template_dir: Path | None = None,
+    faults: FaultPlan | None = None,
+    web: Any = None,
 ) -> RunResult:
     """Plan, research, chart, write, coordinate and render one report.
 
@@ -106,26 +115,47 @@ async def generate_report(
         on_message: Called with every ACP message as it is logged (live progress).
         cancel: Set it to stop the run at the next task boundary.
         template_dir: User templates overriding the built-in ones.
+        faults: Fault injection plan; default from ``REPORTGEN_FAULTS``.
+        web: The web backend for the ``web`` / ``auto`` search modes
+            (``REPORTGEN_SEARCH``); default a :class:`~reportgen.sources.WebSearch`
+            on ddgs. Tests pass one on a local fixture site.
+
+    A run killed at any moment continues with :func:`resume_report` (or a new
+    call with the same ``report_id``): finished tasks are reused from their
+    checkpoints, not run again.
 
     Returns:
         The run's result; the five files are in ``out_dir / report_id``.
 
     Raises:
         InputError: A corpus folder is missing or empty.
+        RunLockedError: Another process is generating this report id.
         NoSourcesError: The corpora know nothing of the topic.
         RunError: No section could be written.
         RunCanceled: ``cancel`` was set before the run finished.
         RenderError: The HTML or PDF could not be written.
     """
     settings = settings or get_settings()
-    hooks = _Hooks(on_blueprint, tool_hook, on_message, cancel, template_dir, recovery, backoff_scale)
+    if faults is None and settings.faults:
+        faults = FaultPlan.parse(settings.faults)
+    hooks = _Hooks(on_blueprint, tool_hook, on_message, cancel, template_dir, recovery, backoff_scale, faults)
     if search is not None:
         return await _run(options, settings, out_dir, report_id, search, [search.name], [], hooks)
-    with open_backends(options) as sources:
+    mode = settings.search
+    offline_options = options if mode != "web" else options.model_copy(update={"use_wiki": False})
+    with open_backends(offline_options) as sources:
         skipped = [Limitation(reason=f"{f.path}: not used ({f.reason})") for f in sources.skipped]
         corpora = [corpus_title(b.name, options) for b in sources.backends]
-        multi = MultiSearch(sources.backends, name=" + ".join(b.name for b in sources.backends))
-        return await _run(options, settings, out_dir, report_id, multi, corpora, skipped, hooks)
+        if mode == "offline":
+            backend = MultiSearch(sources.backends, name=" + ".join(b.name for b in sources.backends))
+        else:
+            corpora.insert(0, corpus_title("web", options))
+            backend = open_search(mode, sources.backends, web=web if web is not None else WebSearch(allow_private=settings.fetch_allow_private))
+        try:
+            return await _run(options, settings, out_dir, report_id, backend, corpora, skipped, hooks)
+        finally:
+            if mode != "offline" and web is None:
+                backend.close()
 
 
 @dataclass
@@ -137,6 +167,7 @@ class _Hooks:
     template_dir: Path | None
     recovery: bool
     backoff_scale: float
+    faults: FaultPlan | None
 
 
 def corpus_title(name: str, options: RunOptions) -> str:
@@ -147,6 +178,8 @@ def corpus_title(name: str, options: RunOptions) -> str:
         return f"Wikipedia's vital-article summaries ({lang_names.get(lang, lang)}, offline copy, CC BY-SA 4.0)"
     if name.startswith("local:"):
         return f"the documents in the folder {name.removeprefix('local:')!r}"
+    if name == "web":
+        return "web pages found with ddgs and fetched for this report"
     return name
 
 
@@ -163,28 +196,67 @@ async def _run(
     base = Path(out_dir or settings.out_dir)
     report_id = report_id or new_report_id(options.topic, base)
     folder = base / report_id
+    with RunLock(settings, report_id):
+        record = RunRecord(report_id=report_id, options=options, out_dir=base.resolve(),
+                           updated=datetime.now(timezone.utc))
+        save_record(settings, record)
+        try:
+            result = await _invoke(options, settings, folder, report_id, search, corpora, skipped, hooks)
+        except RunCanceled as exc:
+            record.state, record.error = "canceled", str(exc)
+            raise
+        except ReportgenError as exc:
+            record.state, record.error = "failed", str(exc)
+            raise
+        else:
+            record.state = "completed"
+        finally:
+            if record.state != "running":
+                save_record(settings, record)
+    return result
+
+
+async def _invoke(
+    options: RunOptions,
+    settings: Settings,
+    folder: Path,
+    report_id: str,
+    search: Any,
+    corpora: list[str],
+    skipped: list[Limitation],
+    hooks: _Hooks,
+) -> RunResult:
     log = MessageLog(folder / "messages.jsonl")
     if hooks.on_message is not None:
         log.subscribe(hooks.on_message)
     ctx = RunContext(
         topic=options.topic, lang=options.lang, search=search, log=log,
         task_attempts=settings.task_attempts, tool_hook=hooks.tool_hook,
-        recovery=hooks.recovery, backoff_scale=hooks.backoff_scale,
+        recovery=hooks.recovery, backoff_scale=hooks.backoff_scale, faults=hooks.faults,
+        tool_timeout_s=settings.tool_timeout_s, deadline=time.monotonic() + settings.run_deadline_s,
+        llm=LLM(settings) if settings.llm_configured else None,
     )
+    agents = MODEL_AGENTS if ctx.llm is not None else AGENTS
     settings.home.mkdir(parents=True, exist_ok=True)
+    config = {"configurable": {"thread_id": report_id}}
     async with AsyncSqliteSaver.from_conn_string(str(settings.checkpoint_db)) as saver:
         pipeline = Pipeline(
             options=options, report_id=report_id, out_dir=folder, run=ctx,
-            task_graph=build_task_graph(saver), corpora=corpora, limitations=skipped,
+            task_graph=build_task_graph(saver, agents), corpora=corpora, limitations=skipped,
             max_concurrency=settings.max_concurrency, on_blueprint=hooks.on_blueprint,
-            agents=tuple(AGENTS), template_dir=hooks.template_dir, cancel=hooks.cancel,
+            agents=tuple(agents), template_dir=hooks.template_dir, cancel=hooks.cancel,
+            settings=settings,
         )
         graph = build_report_graph(saver)
-        state = await graph.ainvoke(
-            {"report_id": report_id},
-            {"configurable": {"thread_id": report_id}},
-            context=pipeline,
-        )
+        snapshot = await graph.aget_state(config)
+        if snapshot.next:  # an interrupted run: continue from the last finished stage
+            log.append(StatusUpdate(task_id="run", status="resumed",
+                                    detail=f"resuming at {', '.join(snapshot.next)}"))
+            state = await graph.ainvoke(None, config, context=pipeline)
+        elif snapshot.values.get("files"):  # finished before: nothing to do
+            state = snapshot.values
+        else:
+            state = await graph.ainvoke({"report_id": report_id}, config, context=pipeline)
     return RunResult(
         report_id=report_id,
         out_dir=folder,
@@ -192,4 +264,26 @@ async def _run(
         blueprint=Blueprint.model_validate(state["blueprint"]),
         files={name: folder / name for name in OUTPUT_FILES},
         timings=dict(state.get("timings") or {}),
+    )
+
+
+async def resume_report(report_id: str, *, settings: Settings | None = None, **kwargs: Any) -> RunResult:
+    """Continue an interrupted run (or return a finished one) by its report id.
+
+    The run's options and output folder come from its record in the data
+    dir; finished tasks are reused from their checkpoints.
+
+    Args:
+        report_id: The id printed when the run started (its output folder name).
+        settings: Settings; default :func:`get_settings`.
+        **kwargs: Passed to :func:`generate_report` (progress callbacks, hooks).
+
+    Raises:
+        UnknownReportError: No run with that id is recorded.
+        RunLockedError: Another process is running it now.
+    """
+    settings = settings or get_settings()
+    record = load_record(settings, report_id)
+    return await generate_report(
+        record.options, settings=settings, out_dir=record.out_dir, report_id=report_id, **kwargs
     )

@@ -5,13 +5,18 @@ time (fixed ids, dates and text), so rendered output and snapshots are stable:
 four sections (introduction, two body sections, conclusion), paragraphs whose
 sentences cite references, one bar chart as a small inline SVG, four references
 (three web pages and one of the user's own files) and two limitations.
+
+:func:`sample_blueprint` is a finished execution blueprint with every task
+outcome (done, degraded, failed, skipped) and fixed timings, for the appendix.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from reportgen.blueprint.model import Blueprint, TaskStatus
+from reportgen.blueprint.planner import compile_blueprint
 from reportgen.report import (
     Figure,
     Limitation,
@@ -22,7 +27,7 @@ from reportgen.report import (
     Sentence,
 )
 
-__all__ = ["SAMPLE_CREATED", "sample_report", "sample_svg"]
+__all__ = ["SAMPLE_CREATED", "sample_blueprint", "sample_report", "sample_svg"]
 
 #: Creation time of the sample report (and access time of its references).
 SAMPLE_CREATED = datetime(2024, 1, 15, 9, 30, tzinfo=timezone.utc)
@@ -248,3 +253,38 @@ def sample_report(**overrides: Any) -> Report:
     }
     fields.update(overrides)
     return Report.model_validate(fields)
+
+
+def sample_blueprint(sections: int = 3) -> Blueprint:
+    """A finished blueprint: ``1 + 3 x sections + 2`` tasks with fixed timings.
+
+    Section 2's chart failed (604, then retried and failed again) so its
+    writer ran degraded; section 3's research failed so its chart and writer
+    were skipped; everything else is done. Start times follow the dependency
+    order, each task taking 1-3 s.
+
+    Args:
+        sections: Number of body sections (>= 3 for every outcome to occur).
+    """
+    themes = [f"Theme {n}" for n in range(1, sections + 1)]
+    blueprint = compile_blueprint("r-20240115-sample", "renewable electricity", themes)
+    finish: dict[str, datetime] = {}
+    for index, task_id in enumerate(blueprint.validate_dag(["browser", "plot", "writer"])):
+        task = blueprint.task(task_id)
+        ready = max((finish[d] for d in task.dependencies if d in finish), default=SAMPLE_CREATED)
+        task.status, task.attempts, task.status_codes = TaskStatus.DONE, 1, [200]
+        if task_id == "chart-2":
+            task.status, task.attempts, task.status_codes = TaskStatus.FAILED, 2, [604, 604]
+            task.reason = "the plotting tool timed out"
+        elif task_id == "write-2":
+            task.degraded = True
+        elif task_id == "research-3":
+            task.status, task.status_codes, task.reason = TaskStatus.FAILED, [605], "no passages"
+        elif task_id in {"chart-3", "write-3"}:
+            task.status, task.attempts, task.status_codes = TaskStatus.SKIPPED, 0, []
+            task.reason = "research-3 failed"
+            continue
+        task.started_at = ready + timedelta(seconds=0.1)
+        task.finished_at = task.started_at + timedelta(seconds=1 + index % 3)
+        finish[task_id] = task.finished_at
+    return blueprint

@@ -54,6 +54,8 @@ def test_truncated_last_line_is_ignored(tmp_path):
     with open(path, "a") as fh:
         fh.write('{"type": "STATUS_UPD')  # a writer killed mid-line
     assert len(read_messages(path)) == 1
+    MessageLog(path).append(StatusUpdate(task_id="b", status="resumed"))  # a resumed run appends
+    assert [m.task_id for m in read_messages(path)] == ["a", "b"]
 
 
 def test_bad_status_code_is_refused():

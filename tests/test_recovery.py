@@ -37,5 +37,12 @@ def test_budget_is_never_exceeded():
         assert "budget" in d.reason
 
 
-def test_missing_parameters_fail():
+def test_missing_parameters_amend_the_blueprint_once():
+    assert decide(StatusCode(601), attempt=1, budget=3, strategy="default", tried=[], can_amend=True).action is Action.AMEND
     assert decide(StatusCode(601), attempt=1, budget=3, strategy="default", tried=[]).action is Action.FAIL
+
+
+def test_retry_after_is_honoured():
+    d = decide(StatusCode(604), attempt=1, budget=3, strategy="default", tried=[], retry_after_s=5.0,
+               rng=random.Random(1))
+    assert d.action is Action.RETRY and d.delay_s == 5.0

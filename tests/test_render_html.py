@@ -29,9 +29,9 @@ VOID_ELEMENTS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "i
 #: Every element the built-in template may produce. Anything else in the output
 #: (script, iframe, object, link, base, svg, ...) came from report text.
 ALLOWED_ELEMENTS = frozenset({
-    "a", "body", "figcaption", "figure", "h1", "h2", "head", "header", "html", "img", "li",
-    "main", "meta", "nav", "ol", "p", "section", "span", "style", "sup", "table", "tbody",
-    "td", "th", "thead", "time", "title", "tr",
+    "a", "body", "caption", "figcaption", "figure", "h1", "h2", "head", "header", "html",
+    "img", "li", "main", "meta", "nav", "ol", "p", "section", "span", "style", "sup", "table",
+    "tbody", "td", "th", "thead", "time", "title", "tr", "ul",
 })
 
 
@@ -120,8 +120,15 @@ def test_document_metadata_and_language() -> None:
 def test_text_direction(lang: str, direction: str) -> None:
     assert text_direction(lang) == direction
     html = render_html(sample_report(lang=lang))
-    tag = f'<html lang="{lang}" dir="rtl">' if direction == "rtl" else f'<html lang="{lang}">'
+    written = lang.replace("_", "-")  # BCP 47 separates subtags with hyphens
+    tag = f'<html lang="{written}" dir="rtl">' if direction == "rtl" else f'<html lang="{written}">'
     assert tag in html
+
+
+@pytest.mark.parametrize("lang", ['en" onload="x', "<script>", "", "e", "en--"])
+def test_malformed_language_tag_becomes_undetermined(lang: str) -> None:
+    html = render_html(sample_report(lang=lang))
+    assert '<html lang="und">' in html
 
 
 def test_mode_note_and_limitations_are_visible(page: Page) -> None:
@@ -227,11 +234,15 @@ def test_html_is_self_contained(page: Page) -> None:
     assert not page.tags("link") and not page.tags("script")
 
 
-def test_stylesheet_is_inlined_verbatim(page: Page) -> None:
-    css = (BUILTIN_TEMPLATE_DIR / "report.css").read_text(encoding="utf-8")
+def test_stylesheets_are_inlined_verbatim_in_order(page: Page) -> None:
     style, page_labels = page.styles
-    assert style.strip() == css.strip()
-    assert 'content: "page" " " counter(page) " " "of" " " counter(pages);' in page_labels
+    positions = []
+    for name in ("base.css", "report.css", "custom.css"):
+        css = (BUILTIN_TEMPLATE_DIR / name).read_text(encoding="utf-8").strip()
+        assert f"/* ---- {name} ---- */\n{css}\n" in style
+        positions.append(style.index(f"/* ---- {name} ---- */"))
+    assert positions == sorted(positions)
+    assert 'content: "page " counter(page) " of " counter(pages);' in page_labels
 
 
 @pytest.mark.parametrize(
@@ -254,7 +265,22 @@ def test_labels_follow_the_report_language() -> None:
                                                       None, None]
     text = page.visible_text
     assert "Sommaire" in text and "Références" in text and "Limites" in text
-    assert '"page" " " counter(page) " " "sur" " " counter(pages)' in page.styles[1]
+    assert '"page " counter(page) " sur " counter(pages)' in page.styles[1]
+
+
+@pytest.mark.parametrize(
+    ("lang", "footer", "words"),
+    [
+        ("zh", '"第 " counter(page) " 页\\ff0c 共 " counter(pages) " 页"', ["目录", "参考文献"]),
+        ("ar", '"صفحة " counter(page) " من " counter(pages)', ["المحتويات", "المراجع"]),
+        ("de", '"page " counter(page) " of " counter(pages)', ["Contents", "References"]),
+    ],
+)
+def test_labels_for_languages_beyond_the_encyclopedia(lang: str, footer: str, words: list[str]) -> None:
+    page = Page(render_html(sample_report(lang=lang)))
+    assert footer in page.styles[1]
+    for word in words:
+        assert word in page.visible_text
 
 
 # ---- hostile text -------------------------------------------------------------
@@ -390,9 +416,12 @@ def test_figure_without_sections_is_not_an_error() -> None:
 
 
 def test_user_folder_overrides_only_what_it_holds(tmp_path: Path) -> None:
-    (tmp_path / "report.css").write_text("body { color: #123456; }\n", encoding="utf-8")
+    (tmp_path / "custom.css").write_text("body { color: #123456; }\n", encoding="utf-8")
     page = Page(render_html(sample_report(), template_dir=tmp_path))
-    assert page.styles[0] == "\nbody { color: #123456; }\n\n"
+    style = page.styles[0]
+    assert style.endswith("/* ---- custom.css ---- */\nbody { color: #123456; }\n\n")
+    base = (BUILTIN_TEMPLATE_DIR / "base.css").read_text(encoding="utf-8").strip()
+    assert base in style  # the other stylesheets are still the built-in ones
     assert [a.get("id") for a in page.tags("nav")] == ["contents"]
 
 

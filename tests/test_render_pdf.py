@@ -298,6 +298,7 @@ def test_every_page_renders(sample_pdf: Path, tmp_path: Path) -> None:
 
 @requires_poppler
 def test_metadata(sample_pdf: Path) -> None:
+    assert PdfReader(sample_pdf).trailer["/Root"]["/Lang"] == "en"
     info = pdf_info(sample_pdf)
     assert info["Title"] == "Renewable electricity in the Nordic countries"
     assert info["Creator"] == "reportgen"
@@ -354,7 +355,12 @@ def test_citations_figure_and_references_are_visible(sample_pdf: Path) -> None:
     assert squash("moving water.[2] Norway") in text
     assert squash("Figure 1. Share of electricity from renewable sources") in text
     assert squash(
-        "[4] Nordic grid notes (user document). file:///home/user/notes/nordic-grid.md"
+        "[4] Nordic grid notes (user document). local file. file:///home/user/notes/nordic-grid.md"
+        " Accessed 2024-01-15 (local)."
+    ) in text
+    assert squash(  # title, site, URL, access date
+        "[1] Renewable energy. en.wikipedia.org. https://en.wikipedia.org/wiki/Renewable_energy"
+        " Accessed 2024-01-15"
     ) in text
     assert squash("chart-wind 604 The chart of installed wind capacity") in text
 
@@ -480,3 +486,151 @@ def test_hostile_text_is_printed_not_fetched(
     for needle in ("<script>", 'onerror="fetch(', "file:///etc/passwd", "@import"):
         if needle in text:
             assert squash(needle) in visible, f"{needle!r} is not shown as text"
+
+
+# ---- emoji, CJK and Arabic reports ------------------------------------------------------
+
+
+@requires_poppler
+def test_emoji_render_without_taking_over_digits(tmp_path: Path) -> None:
+    report = sample_report()
+    report.sections[0].paragraphs[0].sentences[0].text = "Solar ☀️ and wind 🌬️ grew 12% in 2023 🎉."
+    path = write_pdf(render_html(report), tmp_path / "emoji.pdf", strict=True)
+    fonts = pdf_fonts(path)
+    names = [font["name"] for font in fonts]
+    assert any("Emoji" in name for name in names), names  # fontconfig's fallback found it
+    assert all(font["emb"] == "yes" for font in fonts)
+    text = pdf_text(path)
+    assert "12% in 2023" in text and "🎉" in text
+
+
+#: (lang, title, sentence, words the labels must print, font that must be used)
+SCRIPT_REPORTS = [
+    ("zh", "北欧国家的可再生电力", "挪威几乎所有的电力都来自水力发电。", ["目录", "参考文献"],
+     "Noto-Sans-CJK-SC"),
+    ("ar", "الكهرباء المتجددة في بلدان الشمال", "تنتج النرويج كل كهربائها تقريبًا من الطاقة الكهرومائية.",
+     ["المحتويات", "المراجع"], "Noto-Sans-Arabic"),
+]
+
+
+@requires_poppler
+@pytest.mark.parametrize(("lang", "title", "sentence", "words", "font"), SCRIPT_REPORTS,
+                         ids=[r[0] for r in SCRIPT_REPORTS])
+def test_report_in_another_script(
+    tmp_path: Path, lang: str, title: str, sentence: str, words: list[str], font: str
+) -> None:
+    report = sample_report(lang=lang, title=title)
+    report.sections[1].paragraphs[0].sentences[1].text = sentence
+    path = write_pdf(render_html(report), tmp_path / f"{lang}.pdf", strict=True)
+    assert PdfReader(path).trailer["/Root"]["/Lang"] == lang
+    assert pdf_info(path)["Title"] == title
+    text = unicodedata.normalize("NFC", pdf_text(path))
+    # Words as written (a line of mixed Arabic and English text is reordered for
+    # display, so whole sentences do not come back in logical order).
+    for word in sentence.rstrip("。.").split():
+        assert word in text, word
+    for word in words:
+        assert word in text
+    pages = int(pdf_info(path)["Pages"])
+    footer = {"zh": f"第 1 页，共 {pages} 页", "ar": f"صفحة 1 من {pages}"}[lang]
+    assert squash(footer) in squash(pdf_text(path, "-f", "1", "-l", "1"))
+    fonts = pdf_fonts(path)
+    assert font in " ".join(f["name"] for f in fonts)
+    assert all(f["emb"] == "yes" for f in fonts)
+
+
+# ---- bookmarks, appendix, size ---------------------------------------------------------
+
+
+def test_bookmarks_include_tables_sections_and_appendix(tmp_path: Path) -> None:
+    from factories import sample_blueprint
+    from reportgen.render import build_appendix
+
+    html = render_html(sample_report(), appendix=build_appendix(sample_blueprint()))
+    path = write_pdf(html, tmp_path / "a.pdf", strict=True)
+    titles = outline_titles(path)
+    assert titles[1][-1] == "Appendix: how this report was made"
+
+
+@requires_poppler
+def test_forty_sections_and_fifteen_charts(tmp_path: Path) -> None:
+    """A big report: every section bookmarked and in the TOC, every chart on a page."""
+    from factories import sample_svg
+    from reportgen.report import Figure
+
+    report = sample_report(limitations=[])
+    sections, figures = [], []
+    for n in range(1, 41):
+        sentences = [Sentence(text=f"Section {n} sentence {k} about renewable power.",
+                              citations=[1 + (n + k) % 3]) for k in range(6)]
+        figure_ids = []
+        if n % 3 == 1 and len(figures) < 15:
+            number = len(figures) + 1
+            figures.append(Figure(id=f"fig-{number}", number=number, section_id=f"s{n}",
+                                  caption=f"Chart {number}", svg=sample_svg({"A": n, "B": 2 * n}),
+                                  citations=[2]))
+            figure_ids.append(f"fig-{number}")
+        sections.append(Section(id=f"s{n}", title=f"Theme number {n}",
+                                paragraphs=[Paragraph.from_sentences(sentences)] * 2,
+                                figure_ids=figure_ids))
+    report.sections, report.figures = sections, figures
+    assert len(figures) == 14 or len(figures) == 15
+    while len(report.figures) < 15:
+        number = len(report.figures) + 1
+        report.figures.append(Figure(id=f"fig-{number}", number=number, section_id="s40",
+                                     caption=f"Chart {number}", svg=sample_svg()))
+    rendered = render_pdf(render_html(report), strict=True, timeout_s=120)
+    path = tmp_path / "big.pdf"
+    path.write_bytes(rendered.data)
+    pages = int(pdf_info(path)["Pages"])
+    assert 15 <= pages <= 80
+    children = outline_titles(path)[1]
+    assert [t for t in children if t.startswith("Theme number")] == [
+        f"Theme number {n}" for n in range(1, 41)]
+    text = pdf_text(path)
+    for number in range(1, 16):
+        assert f"Figure {number}. Chart {number}" in text
+    assert f"page {pages} of {pages}" in text
+
+
+# ---- the time limit (worker process) ------------------------------------------------------
+
+
+def test_worker_render_matches_in_process(tmp_path: Path) -> None:
+    html = render_html(sample_report())
+    local = render_pdf(html, strict=True)
+    remote = render_pdf(html, strict=True, timeout_s=60)
+    assert remote.data.startswith(b"%PDF-") and remote.warnings == local.warnings == ()
+    assert len(PdfReader(__import__("io").BytesIO(remote.data)).pages) == len(
+        PdfReader(__import__("io").BytesIO(local.data)).pages)
+
+
+def test_worker_reports_warnings_and_forbidden_urls(tmp_path: Path) -> None:
+    html = '<html><body><p style="color: not-a-colour">x</p></body></html>'
+    with pytest.raises(RenderError, match=r"1 warning\(s\).*not-a-colour"):
+        write_pdf(html, tmp_path / "w.pdf", strict=True, timeout_s=60)
+    target = tmp_path / "f.pdf"
+    with pytest.raises(ForbiddenURLError, match=re.escape(str(target))) as caught:
+        write_pdf('<img src="file:///etc/passwd">', target, timeout_s=60)
+    assert isinstance(caught.value.__cause__, FatalURLFetchingError)
+    assert "only inline data" in str(caught.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_render_past_its_time_limit_is_stopped(tmp_path: Path) -> None:
+    import time
+
+    target = tmp_path / "report.pdf"
+    target.write_bytes(b"previous good PDF")
+    paragraphs = "".join(f"<p>paragraph {i} " + "word " * 60 + "</p>" for i in range(6000))
+    html = f"<html><body>{paragraphs}</body></html>"
+    started = time.monotonic()
+    with pytest.raises(RenderError, match=re.escape(f"cannot write {target}: rendering the PDF "
+                                                    "took longer than 0.5 s")):
+        write_pdf(html, target, timeout_s=0.5)
+    assert time.monotonic() - started < 5  # the worker was killed, not waited for
+    assert target.read_bytes() == b"previous good PDF"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.pdf"]
+    # The next render gets a fresh worker and succeeds.
+    write_pdf("<p>again</p>", target, strict=True, timeout_s=60)
+    assert target.read_bytes().startswith(b"%PDF-")

@@ -129,6 +129,7 @@ class MessageLog:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
+        self._checked_tail = False
         self._listeners: list[Any] = []
 
     def subscribe(self, listener: Any) -> None:
@@ -140,6 +141,13 @@ class MessageLog:
         line = message.model_dump_json() + "\n"
         with self._lock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not self._checked_tail:  # a killed writer may have left half a line
+                self._checked_tail = True
+                if self.path.exists() and self.path.stat().st_size:
+                    with open(self.path, "rb") as fh:
+                        fh.seek(-1, os.SEEK_END)
+                        if fh.read(1) != b"\n":
+                            line = "\n" + line
             with open(self.path, "a", encoding="utf-8") as fh:
                 fh.write(line)
                 fh.flush()

@@ -4,7 +4,9 @@ Notes are passages (``Passage.model_dump()`` dicts) that share at least one
 content term with the task's focus. Outcomes:
 
 * no passage at all → 605 INCOMPLETE_INFORMATION (recovery broadens the query);
-* passages, none on the focus → 607 WRONG_INFORMATION.
+* passages, none on the focus → 607 WRONG_INFORMATION;
+* on-topic passages without one sentence a writer could quote → 606
+  DEPENDENCY_INCOMPLETE_INFORMATION (the dependents could do nothing with them).
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from reportgen.acp import StatusCode
-from reportgen.agents.ranking import terms
+from reportgen.agents.ranking import MIN_SENTENCE_CHARS, terms
 from reportgen.agents.runtime import Agent, RunContext
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
 from reportgen.sources.models import Passage
+from reportgen.sources.text import split_sentences
 
 __all__ = ["BrowserAgent"]
 
@@ -31,6 +34,7 @@ class BrowserAgent(Agent):
 
     name = "browser"
     tool = "search"
+    kinds = ("research",)
 
     def build_request(
         self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext
@@ -73,4 +77,14 @@ class BrowserAgent(Agent):
                 f"{len(passages)} passages came back for {params['query']!r}, none about it",
                 "broaden the query",
             )
-        return {"notes": [p.model_dump() for p in on_topic]}
+        quotable = [
+            p for p in on_topic
+            if any(len(s) >= MIN_SENTENCE_CHARS for s in split_sentences(p.text, ctx.lang))
+        ]
+        if not quotable:
+            raise AgentError(
+                StatusCode.DEPENDENCY_INCOMPLETE_INFORMATION,
+                f"the passages found for {params['query']!r} hold no sentence a writer could quote",
+                "broaden the query",
+            )
+        return {"notes": [p.model_dump() for p in quotable]}

@@ -17,14 +17,17 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from reportgen.acp import StatusCode, StatusUpdate
+from reportgen.agents.model_common import FEEDBACK_INPUT
 from reportgen.agents.recovery import Action, decide
 from reportgen.agents.runtime import Agent, RunContext, run_attempt
 from reportgen.blueprint.model import Task
 
-__all__ = ["AGENT_NODES", "TaskState", "agent_node", "recovery_node"]
+__all__ = ["AGENT_NODES", "AMEND_SUFFIX", "TaskState", "agent_node", "recovery_node"]
 
 #: Agent names, which are also the task graph's agent node names.
 AGENT_NODES = ("browser", "plot", "writer")
+#: Suffix of the id of a step added by a blueprint amendment (``chart-2-fetch``).
+AMEND_SUFFIX = "-fetch"
 
 
 class TaskState(TypedDict, total=False):
@@ -38,8 +41,10 @@ class TaskState(TypedDict, total=False):
         tried: Strategies used so far.
         codes: Status codes seen, in order.
         error: Description of the last failure.
+        retry_after_s: ``Retry-After`` delay of the last failure, if any.
         outputs: The outputs, set when the task succeeded.
-        final: ``"done"`` or ``"failed"`` once the task has ended.
+        final: ``"done"``, ``"failed"`` or ``"amend"`` (the dispatcher adds a
+            step and runs the task again) once this run of the task ended.
         reason: Why it failed.
     """
 
@@ -50,6 +55,7 @@ class TaskState(TypedDict, total=False):
     tried: list[str]
     codes: list[int]
     error: str
+    retry_after_s: float | None
     outputs: dict[str, Any] | None
     final: str
     reason: str
@@ -72,9 +78,10 @@ def agent_node(agent: Agent) -> Callable[..., Any]:
         task = Task.model_validate(state["task"])
         attempt = state.get("attempt", 0) + 1
         strategy = state.get("strategy", "default")
-        result = await run_attempt(
-            agent, task, state.get("inputs", {}), attempt=attempt, strategy=strategy, ctx=ctx
-        )
+        inputs = dict(state.get("inputs") or {})
+        if state.get("error"):  # asked again: the model sees why its last answer was refused
+            inputs[FEEDBACK_INPUT] = state["error"]
+        result = await run_attempt(agent, task, inputs, attempt=attempt, strategy=strategy, ctx=ctx)
         update: dict[str, Any] = {
             "attempt": attempt,
             "codes": [*state.get("codes", []), int(result.status_code)],
@@ -89,7 +96,10 @@ def agent_node(agent: Agent) -> Callable[..., Any]:
                              detail=reason, status_code=result.status_code)
             )
             return Command(goto=END, update={**update, "error": result.error, "final": "failed", "reason": reason})
-        return Command(goto="recovery", update={**update, "error": result.error})
+        return Command(
+            goto="recovery",
+            update={**update, "error": result.error, "retry_after_s": result.retry_after_s},
+        )
 
     node.__name__ = f"{agent.name}_node"
     return node
@@ -100,9 +110,10 @@ async def recovery_node(
 ) -> Command[Literal["browser", "plot", "writer", "__end__"]]:
     """Answer the last ``ASSISTANCE_REQUEST`` of a task with the recovery policy.
 
-    Logs the decision as a ``STATUS_UPDATE`` (``retry``, ``reroute`` or
-    ``failed``) carrying the status code, waits the backoff delay, and routes
-    back to the task's agent or ends the task.
+    Logs the decision as a ``STATUS_UPDATE`` (``retry``, ``reroute``,
+    ``amend`` or ``failed``) carrying the status code, waits the backoff
+    delay, and routes back to the task's agent or ends this run of the task
+    (an amendment is carried out by the dispatcher, which owns the blueprint).
     """
     ctx = runtime.context
     task = Task.model_validate(state["task"])
@@ -115,6 +126,9 @@ async def recovery_node(
         strategy=state.get("strategy", "default"),
         tried=state.get("tried", []),
         backoff_scale=ctx.backoff_scale,
+        can_amend="notes" in task.inputs and not task.id.endswith(AMEND_SUFFIX)
+        and not any(inp.from_task and inp.from_task.endswith(AMEND_SUFFIX) for inp in task.inputs.values()),
+        retry_after_s=state.get("retry_after_s"),
     )
     status = "failed" if decision.action is Action.FAIL else decision.action.value
     ctx.log.append(
@@ -126,6 +140,8 @@ async def recovery_node(
             goto=END,
             update={"final": "failed", "reason": f"{state.get('error', '')} ({decision.reason})"},
         )
+    if decision.action is Action.AMEND:
+        return Command(goto=END, update={"final": "amend", "reason": decision.reason})
     if decision.delay_s > 0:
         await asyncio.sleep(decision.delay_s)
     return Command(goto=task.agent, update={"strategy": decision.strategy})

@@ -45,6 +45,7 @@ class PlotAgent(Agent):
 
     name = "plot"
     tool = "chart"
+    kinds = ("chart",)
 
     def build_request(
         self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext

@@ -8,19 +8,24 @@ table, :data:`POLICY`, mirrored in the README:
 ====  ===============================  ===========================================
 code  action                           then
 ====  ===============================  ===========================================
-601   fail                             dependents degrade (optional input) or skip
+601   amend the blueprint once: add a  fail (tasks without a ``notes`` input fail
+      research step that fetches the   at once); dependents degrade (optional
+      missing notes, rewire the task   input) or are skipped with a reason
+      to it, run it again
 602   reroute ``rebuild`` once          fail
 603   reroute ``rebuild`` once          fail
 604   retry, exponential backoff       fail when the attempt budget is spent
       (0.5 s x 2^(n-1), cap 8 s,
-      full jitter)
+      full jitter; a ``Retry-After``
+      the tool received is honoured)
 605   reroute ``broaden`` once          fail (a chart is dropped, a section written
                                        without it; the Limitations note says why)
 606   reroute ``broaden`` once          fail
 607   reroute ``broaden`` once          fail
 ====  ===============================  ===========================================
 
-No task ever exceeds its attempt budget (:attr:`RunContext.task_attempts`).
+No task ever exceeds its attempt budget (:attr:`RunContext.task_attempts`),
+amendments included: the attempt count carries over to the amended task.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ class Action(str, enum.Enum):
 
     RETRY = "retry"
     REROUTE = "reroute"
+    AMEND = "amend"
     FAIL = "fail"
 
 
@@ -60,7 +66,7 @@ class Policy:
 
 
 POLICY: dict[StatusCode, Policy] = {
-    StatusCode.MISSING_REQUIRED_PARAMETERS: Policy(Action.FAIL),
+    StatusCode.MISSING_REQUIRED_PARAMETERS: Policy(Action.AMEND, "fetch-missing-input"),
     StatusCode.WRONG_STEP_DETAILS: Policy(Action.REROUTE, "rebuild"),
     StatusCode.INVALID_PARAMETER_USAGE: Policy(Action.REROUTE, "rebuild"),
     StatusCode.TOOL_CALL_FAILURE: Policy(Action.RETRY, backoff_s=0.5, backoff_cap_s=8.0),
@@ -96,6 +102,8 @@ def decide(
     tried: list[str],
     backoff_scale: float = 1.0,
     rng: random.Random | None = None,
+    can_amend: bool = False,
+    retry_after_s: float | None = None,
 ) -> Decision:
     """Decide what to do after attempt ``attempt`` failed with ``code``.
 
@@ -107,6 +115,10 @@ def decide(
         tried: Strategies already used by this task.
         backoff_scale: Multiplier on retry delays (0 in tests).
         rng: Source of jitter (seeded in tests).
+        can_amend: Whether the blueprint can be amended for this task (it
+            has a ``notes`` input and was not amended before).
+        retry_after_s: The ``Retry-After`` delay the tool received, if any;
+            a retry never waits less (scaled by ``backoff_scale`` too).
 
     Returns:
         The decision. ``FAIL`` whenever another attempt would exceed ``budget``.
@@ -117,10 +129,15 @@ def decide(
         return Decision(Action.FAIL, strategy, 0.0, f"gave up: attempt budget of {budget} spent")
     if policy.action is Action.RETRY:
         cap = min(policy.backoff_cap_s, policy.backoff_s * 2 ** (attempt - 1))
-        delay = (rng or random).uniform(0.0, cap) * backoff_scale  # full jitter
+        delay = (rng or random).uniform(0.0, cap)  # full jitter
+        if retry_after_s is not None:
+            delay = max(delay, retry_after_s)
+        delay *= backoff_scale
         return Decision(Action.RETRY, strategy, delay, f"{meaning}; retrying (attempt {attempt + 1} of {budget})")
     if policy.action is Action.REROUTE and policy.strategy not in tried:
         return Decision(Action.REROUTE, policy.strategy, 0.0, f"{meaning}; rerouting to the {policy.strategy!r} strategy")
     if policy.action is Action.REROUTE:
         return Decision(Action.FAIL, strategy, 0.0, f"gave up after the {policy.strategy!r} strategy too")
+    if policy.action is Action.AMEND and can_amend:
+        return Decision(Action.AMEND, strategy, 0.0, f"{meaning}; amending the blueprint with a step that fetches it")
     return Decision(Action.FAIL, strategy, 0.0, f"gave up: {meaning}")

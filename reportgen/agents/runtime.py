@@ -29,6 +29,8 @@ from reportgen.acp import (
 )
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
+from reportgen.faults import FaultPlan
+from reportgen.llm import LLM, ModelOutputError
 from reportgen.sources.models import SearchBackend
 
 __all__ = ["Agent", "Attempt", "RunContext", "run_attempt"]
@@ -50,6 +52,10 @@ class RunContext:
         recovery: When False, errors are not routed to recovery: a failed
             attempt fails the task (the ACP paper's ablation).
         backoff_scale: Multiplier on retry delays (0 in tests).
+        faults: Fault injection plan (tests and benchmarks); ``None`` in normal runs.
+        deadline: ``time.monotonic()`` value at which the run stops starting
+            and running tasks (``None``: no deadline).
+        llm: The run's model clients; ``None`` in extractive mode.
         extra: Agent-specific shared objects (e.g. the run's sentence registry).
     """
 
@@ -62,6 +68,9 @@ class RunContext:
     tool_hook: Callable[[str, Task], None] | None = None
     recovery: bool = True
     backoff_scale: float = 1.0
+    faults: FaultPlan | None = None
+    deadline: float | None = None
+    llm: LLM | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -75,6 +84,8 @@ class Attempt:
         error: The failure description otherwise.
         resolution: The suggested resolution posted with the failure.
         stage: ``"request"``, ``"tool_call"`` or ``"response"`` for failures.
+        retry_after_s: The delay a rate-limited tool asked for (``Retry-After``),
+            read from the exception's ``retry_after_s`` attribute.
     """
 
     status_code: StatusCode
@@ -82,18 +93,34 @@ class Attempt:
     error: str = ""
     resolution: str = ""
     stage: str = ""
+    retry_after_s: float | None = None
 
 
 class Agent:
     """Base class of the browser, plot and writer agents.
 
-    Subclasses set :attr:`name` and :attr:`tool` and implement the three
-    phases. ``strategy`` is the recovery node's choice for this attempt
-    (``"default"`` first; e.g. ``"broaden"`` after a 605).
+    Subclasses set :attr:`name`, :attr:`tool` and :attr:`kinds` and implement
+    the three phases. ``strategy`` is the recovery node's choice for this
+    attempt (``"default"`` first; e.g. ``"broaden"`` after a 605).
     """
 
     name: str = "agent"
     tool: str = "tool"
+    kinds: tuple[str, ...] = ()
+
+    def check_step(self, task: Task) -> None:
+        """Refuse a step this agent cannot do.
+
+        Raises:
+            AgentError: 602 WRONG_STEP_DETAILS when the task's kind is not
+                one of :attr:`kinds`.
+        """
+        if self.kinds and task.kind not in self.kinds:
+            raise AgentError(
+                StatusCode.WRONG_STEP_DETAILS,
+                f"the {self.name} agent cannot do a {task.kind!r} step (it does: {', '.join(self.kinds)})",
+                "rebuild the step from the blueprint",
+            )
 
     def build_request(
         self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext
@@ -156,7 +183,11 @@ async def run_attempt(
         become an ``Attempt`` with an error code and an ``ASSISTANCE_REQUEST``.
     """
     common = {"task_id": task.id, "agent": agent.name, "attempt": attempt}
+    fault = ctx.faults.draw(agent.name, task.id) if ctx.faults is not None else None
+    if fault is not None and ctx.faults is not None:
+        inputs, task = ctx.faults.corrupt_request(fault, inputs, task)
     try:
+        agent.check_step(task)
         params = agent.build_request(task, inputs, strategy, ctx)
     except AgentError as exc:
         return _fail(ctx, common, agent, exc.status_code, "request", str(exc), exc.resolution)
@@ -171,24 +202,36 @@ async def run_attempt(
         AgentRequest(**common, endpoint=agent.tool, body=body, headers={"strategy": strategy})
     )
     started = time.perf_counter()
+
+    def call() -> Any:
+        if fault is not None and ctx.faults is not None:
+            ctx.faults.apply_before(fault, ctx.tool_timeout_s)
+        raw = agent.call(params, ctx)
+        return ctx.faults.corrupt(fault, raw) if fault is not None and ctx.faults is not None else raw
+
     try:
         if ctx.tool_hook is not None:
             ctx.tool_hook(agent.name, task)
-        raw = await asyncio.wait_for(
-            asyncio.to_thread(agent.call, params, ctx), timeout=ctx.tool_timeout_s
-        )
+        raw = await asyncio.wait_for(asyncio.to_thread(call), timeout=ctx.tool_timeout_s)
     except AgentError as exc:
         return _fail(ctx, common, agent, exc.status_code, "tool_call", str(exc), exc.resolution)
+    except ModelOutputError as exc:  # the model answered garbage: wrong information, ask again
+        return _fail(ctx, common, agent, StatusCode.WRONG_INFORMATION, "tool_call", str(exc),
+                     "ask again with the error attached")
     except TimeoutError:
         return _fail(
             ctx, common, agent, StatusCode.TOOL_CALL_FAILURE, "tool_call",
             f"{agent.tool} did not answer within {ctx.tool_timeout_s:g} s", "retry with backoff",
         )
     except Exception as exc:  # noqa: BLE001 - any tool exception is a 604 by the ACP rules
-        return _fail(
+        retry_after = getattr(exc, "retry_after_s", None)
+        failed = _fail(
             ctx, common, agent, StatusCode.TOOL_CALL_FAILURE, "tool_call",
-            f"{agent.tool} raised {type(exc).__name__}: {exc}", "retry with backoff",
+            f"{agent.tool} raised {type(exc).__name__}: {exc}",
+            "retry after the Retry-After delay" if retry_after is not None else "retry with backoff",
         )
+        failed.retry_after_s = float(retry_after) if retry_after is not None else None
+        return failed
     try:
         outputs = agent.check_response(task, params, raw, ctx)
     except AgentError as exc:

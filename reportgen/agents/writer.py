@@ -7,7 +7,9 @@ in reading order) and ``alternates`` (ranked spares); the coordinator enforces
 replacing a repeated sentence with the section's next alternate.
 
 Outcomes: no usable sentence → 605 INCOMPLETE_INFORMATION (recovery then
-broadens with a fresh search of the section's subject).
+broadens with a fresh search of the section's subject); a sentence that is
+not, verbatim, in the passage it cites → 607 WRONG_INFORMATION (it is never
+published).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class WriterAgent(Agent):
 
     name = "writer"
     tool = "compose"
+    kinds = ("write", "introduction", "conclusion")
 
     def build_request(
         self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext
@@ -103,17 +106,31 @@ class WriterAgent(Agent):
             "sentences": sentences,
             "alternates": [{"text": s.text, "source": s.source} for s in alternates],
             "chart": params["chart"],
+            "passages": passages,
         }
 
     def check_response(
         self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext
     ) -> dict[str, Any]:
-        if not any(s["source"] for s in raw["sentences"]):
+        raw = dict(raw or {})
+        passages = raw.pop("passages", None) or []
+        if not any(s.get("source") for s in raw.get("sentences") or []):
             raise AgentError(
                 StatusCode.INCOMPLETE_INFORMATION,
-                f"the notes hold no usable sentence for {raw['title']!r}",
+                f"the notes hold no usable sentence for {raw.get('title') or task.id!r}",
                 "broaden retrieval for this section",
             )
+        texts: dict[str, list[str]] = {}
+        for p in passages:
+            texts.setdefault(p.source_id, []).append(p.text)
+        for sentence in raw["sentences"] + raw.get("alternates", []):
+            source = sentence.get("source")
+            if source and not any(sentence["text"] in t for t in texts.get(source["source_id"], [])):
+                raise AgentError(
+                    StatusCode.WRONG_INFORMATION,
+                    f"a sentence of {raw['title']!r} is not in its cited source {source['source_id']!r}",
+                    "rewrite the section from the notes",
+                )
         return {"section": raw}
 
 

@@ -128,7 +128,14 @@ def section_keywords(theme: str, topic: str, others: list[str], lang: str) -> li
 
 
 def compile_blueprint(
-    report_id: str, topic: str, themes: list[str], lang: str = "en", related: list[str] = ()
+    report_id: str,
+    topic: str,
+    themes: list[str],
+    lang: str = "en",
+    related: list[str] = (),
+    *,
+    details: list[dict] | None = None,
+    model_mode: bool | None = None,
 ) -> Blueprint:
     """Compile section themes into the execution blueprint.
 
@@ -139,6 +146,10 @@ def compile_blueprint(
         lang: Report language (for the sections' keywords).
         related: Titles of other documents on the topic, which the sections'
             keywords must not share.
+        details: Per theme, the planner model's ``questions`` and
+            ``chart_ideas`` (model mode).
+        model_mode: Research tasks also produce ``claims`` (notes tied to
+            sources) and write tasks read them; default: when ``details`` is given.
 
     Returns:
         A blueprint of ``1 + 3 x len(themes) + 2`` tasks.
@@ -147,12 +158,15 @@ def compile_blueprint(
         section_keywords(theme, topic, [t for t in [*themes, *related] if t != theme], lang)
         for i, theme in enumerate(themes)
     ]
+    model_mode = bool(details) if model_mode is None else model_mode
+    details = details or [{} for _ in themes]
+    research_outputs = ["notes", "claims"] if model_mode else ["notes"]
     tasks = [
         Task(
             id="research-overview", agent="browser", kind="research",
             aim=f"Find overview passages on {topic}",
             inputs={"query": TaskInput(value=topic), "k": TaskInput(value=8)},
-            outputs=["notes"],
+            outputs=research_outputs,
         )
     ]
     for n, theme in enumerate(themes, start=1):
@@ -165,8 +179,9 @@ def compile_blueprint(
                     "query": TaskInput(value=f"{theme} {topic}"),
                     "focus": TaskInput(value=theme),
                     "k": TaskInput(value=8),
+                    **({"questions": TaskInput(value=details[n - 1].get("questions", []))} if model_mode else {}),
                 },
-                outputs=["notes"],
+                outputs=research_outputs,
             ),
             Task(
                 id=f"chart-{n}", agent="plot", kind="chart", section=sid,
@@ -175,6 +190,7 @@ def compile_blueprint(
                     "notes": TaskInput(from_task=f"research-{n}", output="notes"),
                     "subject": TaskInput(value=theme),
                     "keywords": TaskInput(value=keywords[n - 1]),
+                    **({"chart_ideas": TaskInput(value=details[n - 1].get("chart_ideas", []))} if model_mode else {}),
                 },
                 outputs=["chart"],
             ),
@@ -187,6 +203,7 @@ def compile_blueprint(
                     "title": TaskInput(value=theme),
                     "keywords": TaskInput(value=keywords[n - 1]),
                     "section_id": TaskInput(value=sid),
+                    **({"claims": TaskInput(from_task=f"research-{n}", output="claims")} if model_mode else {}),
                 },
                 outputs=["section"],
             ),
@@ -209,13 +226,17 @@ def compile_blueprint(
     return Blueprint(report_id=report_id, topic=topic, tasks=tasks)
 
 
-def plan_extractive(report_id: str, options: RunOptions, search: SearchBackend) -> Blueprint:
+def plan_extractive(
+    report_id: str, options: RunOptions, search: SearchBackend, *, model_mode: bool = False
+) -> Blueprint:
     """Plan a report from what the corpora hold on ``options.topic``.
 
     Args:
         report_id: The report id.
         options: The run options (topic, language, sections wanted).
         search: The search backend over every configured corpus.
+        model_mode: Compile for the model-driven agents (the fallback when
+            the planner model fails).
 
     Returns:
         The validated-shape blueprint (validate it with
@@ -230,4 +251,4 @@ def plan_extractive(report_id: str, options: RunOptions, search: SearchBackend) 
     _, themes = choose_themes(options.topic, found, options.sections, options.lang)
     titles = [d.title for d in themes] or [options.topic]
     related = list(dict.fromkeys(p.title for p in found))
-    return compile_blueprint(report_id, options.topic, titles, options.lang, related)
+    return compile_blueprint(report_id, options.topic, titles, options.lang, related, model_mode=model_mode)

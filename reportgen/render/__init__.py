@@ -1,42 +1,68 @@
-"""Render a finished report: Jinja templates → self-contained HTML → WeasyPrint → PDF.
+"""Render a finished report: HTML, PDF, Markdown and DOCX from one report model.
 
-Typical use::
+Typical use (the pipeline's render stage does exactly this)::
 
-    from reportgen.render import render_html, write_pdf, write_text_atomic
+    from reportgen.render import write_report_files
 
-    html = render_html(report)
-    write_text_atomic(out / "report.html", html)
-    write_pdf(html, out / "report.pdf")
+    write_report_files(report, out / report.id, template="brief", blueprint=blueprint)
 
-Both files are written atomically; the PDF renderer fetches nothing but inline
-``data:`` URIs.
+or one output at a time::
+
+    html = render_html(report, template_dir=my_templates, template="report")
+    write_pdf(html, out / "report.pdf", timeout_s=120)
+
+Templates run in Jinja's immutable sandbox (:mod:`reportgen.render.templates`);
+every file is written atomically; the PDF renderer fetches nothing but inline
+``data:`` URIs and runs in a worker process with a deadline.
 """
 
 from __future__ import annotations
 
+from reportgen.render.appendix import AppendixView, build_appendix
+from reportgen.render.docx import render_docx
 from reportgen.render.files import atomic_writer, write_bytes_atomic, write_text_atomic
 from reportgen.render.html import (
     BUILTIN_TEMPLATE_DIR,
     css_string,
     is_web_url,
+    page_counter,
     render_html,
+    site_name,
     svg_data_uri,
     text_direction,
 )
-from reportgen.render.outputs import write_report_files
+from reportgen.render.markdown import MarkdownExport, escape_markdown, render_markdown
+from reportgen.render.outputs import REPORT_FILES, write_report_files
 from reportgen.render.pdf import DataURLFetcher, ForbiddenFetch, RenderedPDF, render_pdf, write_pdf
+from reportgen.render.sanitize import sanitize_html
+from reportgen.render.tables import TableView, table_views
+from reportgen.render.templates import BUILTIN_THEMES, available_templates
 
 __all__ = [
+    "AppendixView",
     "BUILTIN_TEMPLATE_DIR",
+    "BUILTIN_THEMES",
     "DataURLFetcher",
     "ForbiddenFetch",
+    "MarkdownExport",
+    "REPORT_FILES",
     "RenderedPDF",
+    "TableView",
     "atomic_writer",
+    "available_templates",
+    "build_appendix",
     "css_string",
+    "escape_markdown",
     "is_web_url",
+    "page_counter",
+    "render_docx",
     "render_html",
+    "render_markdown",
     "render_pdf",
+    "sanitize_html",
+    "site_name",
     "svg_data_uri",
+    "table_views",
     "text_direction",
     "write_bytes_atomic",
     "write_pdf",

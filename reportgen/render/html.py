@@ -1,12 +1,11 @@
 """Render a :class:`~reportgen.report.Report` to one self-contained HTML document.
 
-The templates run in Jinja's :class:`~jinja2.sandbox.ImmutableSandboxedEnvironment`
-with autoescape on and :class:`~jinja2.StrictUndefined`, because users may
-supply their own (DESIGN.md, "Boundaries that must hold"). Every piece of report
-text comes from web pages, user files or a model, so it is *data*: it reaches
-the page only through ``{{ ... }}``, which escapes it. Nothing in the output
-refers to an external resource: the stylesheet is inlined in ``<style>`` and
-charts are ``data:`` URIs.
+The templates run in a sandbox (:mod:`reportgen.render.templates`), because
+users may supply their own (DESIGN.md, "Boundaries that must hold"). Every
+piece of report text comes from web pages, user files or a model, so it is
+*data*: it reaches the page only through ``{{ ... }}``, which escapes it.
+Nothing in the output refers to an external resource: the stylesheets are
+inlined in ``<style>`` and charts are ``data:`` URIs.
 """
 
 from __future__ import annotations
@@ -19,39 +18,40 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import jinja2
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
-from reportgen import i18n
 from reportgen.errors import RenderError
+from reportgen.render.appendix import AppendixView
+from reportgen.render.labels import render_labels
+from reportgen.render.sanitize import sanitize_markup
+from reportgen.render.tables import TableView, table_views
+from reportgen.render.templates import (
+    BUILTIN_PREFIX,
+    BUILTIN_TEMPLATE_DIR,
+    Budget,
+    check_template_name,
+    make_environment,
+    render_template,
+)
 from reportgen.report import Figure, Reference, Report
 
 __all__ = [
     "BUILTIN_PREFIX",
     "BUILTIN_TEMPLATE_DIR",
     "RTL_LANGUAGES",
-    "STYLESHEET_NAME",
-    "TEMPLATE_NAME",
+    "STYLESHEETS",
     "css_string",
     "is_web_url",
     "render_html",
+    "site_name",
     "svg_data_uri",
     "text_direction",
 ]
 
-#: The built-in templates: ``templates/`` at the repository root (the package
-#: is installed editable from the repository). Users copy and customise it.
-BUILTIN_TEMPLATE_DIR: Path = Path(__file__).resolve().parents[2] / "templates"
-
-#: The page template, looked up in the user's folder first.
-TEMPLATE_NAME = "report.html.j2"
-
-#: The stylesheet, read through the same loader and inlined verbatim.
-STYLESHEET_NAME = "report.css"
-
-#: Template names under this prefix always resolve to the built-in files, e.g.
-#: ``{% extends "builtin/report.html.j2" %}`` in a user's ``report.html.j2``.
-BUILTIN_PREFIX = "builtin"
+#: Stylesheets inlined in order: the shared layout, then ``<theme>.css``
+#: (when one exists), then ``custom.css`` (empty as shipped: the place for a
+#: user's colours and fonts). Each is looked up in the user's folder first.
+STYLESHEETS = ("base.css", "{theme}.css", "custom.css")
 
 #: Primary language subtags written right to left (CLDR ``characterOrder``):
 #: Arabic, Persian, Hebrew (and its legacy code ``iw``), Urdu, Pashto, Sindhi,
@@ -64,6 +64,7 @@ RTL_LANGUAGES: frozenset[str] = frozenset(
 # allowed in HTML text (WHATWG "control" code points) and useless in a report.
 _CONTROL_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _WEB_SCHEMES = frozenset({"http", "https"})
+_LANG_TAG = re.compile(r"^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$")
 
 
 def text_direction(lang: str) -> Literal["ltr", "rtl"]:
@@ -102,103 +103,141 @@ def is_web_url(url: object) -> bool:
     return parts.scheme.lower() in _WEB_SCHEMES and bool(parts.hostname)
 
 
-def render_html(report: Report, template_dir: Path | None = None) -> str:
+def site_name(url: object) -> str:
+    """The site a reference comes from, for the reference list.
+
+    Args:
+        url: The reference URL.
+
+    Returns:
+        The host of a web URL without ``www.`` (``"en.wikipedia.org"``),
+        ``"local file"`` for a ``file:`` URI, else ``""``.
+    """
+    if is_web_url(url):
+        host = urlsplit(str(url)).hostname or ""
+        return host.removeprefix("www.")
+    if isinstance(url, str) and url.lower().startswith("file:"):
+        return "local file"
+    return ""
+
+
+def render_html(
+    report: Report,
+    template_dir: Path | None = None,
+    *,
+    template: str = "report",
+    appendix: AppendixView | None = None,
+    timeout_s: float | None = None,
+) -> str:
     """Render ``report`` to a self-contained HTML document.
 
     Args:
         report: The finished report. Every citation number must name one of
             its references and every figure id one of its figures.
         template_dir: A folder of user templates. Files found there override the
-            built-in ones of the same name (``report.html.j2``, ``report.css``);
-            missing files fall back to :data:`BUILTIN_TEMPLATE_DIR`. A user
-            ``report.html.j2`` may ``{% extends "builtin/report.html.j2" %}``
-            and override single blocks.
+            built-in ones of the same name (``report.html.j2``, ``base.css``,
+            ``custom.css``, ...); missing files fall back to
+            :data:`BUILTIN_TEMPLATE_DIR`. A user template may
+            ``{% extends "builtin/report.html.j2" %}`` and override blocks.
+        template: The theme: ``"report"`` (full report), ``"brief"``, or a
+            ``<name>.html.j2`` of ``template_dir``. A name, never a path.
+        appendix: The "how this report was made" drawings; ``None`` leaves the
+            appendix out.
+        timeout_s: Deadline for running the template (``None``: none).
 
     Returns:
         The HTML text (UTF-8 when written; ``<meta charset="utf-8">`` says so).
 
     Raises:
-        RenderError: ``template_dir`` is not a folder; the report has a
-            dangling citation or figure id; a template is missing, invalid,
-            uses an undefined name or breaks a sandbox rule; or the stylesheet
-            tries to close its ``<style>`` element.
+        RenderError: ``template_dir`` is not a folder; ``template`` is not a
+            plain name or not installed; the report has a dangling citation
+            or figure id; a template is missing, invalid, uses an undefined
+            name, breaks a sandbox rule or runs out of time (the message
+            names the template file and line); or a stylesheet tries to close
+            its ``<style>`` element.
     """
-    references, figures_by_section = _index(report)
-    env = _environment(template_dir)
+    check_template_name(template)
+    references, figures_by_section, tables = _index(report)
+    env = make_environment(template_dir, Budget(timeout_s))
+    _register(env)
+    page = f"{template}.html.j2"
     try:
-        template = env.get_template(TEMPLATE_NAME)
-        stylesheet = _stylesheet(env)
-        return template.render(
-            report=report,
-            dir=text_direction(report.lang),
-            labels=_labels(report.lang),
-            stylesheet=stylesheet,
-            figures_by_section=figures_by_section,
-            references_by_id=references,
-        )
-    except jinja2.TemplateError as exc:
-        where = f" ({exc.filename}:{exc.lineno})" if getattr(exc, "lineno", None) else ""
+        env.get_template(page)
+    except jinja2.TemplateNotFound:
         raise RenderError(
-            f"cannot render HTML with template {TEMPLATE_NAME!r}{where}: "
-            f"{type(exc).__name__}: {exc}"
-        ) from exc
+            f"no template named {template!r}: {page} is neither in the template folder "
+            "nor built in"
+        ) from None
+    except jinja2.TemplateError:
+        pass  # reported with file and line by render_template below
+    tables_by_section: dict[str, list[TableView]] = {s.id: [] for s in report.sections}
+    for table in tables:
+        tables_by_section[table.section_id].append(table)
+    lang = _lang_attribute(report.lang)
+    context: dict[str, Any] = {
+        "report": report,
+        "lang": lang,
+        "dir": text_direction(lang),
+        "labels": render_labels(_primary_subtag(lang)),
+        "theme": template,
+        "stylesheet": _stylesheets(env, template),
+        "figures_by_section": figures_by_section,
+        "tables_by_section": tables_by_section,
+        "tables": tables,
+        "references_by_id": references,
+        "appendix": appendix,
+    }
+    return render_template(env, page, context)
 
 
-def _environment(template_dir: Path | None) -> ImmutableSandboxedEnvironment:
-    search_path = [BUILTIN_TEMPLATE_DIR]
-    if template_dir is not None:
-        template_dir = Path(template_dir)
-        if not template_dir.is_dir():
-            raise RenderError(f"template folder {template_dir} does not exist")
-        search_path.insert(0, template_dir)
-    loader = jinja2.ChoiceLoader(
-        [
-            jinja2.FileSystemLoader(search_path),
-            # "builtin/<name>" always names the shipped file, so a user's
-            # report.html.j2 can {% extends "builtin/report.html.j2" %}.
-            jinja2.PrefixLoader({BUILTIN_PREFIX: jinja2.FileSystemLoader(BUILTIN_TEMPLATE_DIR)}),
-        ]
-    )
-    env = ImmutableSandboxedEnvironment(
-        loader=loader,
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        finalize=_finalize,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+def _register(env: jinja2.Environment) -> None:
     env.filters["svg_data_uri"] = svg_data_uri
     env.filters["css_string"] = css_string
+    env.filters["page_counter"] = page_counter
     env.filters["date"] = _date
     env.filters["w3c_datetime"] = _w3c_datetime
+    env.filters["site"] = site_name
+    env.filters["sanitize"] = sanitize_markup
+    env.filters["safe"] = sanitize_markup  # report text never becomes live markup
     env.tests["web_url"] = is_web_url
-    return env
+    env.finalize = _finalize
 
 
-def _stylesheet(env: jinja2.Environment) -> Markup:
-    """Read ``report.css`` through the loader and return it ready to inline.
+def _stylesheets(env: jinja2.Environment, theme: str) -> Markup:
+    """Read the stylesheets through the loader and join them, ready to inline.
 
     The CSS is inserted verbatim (not run as a template), so users may write any
     CSS; only a ``</style`` sequence, which would end the element and let the
     rest be parsed as markup, is refused.
     """
     assert env.loader is not None
-    source, filename, _ = env.loader.get_source(env, STYLESHEET_NAME)
-    if "</style" in source.lower():
-        raise RenderError(
-            f"stylesheet {filename} contains '</style', which would end the <style> element"
-        )
-    return Markup(source)
+    parts = []
+    for pattern in STYLESHEETS:
+        name = pattern.format(theme=theme)
+        try:
+            source, filename, _ = env.loader.get_source(env, name)
+        except jinja2.TemplateNotFound:
+            if pattern == "{theme}.css":
+                continue  # a theme need not have its own stylesheet
+            raise RenderError(f"stylesheet {name} not found in the template folder or the built-ins") from None
+        if "</style" in source.lower():
+            raise RenderError(
+                f"stylesheet {filename} contains '</style', which would end the <style> element"
+            )
+        parts.append(f"/* ---- {name} ---- */\n{source.strip()}\n")
+    return Markup("\n".join(parts))
 
 
-def _index(report: Report) -> tuple[dict[int, Reference], dict[str, list[Figure]]]:
-    """Check the report's internal links and group figures by section.
+def _index(
+    report: Report,
+) -> tuple[dict[int, Reference], dict[str, list[Figure]], list[TableView]]:
+    """Check the report's internal links, group figures by section, normalise tables.
 
     A figure is shown where a section lists it in ``figure_ids``; a figure no
     section lists appears at the end of the section named by its
     ``section_id`` (or of the last section, when that id is unknown), so no
-    drawn chart is silently dropped.
+    drawn chart is silently dropped. Tables follow the same rule by their
+    ``section_id``.
 
     Raises:
         RenderError: A cited number names no reference, a section lists an
@@ -213,6 +252,8 @@ def _index(report: Report) -> tuple[dict[int, Reference], dict[str, list[Figure]
                 cited.update(sentence.citations)
     for figure in report.figures:
         cited.update(figure.citations)
+    for table in report.tables:
+        cited.update(table.citations)
     if dangling := sorted(cited - references.keys()):
         raise RenderError(f"report {report.id}: citations {dangling} name no reference")
 
@@ -234,13 +275,14 @@ def _index(report: Report) -> tuple[dict[int, Reference], dict[str, list[Figure]
         home = figure.section_id if figure.section_id in by_section else report.sections[-1].id
         by_section[home].append(figure)
 
-    anchors = [s.id for s in report.sections] + [f.id for f in report.figures]
-    anchors += ["contents", "contents-title", "limitations", "references"]
-    anchors += [f"ref-{n}" for n in references]
+    fixed = ["contents", "contents-title", "limitations", "references", "appendix"]
+    fixed += [f"ref-{n}" for n in references]
+    anchors = [s.id for s in report.sections] + [f.id for f in report.figures] + fixed
     if len(anchors) != len(set(anchors)):
         duplicates = sorted({a for a in anchors if anchors.count(a) > 1})
         raise RenderError(f"report {report.id}: anchor ids used twice: {duplicates}")
-    return references, by_section
+    tables = table_views(report, [s.id for s in report.sections], frozenset(fixed))
+    return references, by_section, tables
 
 
 def _primary_subtag(lang: str) -> str:
@@ -248,8 +290,17 @@ def _primary_subtag(lang: str) -> str:
     return lang.strip().replace("_", "-").split("-", 1)[0].lower()
 
 
-def _labels(lang: str) -> dict[str, str]:
-    return i18n.labels(_primary_subtag(lang))
+def _lang_attribute(lang: str) -> str:
+    """The report language as written in ``<html lang>``; ``und`` if unusable.
+
+    ``lang`` is printed into an attribute and drives font selection and
+    direction, so only a well-formed tag passes (``zh-Hant``, ``fa_IR`` →
+    ``fa-IR``); anything else becomes BCP 47's "undetermined".
+    """
+    cleaned = str(lang).strip()
+    if not _LANG_TAG.match(cleaned):
+        return "und"
+    return cleaned.replace("_", "-")
 
 
 def css_string(text: str) -> Markup:
@@ -270,6 +321,28 @@ def css_string(text: str) -> Markup:
     for ch in _CONTROL_CHARS.sub("", str(text)):
         out.append(ch if ch.isalnum() or ch == " " else f"\\{ord(ch):x} ")
     return Markup('"' + "".join(out) + '"')
+
+
+def page_counter(pattern: str) -> Markup:
+    """Turn a footer pattern into a CSS ``content`` value.
+
+    Args:
+        pattern: Localised text with ``{page}`` and ``{pages}`` placeholders,
+            e.g. ``"page {page} of {pages}"`` or ``"第 {page} 页，共 {pages} 页"``.
+
+    Returns:
+        ``"page " counter(page) " of " counter(pages)``: the text parts as
+        :func:`css_string` literals, the placeholders as page counters.
+    """
+    parts = []
+    for piece in re.split(r"(\{pages?\})", str(pattern)):
+        if piece == "{page}":
+            parts.append("counter(page)")
+        elif piece == "{pages}":
+            parts.append("counter(pages)")
+        elif piece:
+            parts.append(str(css_string(piece)))
+    return Markup(" ".join(parts) or '""')
 
 
 def svg_data_uri(svg: str) -> str:

@@ -2,6 +2,10 @@
 
 The one entry point the pipeline's render stage calls; new export formats are
 added here, so the graph never changes when an output does.
+
+Each file is written atomically (a reader sees the previous file or the
+complete new one, never a partial one), and a failure raises a
+:class:`~reportgen.errors.RenderError` that names the file and the cause.
 """
 
 from __future__ import annotations
@@ -9,41 +13,141 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from reportgen.render.files import write_text_atomic
+from pydantic import ValidationError
+
+from reportgen.blueprint.model import Blueprint
+from reportgen.errors import RenderError
+from reportgen.render.appendix import AppendixView, build_appendix
+from reportgen.render.docx import render_docx
+from reportgen.render.files import write_bytes_atomic
 from reportgen.render.html import render_html
+from reportgen.render.markdown import render_markdown
 from reportgen.render.pdf import write_pdf
 from reportgen.report import Report
 
-__all__ = ["write_report_files"]
+__all__ = ["REPORT_FILES", "write_report_files"]
+
+#: The files :func:`write_report_files` writes, besides ``figures/*.svg``.
+REPORT_FILES = ("report.json", "report.html", "report.pdf", "report.md", "report.docx")
 
 
 def write_report_files(
-    report: Report, out_dir: Path, *, template_dir: Path | None = None
+    report: Report,
+    out_dir: Path,
+    *,
+    template_dir: Path | None = None,
+    template: str = "report",
+    appendix: bool = True,
+    blueprint: Blueprint | None = None,
+    timeout_s: float | None = None,
 ) -> dict[str, float]:
-    """Write ``report.json``, ``report.html`` and ``report.pdf`` atomically.
+    """Write ``report.json``, ``.html``, ``.pdf``, ``.md`` (+ ``figures/``) and ``.docx``.
 
     Args:
         report: The coordinated report.
         out_dir: The report's folder (created if missing).
-        template_dir: A folder of user templates overriding the built-ins.
+        template_dir: A folder of user templates overriding the built-ins;
+            default the ``REPORTGEN_TEMPLATE_DIR`` setting (none).
+        template: The theme's name: ``"report"``, ``"brief"`` or one of
+            ``template_dir``'s.
+        appendix: Add the "how this report was made" appendix (blueprint
+            graph and timeline) to the HTML, PDF, Markdown and DOCX.
+        blueprint: The run's blueprint; default ``out_dir/blueprint.json``
+            when it exists (no appendix otherwise).
+        timeout_s: Time limit, in seconds, for the HTML template and, in a
+            worker process, for the PDF; default the
+            ``REPORTGEN_RENDER_TIMEOUT_S`` setting (120).
 
     Returns:
-        Seconds spent per output: ``{"json": s, "html": s, "pdf": s}``.
+        Seconds spent per output: ``{"json", "appendix", "html", "pdf", "md", "docx"}``.
 
     Raises:
-        RenderError: The HTML or PDF could not be produced; no partial file is
-            left in place of the real one.
+        RenderError: A file could not be produced or written (the message
+            names it and the cause); no partial file is left in place of
+            the real one. Files written before the failure are complete.
     """
-    out_dir.mkdir(parents=True, exist_ok=True)
+    from reportgen.config import get_settings
+
+    settings = get_settings()
+    if template_dir is None:
+        template_dir = settings.template_dir
+    if timeout_s is None:
+        timeout_s = settings.render_timeout_s
+    out_dir = Path(out_dir)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RenderError(f"cannot create the report folder {out_dir}: {exc.strerror or exc}") from exc
     timings: dict[str, float] = {}
+
     started = time.perf_counter()
-    write_text_atomic(out_dir / "report.json", report.model_dump_json(indent=2) + "\n")
+    _write_text(out_dir / "report.json", report.model_dump_json(indent=2) + "\n")
     timings["json"] = time.perf_counter() - started
+
     started = time.perf_counter()
-    html = render_html(report, template_dir)
-    write_text_atomic(out_dir / "report.html", html)
+    view = _appendix(out_dir, blueprint) if appendix else None
+    timings["appendix"] = time.perf_counter() - started
+
+    started = time.perf_counter()
+    html = render_html(report, template_dir, template=template, appendix=view, timeout_s=timeout_s)
+    _write_text(out_dir / "report.html", html)
     timings["html"] = time.perf_counter() - started
+
     started = time.perf_counter()
-    write_pdf(html, out_dir / "report.pdf")
+    write_pdf(html, out_dir / "report.pdf", timeout_s=timeout_s)
     timings["pdf"] = time.perf_counter() - started
+
+    started = time.perf_counter()
+    target = out_dir / "report.md"
+    try:
+        markdown = render_markdown(report, appendix=view)
+    except RenderError as exc:
+        raise RenderError(f"cannot write {target}: {exc}") from exc
+    for name, svg in markdown.files.items():  # the figures first, so the links resolve
+        path = out_dir / name
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise RenderError(f"cannot write {path}: {exc.strerror or exc}") from exc
+        _write_text(path, svg)
+    _write_text(target, markdown.text)
+    timings["md"] = time.perf_counter() - started
+
+    started = time.perf_counter()
+    target = out_dir / "report.docx"
+    try:
+        document = render_docx(report, appendix=view)
+    except RenderError as exc:
+        raise RenderError(f"cannot write {target}: {exc}") from exc
+    except Exception as exc:  # python-docx / lxml refusing something
+        raise RenderError(f"cannot write {target}: {type(exc).__name__}: {exc}") from exc
+    _write_bytes(target, document)
+    timings["docx"] = time.perf_counter() - started
     return timings
+
+
+def _appendix(out_dir: Path, blueprint: Blueprint | None) -> AppendixView | None:
+    if blueprint is None:
+        path = out_dir / "blueprint.json"
+        if not path.is_file():
+            return None
+        try:
+            blueprint = Blueprint.load(path)
+        except (OSError, ValueError, ValidationError) as exc:
+            raise RenderError(f"cannot draw the appendix: cannot read {path}: {exc}") from exc
+    return build_appendix(blueprint)
+
+
+def _write_text(path: Path, text: str) -> None:
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise RenderError(f"cannot write {path}: the text cannot be encoded as UTF-8: {exc}") from exc
+    _write_bytes(path, data)
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    try:
+        write_bytes_atomic(path, data)
+    except OSError as exc:
+        raise RenderError(f"cannot write {path}: {exc.strerror or exc}") from exc

@@ -8,9 +8,14 @@ which WeasyPrint does not swallow, so the render stops and :func:`write_pdf`
 raises :class:`~reportgen.errors.ForbiddenURLError` (DESIGN.md, "Boundaries that
 must hold"; the recoverable/fatal split is WeasyPrint's own, from ``urls.py``).
 
+With a ``timeout_s`` the render runs in a worker process that is killed when
+the time is up (:mod:`reportgen.render.worker`); the pipeline always renders
+that way (``REPORTGEN_RENDER_TIMEOUT_S``, default 120 s).
+
 Page layout, running header, ``page X of Y`` footer and table-of-contents page
-numbers come from ``templates/report.css``; document metadata from the
-``<title>``, ``<html lang>`` and ``<meta>`` elements of the template.
+numbers come from ``templates/base.css``; document metadata (title, language,
+creation date, generator) from the ``<title>``, ``<html lang>`` and ``<meta>``
+elements of the template.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ __all__ = [
     "DataURLFetcher",
     "ForbiddenFetch",
     "RenderedPDF",
+    "render_document",
     "render_pdf",
     "write_pdf",
 ]
@@ -118,7 +124,7 @@ class RenderedPDF:
     seconds: float
 
 
-def render_pdf(html: str, *, strict: bool = False) -> RenderedPDF:
+def render_pdf(html: str, *, strict: bool = False, timeout_s: float | None = None) -> RenderedPDF:
     """Render self-contained HTML to PDF bytes.
 
     Args:
@@ -127,6 +133,9 @@ def render_pdf(html: str, *, strict: bool = False) -> RenderedPDF:
             nothing, and only ``data:`` URIs are fetched.
         strict: Raise on any WeasyPrint warning instead of returning it (tests
             render this way).
+        timeout_s: Render in a worker process that is killed after this many
+            seconds (:mod:`reportgen.render.worker`); ``None`` renders in this
+            process, without a limit.
 
     Returns:
         The PDF bytes, the warnings and the time taken.
@@ -134,12 +143,14 @@ def render_pdf(html: str, *, strict: bool = False) -> RenderedPDF:
     Raises:
         ForbiddenURLError: The document refers to a resource other than a
             ``data:`` URI (stylesheet, image, font, attachment).
-        RenderError: WeasyPrint failed, or ``strict`` and it warned.
+        RenderError: WeasyPrint failed, ran out of time, or ``strict`` and it warned.
     """
-    return _render(html, strict=strict, target="PDF")
+    return _render(html, strict=strict, target="PDF", timeout_s=timeout_s)
 
 
-def write_pdf(html: str, path: Path, *, strict: bool = False) -> Path:
+def write_pdf(
+    html: str, path: Path, *, strict: bool = False, timeout_s: float | None = None
+) -> Path:
     """Render self-contained HTML to a PDF file, atomically.
 
     The PDF is rendered in memory, then written to a temporary file next to
@@ -152,6 +163,8 @@ def write_pdf(html: str, path: Path, *, strict: bool = False) -> Path:
         html: The document, usually from :func:`~reportgen.render.render_html`.
         path: Where the PDF goes. Its folder must exist.
         strict: Raise on any WeasyPrint warning; nothing is written then.
+        timeout_s: Render in a worker process killed after this many seconds;
+            ``None`` renders in this process, without a limit.
 
     Returns:
         ``path``.
@@ -159,11 +172,12 @@ def write_pdf(html: str, path: Path, *, strict: bool = False) -> Path:
     Raises:
         ForbiddenURLError: The document refers to a resource other than a
             ``data:`` URI; the message names the file and the URL.
-        RenderError: WeasyPrint failed, ``strict`` and it warned, or the file
-            could not be written; the message names the file and the cause.
+        RenderError: WeasyPrint failed or ran out of time, ``strict`` and it
+            warned, or the file could not be written; the message names the
+            file and the cause.
     """
     path = Path(path)
-    rendered = _render(html, strict=strict, target=str(path))
+    rendered = _render(html, strict=strict, target=str(path), timeout_s=timeout_s)
     try:
         write_bytes_atomic(path, rendered.data)
     except OSError as exc:
@@ -171,7 +185,41 @@ def write_pdf(html: str, path: Path, *, strict: bool = False) -> Path:
     return path
 
 
-def _render(html: str, *, strict: bool, target: str) -> RenderedPDF:
+def _render(html: str, *, strict: bool, target: str, timeout_s: float | None) -> RenderedPDF:
+    if timeout_s is None:
+        rendered = render_document(html, target=target)
+    else:
+        from reportgen.render.worker import render_in_worker
+
+        rendered = render_in_worker(html, target=target, timeout_s=timeout_s)
+        logger = logging.getLogger(WEASYPRINT_LOGGER)
+        for message in rendered.warnings:  # as WeasyPrint would have logged them here
+            level, _, text = message.partition(": ")
+            logger.log(logging.getLevelName(level) if level in {"WARNING", "ERROR", "CRITICAL"}
+                       else logging.WARNING, "%s", text)
+    if strict and rendered.warnings:
+        warnings = rendered.warnings
+        shown = "; ".join(warnings[:5]) + ("; ..." if len(warnings) > 5 else "")
+        raise RenderError(
+            f"cannot write {target}: WeasyPrint reported {len(warnings)} warning(s): {shown}"
+        )
+    return rendered
+
+
+def render_document(html: str, *, target: str) -> RenderedPDF:
+    """Render in this process, collecting warnings; the core of every render.
+
+    Args:
+        html: The document.
+        target: What to name in error messages (the file being written).
+
+    Returns:
+        The PDF, with every warning WeasyPrint logged.
+
+    Raises:
+        ForbiddenURLError: A non-``data:`` URL was asked for.
+        RenderError: WeasyPrint failed.
+    """
     started = time.perf_counter()
     fetcher = DataURLFetcher()
     try:
@@ -185,11 +233,6 @@ def _render(html: str, *, strict: bool, target: str) -> RenderedPDF:
     if fetcher.refused:  # refused, then swallowed by WeasyPrint: still fatal
         cause = ForbiddenFetch(fetcher.refused[0])
         raise ForbiddenURLError(f"cannot write {target}: {cause}") from cause
-    if strict and warnings:
-        shown = "; ".join(warnings[:5]) + ("; ..." if len(warnings) > 5 else "")
-        raise RenderError(
-            f"cannot write {target}: WeasyPrint reported {len(warnings)} warning(s): {shown}"
-        )
     assert isinstance(data, bytes)
     return RenderedPDF(data=data, warnings=tuple(warnings), seconds=time.perf_counter() - started)
 

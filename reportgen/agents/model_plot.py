@@ -1,0 +1,126 @@
+"""The plot agent with a model: the model proposes chart data, the code checks every value.
+
+The model returns labels, values, a unit and, for each value, the label of
+the passage it comes from. Every value must be printed in that passage
+(ordinary formatting allowed: thousands separators, decimal commas, percent
+signs, "million"), or the response is 607 and the chart is never drawn. The
+chart kind is the code's choice: a line when every value has a distinct
+year, bars otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
+
+from reportgen.acp import StatusCode
+from reportgen.agents.model_common import feedback_rule, label_sources, locate_number, sources_block
+from reportgen.agents.runtime import Agent, RunContext
+from reportgen.blueprint.model import Task
+from reportgen.charts import ChartPoint, ChartSpec, caption, draw_svg
+from reportgen.errors import AgentError
+from reportgen.sources.models import Passage
+
+__all__ = ["ChartProposal", "ModelPlotAgent", "ProposedPoint"]
+
+
+class ProposedPoint(BaseModel):
+    """One value the model wants to plot."""
+
+    label: str = Field(description="Category, or the year for a time series.")
+    value: float = Field(description="The number exactly as the passage gives it, without separators.")
+    source: str = Field(description="Label of the passage that prints this value, e.g. S1.")
+    year: int | None = Field(default=None, description="The year the value is for, if the passage says.")
+
+
+class ChartProposal(BaseModel):
+    """Chart data proposed by the model, or ``no_data``."""
+
+    title: str = ""
+    unit: str = Field(default="", description="Unit shared by every value, e.g. GW, %, TWh.")
+    quantity: str = Field(default="", description="What is measured, e.g. Installed solar capacity.")
+    points: list[ProposedPoint] = Field(default_factory=list)
+    no_data: bool = Field(default=False, description="True when the passages hold no comparable numbers.")
+
+
+class ModelPlotAgent(Agent):
+    """Chart data from the plot model, verified against the fetched text.
+
+    Inputs: ``notes`` (passages, required), ``subject``, ``chart_ideas``.
+    Outputs: ``chart`` (``spec``, ``svg``, ``caption``, ``sources``).
+    """
+
+    name = "plot"
+    tool = "chart"
+    kinds = ("chart",)
+
+    def build_request(self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext) -> dict[str, Any]:
+        notes = inputs.get("notes")
+        if notes is None:
+            raise AgentError(StatusCode.MISSING_REQUIRED_PARAMETERS, "the research notes are missing")
+        if not isinstance(notes, list):
+            raise AgentError(StatusCode.INVALID_PARAMETER_USAGE, "notes must be a list of passages")
+        return {"notes": notes, "subject": inputs.get("subject") or ctx.topic,
+                "ideas": list(inputs.get("chart_ideas") or []), "task_id": task.id,
+                "broaden": strategy == "broaden", "feedback": feedback_rule(inputs)}
+
+    def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
+        passages = [Passage.model_validate(p) for p in params["notes"]]
+        if params["broaden"]:
+            seen = {(p.source_id, p.text) for p in passages}
+            passages += [p for p in ctx.search.search(f"{params['subject']} statistics", k=8)
+                         if (p.source_id, p.text) not in seen]
+        labelled = label_sources(passages)
+        ideas = "; ".join(params["ideas"]) or "any comparison the numbers allow"
+        proposal = ctx.llm.structured("plot", ChartProposal, [
+            ("system", "You extract chart data from passages. Use ONLY numbers printed in the passages, "
+                       "each with the label of the passage that prints it; all values must share one unit "
+                       "and measure the same kind of thing. If fewer than two comparable numbers exist, "
+                       "set no_data." + params["feedback"]),
+            ("human", f"Subject: {params['subject']}. Chart ideas: {ideas}.\n\nPassages:\n{sources_block(labelled)}"),
+        ], task_id=params["task_id"])
+        return {"proposal": proposal, "labelled": labelled}
+
+    def check_response(self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext) -> dict[str, Any]:
+        proposal: ChartProposal = raw["proposal"]
+        labelled: dict[str, Passage] = raw["labelled"]
+        if proposal.no_data or len(proposal.points) < 2:
+            raise AgentError(StatusCode.INCOMPLETE_INFORMATION,
+                             f"the sources hold too little comparable data for a chart on {params['subject']!r}",
+                             "broaden retrieval, else drop the chart")
+        points = []
+        for p in proposal.points:
+            passage = labelled.get(p.source)
+            found = locate_number(p.value, passage.text, ctx.lang) if passage else None
+            if found is None:
+                where = f"source {p.source}" if passage else f"unknown source {p.source!r}"
+                raise AgentError(StatusCode.WRONG_INFORMATION,
+                                 f"the value {p.value:g} for {p.label!r} is not printed in {where}",
+                                 "propose only values printed in the cited passages")
+            raw_text, sentence = found
+            points.append(ChartPoint(label=p.label, value=p.value, raw=raw_text, unit=proposal.unit or "value",
+                                     year=p.year, source_id=passage.source_id, url=passage.url,
+                                     title=passage.title, quote=sentence))
+        years = [p.year for p in points]
+        line = all(y is not None for y in years) and len(set(years)) == len(years)
+        if line:
+            points.sort(key=lambda p: p.year)
+        unit = proposal.unit or "value"
+        quantity = proposal.quantity or params["subject"]
+        try:
+            spec = ChartSpec(kind="line" if line else "bar", title=proposal.title or quantity,
+                             x_label="Year" if line else "", y_label=f"{quantity} ({unit})", unit=unit,
+                             points=points)
+        except ValidationError as exc:
+            raise AgentError(StatusCode.WRONG_INFORMATION, f"the chart data is inconsistent: {exc.errors()[0]['msg']}",
+                             "propose comparable values") from None
+        sources = {p.source_id: {"source_id": p.source_id, "title": p.title, "url": p.url,
+                                 "corpus": labelled_corpus(labelled, p.source_id)} for p in points}
+        return {"chart": {"spec": spec.model_dump(mode="json"), "svg": draw_svg(spec),
+                          "caption": caption(spec), "sources": list(sources.values())}}
+
+
+def labelled_corpus(labelled: dict[str, Passage], source_id: str) -> str:
+    """The corpus of the passage with ``source_id``."""
+    return next(p.corpus for p in labelled.values() if p.source_id == source_id)

@@ -1,0 +1,149 @@
+"""The writer agent with a model: section prose with ``[S1]`` markers that must resolve.
+
+The model writes paragraphs from the notes, citing passages by label. Every
+marker must name a passage retrieved for this task; a marker naming anything
+else — an invented source — is 607, and the section is written again with the
+error attached, never published. A paragraph without any marker is refused
+the same way. The introduction and conclusion are written last, from the
+finished sections.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from reportgen.acp import StatusCode
+from reportgen.agents.model_common import (
+    cited_labels,
+    feedback_rule,
+    label_sources,
+    language_rule,
+    sources_block,
+    strip_markers,
+)
+from reportgen.agents.runtime import Agent, RunContext
+from reportgen.blueprint.model import Task
+from reportgen.errors import AgentError
+from reportgen.i18n import labels
+from reportgen.sources.models import Passage
+from reportgen.sources.text import split_sentences
+
+__all__ = ["ModelWriterAgent", "SectionDraft"]
+
+
+class SectionDraft(BaseModel):
+    """A section's text: paragraphs whose sentences carry ``[S1]`` markers."""
+
+    paragraphs: list[str] = Field(min_length=1, description="Paragraphs; cite passages as [S1] or [S1, S2].")
+
+
+def _source(p: Passage) -> dict[str, str]:
+    return {"source_id": p.source_id, "title": p.title, "url": p.url, "corpus": p.corpus}
+
+
+class ModelWriterAgent(Agent):
+    """Writes sections with the writer model; the code checks every citation marker.
+
+    Inputs like the extractive writer's (``notes``, ``claims``, ``chart``,
+    ``title``, ``section_id``; ``section_1`` .. for the introduction and
+    conclusion). Outputs ``section`` with sentences ``{"text", "sources",
+    "paragraph"}``.
+    """
+
+    name = "writer"
+    tool = "compose"
+    kinds = ("write", "introduction", "conclusion")
+
+    def build_request(self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext) -> dict[str, Any]:
+        notes = inputs.get("notes")
+        if notes is None:
+            raise AgentError(StatusCode.MISSING_REQUIRED_PARAMETERS, "the research notes are missing")
+        if not isinstance(notes, list):
+            raise AgentError(StatusCode.INVALID_PARAMETER_USAGE, "notes must be a list of passages")
+        numbered = [(int(k[8:]), v) for k, v in inputs.items() if re.fullmatch(r"section_\d+", k)]
+        return {
+            "kind": task.kind, "notes": notes, "claims": list(inputs.get("claims") or []),
+            "title": inputs.get("title") or "", "section_id": inputs.get("section_id") or task.section or task.id,
+            "chart": inputs.get("chart"), "task_id": task.id, "feedback": feedback_rule(inputs),
+            "sections": [v for _, v in sorted(numbered, key=lambda kv: kv[0]) if v],
+        }
+
+    def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
+        passages = [Passage.model_validate(p) for p in params["notes"]]
+        for section in params["sections"]:  # finished sections' sources, for intro and conclusion
+            for s in section.get("sentences", []):
+                for src in s.get("sources") or ([s["source"]] if s.get("source") else []):
+                    passages.append(Passage(source_id=src["source_id"], title=src["title"], url=src["url"],
+                                            corpus=src["corpus"], text=s["text"]))
+        labelled = label_sources(_unique(passages))
+        words = labels(ctx.lang)
+        kind = params["kind"]
+        if kind == "write":
+            title, role = params["title"], "body"
+            claims = "\n".join(f"- {c['claim']}" for c in params["claims"])
+            ask = f"Write the section {title!r} of a report on {ctx.topic!r}, 2-4 paragraphs.\nNotes:\n{claims}"
+            if params["chart"]:
+                ask += f"\nA figure shows: {params['chart']['caption']}."
+        else:
+            title, role = words[kind], kind
+            done = "\n".join(
+                f"## {s['title']}\n" + " ".join(x["text"] for x in s.get("sentences", [])) for s in params["sections"]
+            )
+            ask = (f"Write the {kind} of a report on {ctx.topic!r}, 1-2 paragraphs, from these finished "
+                   f"sections:\n{done}")
+        draft = ctx.llm.structured("writer", SectionDraft, [
+            ("system", "You write reports. Every sentence that states a fact ends with a marker naming the "
+                       "passage it comes from, like [S1] or [S1, S2], using ONLY the labels listed below; "
+                       "never invent sources, numbers or URLs. " + language_rule(ctx.lang) + params["feedback"]),
+            ("human", f"{ask}\n\nPassages:\n{sources_block(labelled)}"),
+        ], task_id=params["task_id"])
+        return {"draft": draft, "labelled": labelled, "title": title, "role": role}
+
+    def check_response(self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext) -> dict[str, Any]:
+        draft: SectionDraft = raw["draft"]
+        labelled: dict[str, Passage] = raw["labelled"]
+        sentences: list[dict[str, Any]] = []
+        for n, paragraph in enumerate(p for p in draft.paragraphs if p.strip()):
+            cited = cited_labels(paragraph)
+            unknown = [c for c in cited if c not in labelled]
+            if unknown:
+                raise AgentError(StatusCode.WRONG_INFORMATION,
+                                 f"citation markers {unknown} name sources that were not retrieved "
+                                 f"(known: {', '.join(labelled) or 'none'})",
+                                 "rewrite the section citing only the listed passages")
+            if not cited:
+                raise AgentError(StatusCode.WRONG_INFORMATION, f"paragraph {n + 1} cites no source",
+                                 "rewrite the section with a marker on every fact")
+            pending: list[str] = []
+            start = len(sentences)
+            # "Fact. [S1]" -> "Fact [S1]." so a marker after the full stop stays with its sentence
+            paragraph = re.sub(r"([.!?。])\s*(\[S\d+(?:\s*,\s*S\d+)*\])", r" \2\1", paragraph)
+            for sentence in split_sentences(paragraph, ctx.lang):
+                marks = cited_labels(sentence)
+                text = strip_markers(sentence)
+                if not text:
+                    continue
+                pending.append(text)
+                if marks:  # a sentence without a marker shares the next marker of its paragraph
+                    sources = [_source(labelled[m]) for m in marks]
+                    sentences += [{"text": t, "sources": sources, "paragraph": n} for t in pending]
+                    pending = []
+            if pending:  # trailing unmarked sentences share the paragraph's last marker
+                last = sentences[-1]["sources"] if len(sentences) > start else [_source(labelled[cited[-1]])]
+                sentences += [{"text": t, "sources": last, "paragraph": n} for t in pending]
+        if not sentences:
+            raise AgentError(StatusCode.INCOMPLETE_INFORMATION, "the model wrote nothing", "ask again")
+        return {"section": {"id": params["section_id"], "title": raw["title"], "role": raw["role"],
+                            "sentences": sentences, "alternates": [], "chart": params["chart"]}}
+
+
+def _unique(passages: list[Passage]) -> list[Passage]:
+    seen, out = set(), []
+    for p in passages:
+        if (p.source_id, p.text) not in seen:
+            seen.add((p.source_id, p.text))
+            out.append(p)
+    return out

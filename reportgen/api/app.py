@@ -1,0 +1,110 @@
+"""The app factory: REST API, SSE, agent cards, the A2A endpoint and the browse pages on one FastAPI app."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from a2a.server.request_handlers.response_helpers import agent_card_to_dict
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from reportgen.api import browse, reports
+from reportgen.api.a2a import mount_a2a
+from reportgen.api.card import a2a_agent_card, agent_card
+from reportgen.api.security import ApiKeyMiddleware, RateLimiter
+from reportgen.config import Settings, get_settings
+from reportgen.store import JobStore
+from reportgen.worker import Worker
+
+__all__ = ["create_app"]
+
+DESCRIPTION = """\
+Request cited, charted reports on a topic and follow them live.
+
+* `POST /reports` queues a report (202) — `GET /reports/{id}` tells its status
+  and progress — `GET /reports/{id}/events` streams it (Server-Sent Events) —
+  `GET /reports/{id}/report.pdf|.html|.json` fetches the results —
+  `DELETE /reports/{id}` cancels or deletes it.
+* `GET /.well-known/agent.json` describes the service as an agent; the A2A
+  JSON-RPC endpoint is `POST /a2a` (card at `/.well-known/agent-card.json`).
+* When the server has an API key (`REPORTGEN_API_KEY`), send it as
+  `X-API-Key: <key>` or `Authorization: Bearer <key>`.
+"""
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    search: Any = None,
+    backoff_scale: float = 1.0,
+) -> FastAPI:
+    """Build the report service.
+
+    The worker starts with the app (its lifespan) and resumes every job that
+    was unfinished when the service last stopped.
+
+    Args:
+        settings: Settings; default :func:`get_settings`.
+        search: A search backend to use for every report instead of the
+            configured corpora (tests pass a fake).
+        backoff_scale: Multiplier on retry delays (0 in tests).
+
+    Returns:
+        The ASGI app.
+    """
+    from reportgen import __version__
+
+    settings = settings or get_settings()
+    store = JobStore(settings.jobs_db)
+    worker = Worker(settings, store, search=search, backoff_scale=backoff_scale)
+    limiter = RateLimiter(settings.rate_limit)
+    api_key = settings.api_key.get_secret_value() if settings.api_key else ""
+    configured_url = settings.public_url.rstrip("/") if settings.public_url else None
+    handler_holder: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await worker.start()
+        try:
+            yield
+        finally:
+            await worker.stop()
+            await handler_holder["a2a"].aclose()
+            store.close()
+
+    app = FastAPI(
+        title="reportgen",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        max_body_size=settings.max_body_bytes,
+    )
+    app.state.settings = settings
+    app.state.worker = worker
+    app.state.limiter = limiter
+    app.state.api_key = api_key
+    app.add_middleware(ApiKeyMiddleware, api_key=api_key)
+
+    def base_url(request: Request) -> str:
+        return configured_url or str(request.base_url).rstrip("/")
+
+    @app.get("/.well-known/agent.json", tags=["agent"], summary="The agent card (A2A style)")
+    async def get_agent_card(request: Request) -> JSONResponse:
+        """Name, description, version, URL, capabilities and the `generate-report` skill
+        with its input schema. Needs no API key."""
+        return JSONResponse(agent_card(settings, base_url(request), worker.templates()))
+
+    @app.get("/.well-known/agent-card.json", tags=["agent"], summary="The A2A agent card (a2a-sdk)")
+    async def get_a2a_agent_card(request: Request) -> JSONResponse:
+        """The official A2A `AgentCard`, where A2A clients look; its interface is `POST /a2a`.
+        Needs no API key."""
+        return JSONResponse(agent_card_to_dict(a2a_agent_card(settings, base_url(request))))
+
+    app.include_router(reports.router)
+    app.include_router(browse.router)
+    handler_holder["a2a"] = mount_a2a(
+        app, worker, limiter, configured_url or f"http://{settings.host}:{settings.port}"
+    )
+    return app

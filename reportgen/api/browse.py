@@ -1,0 +1,180 @@
+"""The browse pages: server-rendered HTML, no front-end build.
+
+- ``/browse`` — the reports, newest first: title, topic, date, status, pages,
+  language, links to the HTML and the PDF;
+- ``/browse/new`` — a form to request a report; it then shows the report page;
+- ``/browse/{id}`` — one report: live progress from the SSE stream while it
+  runs (a few lines of plain JavaScript with ``EventSource``), then the HTML
+  in a sandboxed iframe and the PDF to download;
+- ``/login`` — when an API key is configured, a form that stores it in an
+  HttpOnly, SameSite=Strict cookie.
+
+The templates live in ``templates/browse/`` and render in the same kind of
+Jinja environment as the reports (:mod:`reportgen.render.html`): the
+immutable sandbox, autoescape on, undefined names are errors.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from datetime import datetime, timezone
+from typing import Annotated, Any
+from urllib.parse import parse_qs, urlsplit
+
+import jinja2
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from pydantic import ValidationError
+
+from reportgen.api.reports import ReportId, create_job
+from reportgen.api.schemas import job_view
+from reportgen.api.security import KEY_COOKIE, key_matches
+from reportgen.config import LANGUAGES, MAX_TOPIC_CHARS
+from reportgen.render.html import BUILTIN_TEMPLATE_DIR
+from reportgen.worker import ReportRequest, Worker
+
+__all__ = ["PAGE_SIZE", "environment", "router"]
+
+router = APIRouter(include_in_schema=False)
+
+#: Reports per page of ``/browse``.
+PAGE_SIZE = 25
+
+#: The browse pages load only their own script and style; reports show in a sandboxed frame.
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+_STATIC = {"browse.css": "text/css; charset=utf-8", "progress.js": "text/javascript; charset=utf-8"}
+
+
+@functools.lru_cache(maxsize=1)
+def environment() -> ImmutableSandboxedEnvironment:
+    """The Jinja environment of the browse pages (templates/browse/)."""
+    env = ImmutableSandboxedEnvironment(
+        loader=jinja2.FileSystemLoader(BUILTIN_TEMPLATE_DIR),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["when"] = _when
+    return env
+
+
+def _when(moment: datetime | None) -> str:
+    if moment is None:
+        return ""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _page(request: Request, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    worker: Worker = request.app.state.worker
+    html = environment().get_template(f"browse/{template}").render(
+        login=bool(request.app.state.api_key), offered_corpora=sorted(worker.settings.corpora),
+        offered_templates=worker.templates(), **context,
+    )
+    return HTMLResponse(html, status_code=status_code, headers={
+        "Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "same-origin", "Cache-Control": "no-store",
+    })
+
+
+def _same_origin(request: Request) -> None:
+    """Refuse a form post from another site (cross-site request forgery)."""
+    origin = request.headers.get("origin")
+    if origin is not None and urlsplit(origin).netloc != request.headers.get("host", ""):
+        raise HTTPException(403, "cross-site form posts are refused")
+
+
+async def _form(request: Request) -> dict[str, str]:
+    body = (await request.body()).decode("utf-8", "replace")
+    return {k: v[0] for k, v in parse_qs(body, keep_blank_values=True, max_num_fields=20).items()}
+
+
+@router.get("/")
+async def home() -> RedirectResponse:
+    return RedirectResponse("/browse", status_code=303)
+
+
+@router.get("/browse")
+async def list_page(request: Request, page: Annotated[int, Query(ge=1, le=100_000)] = 1) -> HTMLResponse:
+    worker: Worker = request.app.state.worker
+    total = worker.store.count()
+    jobs = worker.store.list(limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+    pages = max(1, math.ceil(total / PAGE_SIZE))
+    return _page(request, "list.html.j2", jobs=[job_view(j) for j in jobs], page=page, pages=pages, total=total)
+
+
+@router.get("/browse/new")
+async def new_page(request: Request) -> HTMLResponse:
+    return _page(request, "new.html.j2", form={}, error="", languages=LANGUAGES, max_topic=MAX_TOPIC_CHARS)
+
+
+@router.post("/browse/new")
+async def new_submit(request: Request) -> Response:
+    _same_origin(request)
+    form = await _form(request)
+    values: dict[str, Any] = {"topic": form.get("topic", ""), "lang": form.get("lang", "en"),
+                              "sections": form.get("sections") or 5, "wiki": "wiki" in form or not form.get("corpus"),
+                              "appendix": "appendix" in form}
+    for name in ("corpus", "template"):
+        if form.get(name):
+            values[name] = form[name]
+    try:
+        body = ReportRequest.model_validate(values)
+        job, _ = create_job(request, body, None)
+    except ValidationError as exc:
+        error = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        return _page(request, "new.html.j2", 422, form=form, error=error, languages=LANGUAGES,
+                     max_topic=MAX_TOPIC_CHARS)
+    except HTTPException as exc:
+        return _page(request, "new.html.j2", exc.status_code, form=form, error=str(exc.detail),
+                     languages=LANGUAGES, max_topic=MAX_TOPIC_CHARS)
+    return RedirectResponse(f"/browse/{job.id}", status_code=303)
+
+
+@router.get("/browse/static/{name}")
+async def static(name: str) -> Response:
+    if name not in _STATIC:
+        raise HTTPException(404, "no such file")
+    return FileResponse(BUILTIN_TEMPLATE_DIR / "browse" / name, media_type=_STATIC[name],
+                        headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"})
+
+
+@router.get("/browse/{report_id}")
+async def report_page(request: Request, report_id: ReportId) -> HTMLResponse:
+    worker: Worker = request.app.state.worker
+    job = worker.store.get(report_id)
+    if job is None:
+        return _page(request, "missing.html.j2", 404, report_id=report_id)
+    return _page(request, "report.html.j2", job=job_view(job))
+
+
+@router.get("/login")
+async def login_page(request: Request, next: str = "/browse") -> HTMLResponse:  # noqa: A002
+    return _page(request, "login.html.j2", next=_local(next), error="")
+
+
+@router.post("/login")
+async def login_submit(request: Request) -> Response:
+    _same_origin(request)
+    form = await _form(request)
+    key = request.app.state.api_key
+    target = _local(form.get("next", "/browse"))
+    if not key or not key_matches(form.get("key"), key):
+        return _page(request, "login.html.j2", 401, next=target, error="wrong key")
+    response = RedirectResponse(target, status_code=303)
+    response.set_cookie(KEY_COOKIE, form["key"], httponly=True, samesite="strict", path="/")
+    return response
+
+
+def _local(target: str) -> str:
+    """A redirect target on this server only (an absolute path, never another host)."""
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/browse"
+    return target

@@ -1,0 +1,148 @@
+"""The service's agent cards: who it is, what it does, how to call it.
+
+Two documents describe the same agent:
+
+- ``/.well-known/agent.json`` — the A2A-style card of DESIGN.md: name,
+  description, version, URL, capabilities, and the ``generate-report`` skill
+  with the JSON Schema of its input (:class:`~reportgen.worker.ReportRequest`),
+  plus the REST and A2A endpoints and the corpus and template names offered.
+- ``/.well-known/agent-card.json`` — the official A2A ``AgentCard`` (protobuf,
+  built with ``a2a-sdk``), where A2A clients look first; its interface points
+  at the JSON-RPC endpoint ``/a2a``.
+
+Neither needs the API key: discovery comes before credentials.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from a2a.types.a2a_pb2 import (
+    AgentCapabilities,
+    AgentCard,
+    AgentInterface,
+    AgentProvider,
+    AgentSkill,
+    APIKeySecurityScheme,
+    SecurityRequirement,
+    SecurityScheme,
+    StringList,
+)
+from a2a.utils.constants import PROTOCOL_VERSION_CURRENT, TransportProtocol
+
+from reportgen.config import Settings
+from reportgen.worker import ReportRequest
+
+__all__ = ["A2A_PATH", "SKILL_ID", "a2a_agent_card", "agent_card"]
+
+#: Path of the A2A JSON-RPC endpoint.
+A2A_PATH = "/a2a"
+
+#: The one skill.
+SKILL_ID = "generate-report"
+
+NAME = "reportgen"
+DESCRIPTION = (
+    "Writes cited, charted reports on a topic: a planner compiles an execution blueprint of "
+    "research, chart and writing tasks, agents run it, and a coordination layer renders HTML "
+    "and PDF. Every sentence is quoted from a retrieved source and cited."
+)
+SKILL_NAME = "Generate a report"
+SKILL_DESCRIPTION = (
+    "Research a topic in the server's corpora and return the report as HTML, PDF and JSON. "
+    "Send the topic as text; options (lang, sections, corpus, wiki, template, appendix, guidance) "
+    "as a data part."
+)
+TAGS = ["report", "research", "citations", "charts", "pdf"]
+EXAMPLES = ["Renewable energy", "Énergie renouvelable", "Heat pumps"]
+INPUT_MODES = ["text/plain", "application/json"]
+OUTPUT_MODES = ["text/html", "application/pdf", "application/json"]
+
+
+def _version() -> str:
+    from reportgen import __version__
+
+    return __version__
+
+
+def agent_card(settings: Settings, base_url: str, templates: list[str]) -> dict[str, Any]:
+    """The A2A-style card served at ``/.well-known/agent.json``.
+
+    Args:
+        settings: What the server offers (corpus names, whether an API key
+            is required).
+        base_url: The service's URL, without a trailing slash.
+        templates: The template names the server offers.
+    """
+    card: dict[str, Any] = {
+        "name": NAME,
+        "description": DESCRIPTION,
+        "version": _version(),
+        "url": base_url,
+        "documentationUrl": f"{base_url}/docs",
+        "protocolVersion": PROTOCOL_VERSION_CURRENT,
+        "capabilities": {"streaming": True, "pushNotifications": False, "stateTransitionHistory": False},
+        "defaultInputModes": INPUT_MODES,
+        "defaultOutputModes": OUTPUT_MODES,
+        "endpoints": {
+            "reports": f"{base_url}/reports",
+            "events": f"{base_url}/reports/{{id}}/events",
+            "a2a": f"{base_url}{A2A_PATH}",
+            "a2aAgentCard": f"{base_url}/.well-known/agent-card.json",
+            "openapi": f"{base_url}/openapi.json",
+        },
+        "skills": [
+            {
+                "id": SKILL_ID,
+                "name": SKILL_NAME,
+                "description": SKILL_DESCRIPTION,
+                "tags": TAGS,
+                "examples": EXAMPLES,
+                "inputModes": INPUT_MODES,
+                "outputModes": OUTPUT_MODES,
+                "inputSchema": ReportRequest.model_json_schema(),
+            }
+        ],
+        "corpora": sorted(settings.corpora),
+        "templates": templates,
+    }
+    if settings.api_key and settings.api_key.get_secret_value():
+        card["securitySchemes"] = {
+            "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
+            "bearer": {"type": "http", "scheme": "bearer"},
+        }
+        card["security"] = [{"apiKey": []}, {"bearer": []}]
+    return card
+
+
+def a2a_agent_card(settings: Settings, base_url: str) -> AgentCard:
+    """The official A2A ``AgentCard`` (served at ``/.well-known/agent-card.json``)."""
+    card = AgentCard(
+        name=NAME,
+        description=DESCRIPTION,
+        version=_version(),
+        documentation_url=f"{base_url}/docs",
+        provider=AgentProvider(organization=NAME, url=base_url),
+        supported_interfaces=[
+            AgentInterface(
+                url=f"{base_url}{A2A_PATH}",
+                protocol_binding=TransportProtocol.JSONRPC.value,
+                protocol_version=PROTOCOL_VERSION_CURRENT,
+            )
+        ],
+        capabilities=AgentCapabilities(streaming=True, push_notifications=False),
+        default_input_modes=INPUT_MODES,
+        default_output_modes=OUTPUT_MODES,
+        skills=[
+            AgentSkill(
+                id=SKILL_ID, name=SKILL_NAME, description=SKILL_DESCRIPTION, tags=TAGS,
+                examples=EXAMPLES, input_modes=INPUT_MODES, output_modes=OUTPUT_MODES,
+            )
+        ],
+    )
+    if settings.api_key and settings.api_key.get_secret_value():
+        card.security_schemes["apiKey"].CopyFrom(SecurityScheme(
+            api_key_security_scheme=APIKeySecurityScheme(location="header", name="X-API-Key"),
+        ))
+        card.security_requirements.append(SecurityRequirement(schemes={"apiKey": StringList(list=[])}))
+    return card

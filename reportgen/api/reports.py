@@ -1,0 +1,250 @@
+"""REST routes: request, list, follow, fetch, cancel and delete reports."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Annotated
+
+from fastapi import APIRouter, Header, HTTPException, Path, Query, Request, Response
+from fastapi.responses import FileResponse, JSONResponse
+
+from reportgen.api.events import event_stream
+from reportgen.api.schemas import ARTIFACTS, Problem, ReportJob, ReportList, blueprint_summary, job_view
+from reportgen.api.security import RateLimiter, client_of
+from reportgen.errors import InputError
+from reportgen.store import Idempotent, Job
+from reportgen.worker import ID_PATTERN, ReportRequest, Worker
+
+__all__ = ["ReportId", "create_job", "router"]
+
+router = APIRouter(tags=["reports"])
+
+#: A report id in a path: validated before anything touches the file system.
+ReportId = Annotated[str, Path(pattern=ID_PATTERN, max_length=64, description="The report id.",
+                               examples=["renewable-energy-3f9a2c"])]
+
+_IDEMPOTENCY_KEY = r"^[\x21-\x7e]{1,255}$"
+
+_ERRORS: dict[int | str, dict] = {
+    401: {"model": Problem, "description": "Missing or wrong API key (when one is configured)."},
+    404: {"model": Problem, "description": "No such report."},
+}
+
+
+def _worker(request: Request) -> Worker:
+    return request.app.state.worker
+
+
+def _job_or_404(worker: Worker, report_id: str) -> Job:
+    job = worker.store.get(report_id)
+    if job is None:
+        raise HTTPException(404, f"no report {report_id!r}")
+    return job
+
+
+def create_job(
+    request: Request, body: ReportRequest, idempotency_key: str | None
+) -> tuple[Job, bool]:
+    """Admit and queue a report request (shared by the API and the browse form).
+
+    Returns:
+        The job and whether it is new (``False``: an ``Idempotency-Key`` replay).
+
+    Raises:
+        HTTPException: 409 (key reused with another request), 422 (unknown
+            corpus or template), 429 (per-client cap or rate limit; with
+            ``Retry-After``).
+    """
+    worker = _worker(request)
+    client = client_of(request.scope)
+    idempotency = None
+    if idempotency_key is not None:
+        digest = hashlib.sha256(body.model_dump_json().encode()).hexdigest()
+        idempotency = (idempotency_key, digest)
+        if (found := worker.store.find_idempotent(client, idempotency_key)) is not None:
+            return _replay(worker, found, digest), False
+    if (wait := worker.admission_delay(client)) is not None:
+        raise HTTPException(
+            429, f"too many unfinished reports (at most {worker.settings.max_jobs_per_client} per client)",
+            headers={"Retry-After": str(int(wait))},
+        )
+    limiter: RateLimiter = request.app.state.limiter
+    if wait := limiter.acquire(client):
+        raise HTTPException(
+            429, f"too many report requests (at most {worker.settings.rate_limit} a minute)",
+            headers={"Retry-After": str(int(wait))},
+        )
+    try:
+        job = worker.submit(body, client, idempotency=idempotency)
+    except InputError as exc:
+        raise HTTPException(422, str(exc)) from None
+    if isinstance(job, Idempotent):  # lost a race with the same key
+        return _replay(worker, job, idempotency[1] if idempotency else ""), False
+    return job, True
+
+
+def _replay(worker: Worker, found: Idempotent, digest: str) -> Job:
+    if found.request_hash != digest:
+        raise HTTPException(409, "this Idempotency-Key was already used with a different request")
+    job = worker.store.get(found.job_id)
+    if job is None:
+        raise HTTPException(409, "this Idempotency-Key belonged to a report that was deleted")
+    return job
+
+
+@router.post(
+    "/reports",
+    status_code=202,
+    response_model=ReportJob,
+    summary="Request a report",
+    responses={
+        401: _ERRORS[401],
+        409: {"model": Problem, "description": "Idempotency-Key reused with a different request."},
+        413: {"model": Problem, "description": "Request body too large."},
+        422: {"description": "Invalid request (e.g. topic too long, unknown corpus)."},
+        429: {"model": Problem, "description": "Rate limit or per-client cap reached; see Retry-After."},
+    },
+)
+async def post_report(
+    request: Request,
+    response: Response,
+    body: ReportRequest,
+    idempotency_key: Annotated[str | None, Header(
+        alias="Idempotency-Key", pattern=_IDEMPOTENCY_KEY,
+        description="Retrying with the same key (and body) returns the same job instead of a new one.",
+    )] = None,
+) -> ReportJob:
+    """Queue a report on `topic`; 202 with the job (status `submitted`).
+
+    Follow it with `GET /reports/{id}/events` (SSE) or poll `GET /reports/{id}`.
+    """
+    job, created = create_job(request, body, idempotency_key)
+    response.headers["Location"] = f"/reports/{job.id}"
+    if not created:
+        response.headers["Idempotent-Replayed"] = "true"
+    return job_view(job)
+
+
+@router.get("/reports", response_model=ReportList, summary="List reports, newest first",
+            responses={401: _ERRORS[401]})
+async def list_reports(
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=100, description="Page size.")] = 20,
+    offset: Annotated[int, Query(ge=0, le=1_000_000, description="Reports skipped.")] = 0,
+) -> ReportList:
+    """One page of reports, newest first."""
+    worker = _worker(request)
+    total = worker.store.count()
+    items = [job_view(j) for j in worker.store.list(limit=limit, offset=offset)]
+    following = f"/reports?limit={limit}&offset={offset + limit}" if offset + limit < total else None
+    return ReportList(items=items, total=total, limit=limit, offset=offset, next=following)
+
+
+@router.get("/reports/{report_id}", response_model=ReportJob, summary="A report's status",
+            responses=_ERRORS)
+async def get_report(request: Request, report_id: ReportId) -> ReportJob:
+    """Status, progress (tasks done / total), timings, blueprint summary and errors."""
+    worker = _worker(request)
+    job = _job_or_404(worker, report_id)
+    return job_view(job, blueprint=blueprint_summary(worker.report_dir(job.id)))
+
+
+@router.get(
+    "/reports/{report_id}/events",
+    summary="Follow a report live (Server-Sent Events)",
+    response_class=Response,
+    responses={
+        **_ERRORS,
+        200: {
+            "description": (
+                "An SSE stream. `event: status` carries the job (status and progress) whenever it "
+                "changes; `event: acp` carries each ACP message of messages.jsonl, with `id:` its "
+                "line number. Reconnect with `Last-Event-ID` to get what you missed. The stream "
+                "ends after the final status."
+            ),
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        },
+    },
+)
+async def get_events(
+    request: Request,
+    report_id: ReportId,
+    last_event_id: Annotated[str | None, Header(
+        alias="Last-Event-ID", max_length=32,
+        description="The last `id:` received; the stream resumes after that line.",
+    )] = None,
+) -> Response:
+    """Status updates and every ACP message, as they happen."""
+    worker = _worker(request)
+    _job_or_404(worker, report_id)
+    after = int(last_event_id) if last_event_id and last_event_id.strip().isdigit() else 0
+    return event_stream(worker, report_id, after=after)
+
+
+def _artifact(request: Request, report_id: str, name: str) -> Response:
+    worker = _worker(request)
+    job = _job_or_404(worker, report_id)
+    if job.status.value != "completed":
+        raise HTTPException(409, f"report {report_id} is {job.status.value}; {name} exists once it is completed")
+    path = worker.report_dir(report_id) / name
+    if not path.is_file():
+        raise HTTPException(404, f"{name} of report {report_id} is missing")
+    headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}
+    if name == "report.html":
+        # The report is self-contained (inline CSS, data: images) and runs no script.
+        headers["Content-Security-Policy"] = (
+            "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
+            "frame-ancestors 'self'"
+        )
+    disposition = "attachment" if name == "report.pdf" else "inline"
+    return FileResponse(path, media_type=ARTIFACTS[name], headers=headers,
+                        filename=f"{report_id}{path.suffix}", content_disposition_type=disposition)
+
+
+_ARTIFACT_RESPONSES = {
+    **_ERRORS,
+    409: {"model": Problem, "description": "The report is not completed (yet)."},
+}
+
+
+@router.get("/reports/{report_id}/report.html", summary="The report as HTML", response_class=Response,
+            responses={**_ARTIFACT_RESPONSES, 200: {"content": {"text/html": {}}}})
+async def get_html(request: Request, report_id: ReportId) -> Response:
+    """The self-contained HTML report."""
+    return _artifact(request, report_id, "report.html")
+
+
+@router.get("/reports/{report_id}/report.pdf", summary="The report as PDF", response_class=Response,
+            responses={**_ARTIFACT_RESPONSES, 200: {"content": {"application/pdf": {}}}})
+async def get_pdf(request: Request, report_id: ReportId) -> Response:
+    """The paginated PDF report (sent as an attachment)."""
+    return _artifact(request, report_id, "report.pdf")
+
+
+@router.get("/reports/{report_id}/report.json", summary="The structured report", response_class=Response,
+            responses={**_ARTIFACT_RESPONSES, 200: {"content": {"application/json": {}}}})
+async def get_json(request: Request, report_id: ReportId) -> Response:
+    """Sections, paragraphs with citations, figures with data, references, limitations."""
+    return _artifact(request, report_id, "report.json")
+
+
+@router.delete(
+    "/reports/{report_id}",
+    summary="Cancel or delete a report",
+    status_code=204,
+    response_class=Response,
+    responses={
+        **_ERRORS,
+        202: {"model": ReportJob, "description": "Cancel requested: the run stops at its next task boundary."},
+        204: {"description": "The finished report and its files were deleted."},
+    },
+)
+async def delete_report(request: Request, report_id: ReportId) -> Response:
+    """Cancel a queued or running report (202), or delete a finished one (204)."""
+    worker = _worker(request)
+    job = _job_or_404(worker, report_id)
+    if not job.status.terminal:
+        job = worker.cancel(report_id) or job
+        return JSONResponse(job_view(job).model_dump(mode="json", by_alias=True), status_code=202)
+    worker.delete(report_id)
+    return Response(status_code=204)

@@ -1,0 +1,214 @@
+"""The fixed words a rendered report prints, per report language.
+
+:mod:`reportgen.i18n` holds the words coordination writes (en, es, fr). The
+renderer needs a few more (tables, the appendix, task outcomes) and must
+print *something* right for reports in languages the encyclopedia does not
+ship but a model may write (Chinese, Arabic, ...): a report in Arabic with an
+English "page 1 of 9" footer looks broken. :func:`render_labels` merges, in
+order of precedence: :mod:`reportgen.i18n`'s words for the language, this
+module's words for it, and English.
+"""
+
+from __future__ import annotations
+
+from reportgen import i18n
+
+__all__ = ["RENDER_LABELS", "render_labels"]
+
+#: Words only the renderer prints, and whole label sets for languages
+#: :mod:`reportgen.i18n` does not cover. English is complete; every other
+#: language may leave keys out (English fills them).
+RENDER_LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "table": "Table",
+        "tables": "Tables",
+        "figures": "Figures",
+        "appendix": "Appendix: how this report was made",
+        "appendix_intro": (
+            "The report was planned as an execution blueprint: a graph of tasks, each run "
+            "by one agent. {total} tasks: {counts}."
+        ),
+        "appendix_graph": "The execution blueprint; arrows point from a task to the tasks that use its output.",
+        "appendix_timeline": "Timeline of the agents' work, in seconds from the first task's start.",
+        "appendix_figure": "Figure A",
+        "appendix_not_run": "{n} task(s) did not run and have no bar.",
+        "done": "done",
+        "failed": "failed",
+        "skipped": "skipped",
+        "degraded": "degraded",
+        "not_run": "not run",
+        "empty_table": "(no rows)",
+        "footnotes": "Notes",
+    },
+    "fr": {
+        "table": "Tableau",
+        "tables": "Tableaux",
+        "figures": "Figures",
+        "appendix": "Annexe : comment ce rapport a été fait",
+        "appendix_intro": (
+            "Le rapport a été planifié comme un plan d'exécution : un graphe de tâches, "
+            "chacune menée par un agent. {total} tâches : {counts}."
+        ),
+        "appendix_graph": "Le plan d'exécution ; les flèches vont d'une tâche aux tâches qui utilisent son résultat.",
+        "appendix_timeline": "Chronologie du travail des agents, en secondes depuis le début de la première tâche.",
+        "appendix_figure": "Figure A",
+        "appendix_not_run": "{n} tâche(s) n'ont pas été exécutées et n'ont pas de barre.",
+        "done": "faite",
+        "failed": "échouée",
+        "skipped": "sautée",
+        "degraded": "dégradée",
+        "not_run": "non exécutée",
+        "empty_table": "(aucune ligne)",
+        "footnotes": "Notes",
+    },
+    "es": {
+        "table": "Tabla",
+        "tables": "Tablas",
+        "figures": "Figuras",
+        "appendix": "Apéndice: cómo se hizo este informe",
+        "appendix_intro": (
+            "El informe se planificó como un plan de ejecución: un grafo de tareas, cada "
+            "una a cargo de un agente. {total} tareas: {counts}."
+        ),
+        "appendix_graph": "El plan de ejecución; las flechas van de una tarea a las tareas que usan su resultado.",
+        "appendix_timeline": "Cronología del trabajo de los agentes, en segundos desde el inicio de la primera tarea.",
+        "appendix_figure": "Figura A",
+        "appendix_not_run": "{n} tarea(s) no se ejecutaron y no tienen barra.",
+        "done": "hecha",
+        "failed": "fallida",
+        "skipped": "omitida",
+        "degraded": "degradada",
+        "not_run": "no ejecutada",
+        "empty_table": "(sin filas)",
+        "footnotes": "Notas",
+    },
+    "zh": {
+        "report": "报告",
+        "incomplete": "项计划未能按计划完成",
+        "reason": "原因",
+        "contents": "目录",
+        "introduction": "引言",
+        "conclusion": "结论",
+        "references": "参考文献",
+        "limitations": "局限",
+        "figure": "图",
+        "figures": "图",
+        "source": "来源",
+        "sources": "来源",
+        "accessed": "访问于",
+        "page": "页",
+        "of": "共",
+        "page_of": "第 {page} 页，共 {pages} 页",
+        "task": "任务",
+        "code": "代码",
+        "table": "表",
+        "tables": "表",
+        "appendix": "附录：本报告的生成过程",
+        "appendix_intro": "本报告按执行蓝图规划：一个由任务组成的图，每个任务由一个智能体执行。共 {total} 个任务：{counts}。",
+        "appendix_graph": "执行蓝图；箭头从一个任务指向使用其输出的任务。",
+        "appendix_timeline": "智能体工作时间线（自第一个任务开始起的秒数）。",
+        "appendix_figure": "图 A",
+        "appendix_not_run": "{n} 个任务未运行，没有条形。",
+        "done": "完成",
+        "failed": "失败",
+        "skipped": "跳过",
+        "degraded": "降级",
+        "not_run": "未运行",
+        "empty_table": "（无数据行）",
+        "footnotes": "注释",
+    },
+    "ja": {
+        "report": "レポート",
+        "contents": "目次",
+        "references": "参考文献",
+        "limitations": "制限事項",
+        "figure": "図",
+        "table": "表",
+        "source": "出典",
+        "sources": "出典",
+        "accessed": "閲覧日",
+        "reason": "理由",
+        "task": "タスク",
+        "code": "コード",
+        "page": "ページ",
+        "of": "/",
+        "page_of": "{page} / {pages}",
+        "appendix": "付録：このレポートの作成過程",
+    },
+    "ar": {
+        "report": "تقرير",
+        "incomplete": "أجزاء من الخطة لم تكتمل كما هو مخطط",
+        "reason": "السبب",
+        "contents": "المحتويات",
+        "introduction": "مقدمة",
+        "conclusion": "خاتمة",
+        "references": "المراجع",
+        "limitations": "القيود",
+        "figure": "الشكل",
+        "figures": "الأشكال",
+        "source": "المصدر",
+        "sources": "المصادر",
+        "accessed": "تاريخ الاطلاع",
+        "page": "صفحة",
+        "of": "من",
+        "task": "المهمة",
+        "code": "الرمز",
+        "table": "الجدول",
+        "tables": "الجداول",
+        "appendix": "ملحق: كيف أُعدّ هذا التقرير",
+        "appendix_intro": (
+            "خُطّط التقرير في صورة مخطط تنفيذ: رسم بياني من المهام، ينفّذ كلًّا منها وكيل واحد. "
+            "عدد المهام {total}: {counts}."
+        ),
+        "appendix_graph": "مخطط التنفيذ؛ تشير الأسهم من المهمة إلى المهام التي تستخدم ناتجها.",
+        "appendix_timeline": "الجدول الزمني لعمل الوكلاء، بالثواني منذ بدء المهمة الأولى.",
+        "appendix_figure": "الشكل م",
+        "appendix_not_run": "{n} من المهام لم تُنفَّذ وليس لها شريط.",
+        "done": "منجزة",
+        "failed": "فاشلة",
+        "skipped": "متخطاة",
+        "degraded": "منقوصة",
+        "not_run": "لم تُنفَّذ",
+        "empty_table": "(لا صفوف)",
+        "footnotes": "حواشٍ",
+    },
+    "he": {
+        "report": "דוח",
+        "contents": "תוכן העניינים",
+        "references": "מקורות",
+        "limitations": "מגבלות",
+        "figure": "איור",
+        "table": "טבלה",
+        "source": "מקור",
+        "sources": "מקורות",
+        "accessed": "נצפה ב־",
+        "reason": "סיבה",
+        "task": "משימה",
+        "code": "קוד",
+        "page": "עמוד",
+        "of": "מתוך",
+        "appendix": "נספח: כיצד נעשה הדוח",
+    },
+}
+
+
+def render_labels(lang: str) -> dict[str, str]:
+    """Every label the templates use, in ``lang`` where known, else English.
+
+    Args:
+        lang: A primary language subtag (``"en"``, ``"zh"``, ``"ar"``).
+
+    Returns:
+        A new dict (callers may not share it): English renderer words and
+        :data:`reportgen.i18n.LABELS` ``["en"]``, overlaid with this module's
+        words for ``lang``, overlaid with :mod:`reportgen.i18n`'s.
+    """
+    merged = dict(i18n.LABELS["en"])
+    merged.update(RENDER_LABELS["en"])
+    merged.update(RENDER_LABELS.get(lang, {}))
+    if lang in i18n.LABELS:
+        merged.update(i18n.LABELS[lang])
+    if "page_of" not in RENDER_LABELS.get(lang, {}):
+        # "page {page} of {pages}" from the two words every label set has.
+        merged["page_of"] = f"{merged['page']} {{page}} {merged['of']} {{pages}}"
+    return merged

@@ -1,0 +1,172 @@
+"""Against a real uvicorn on 127.0.0.1: live SSE and reconnect, cancel, restart, the A2A SDK client."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections import Counter
+
+import httpx
+from a2a.client import ClientConfig, create_client
+from a2a.helpers import new_data_part, new_text_part
+from a2a.types.a2a_pb2 import CancelTaskRequest, GetTaskRequest, Message, Role, SendMessageRequest, TaskState
+
+from api_kit import TOPIC, SlowSearch, live, make_app, make_settings, wait_until
+from reportgen.acp import read_messages
+from reportgen.api import create_app
+from reportgen.store import JobStore
+
+
+async def _events(response: httpx.Response):
+    """Yield SSE events ({'event', 'id', 'data'}) as they arrive."""
+    fields: dict[str, str] = {}
+    async for line in response.aiter_lines():
+        if not line:
+            if "data" in fields:
+                yield fields
+            fields = {}
+        elif not line.startswith(":"):
+            name, _, value = line.partition(":")
+            fields[name] = value.removeprefix(" ")
+
+
+async def test_sse_streams_live_and_a_reconnect_gets_what_it_missed(tmp_path):
+    app = make_app(tmp_path, search=SlowSearch(0.15), max_concurrency=2)
+    with live(app) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            job = (await http.post("/reports", json={"topic": TOPIC, "sections": 4})).json()
+            seen: list[int] = []
+            async with http.stream("GET", f"/reports/{job['id']}/events") as response:
+                assert response.headers["content-type"].startswith("text/event-stream")
+                async for event in _events(response):
+                    if event.get("event") == "acp":
+                        seen.append(int(event["id"]))
+                    if len(seen) == 5:
+                        break  # drop the connection mid-run
+            status = (await http.get(f"/reports/{job['id']}")).json()["status"]
+            assert status in ("submitted", "working"), "the first connection saw the run live"
+
+            statuses = []
+            headers = {"Last-Event-ID": str(seen[-1])}
+            async with http.stream("GET", f"/reports/{job['id']}/events", headers=headers) as response:
+                async for event in _events(response):
+                    if event.get("event") == "acp":
+                        seen.append(int(event["id"]))
+                    else:
+                        statuses.append(json.loads(event["data"])["status"])
+            assert statuses[-1] == "completed"
+            lines = (tmp_path / "out" / job["id"] / "messages.jsonl").read_text().splitlines()
+            assert seen == list(range(1, len(lines) + 1))  # nothing lost, nothing twice
+
+
+async def test_cancel_stops_a_running_report_at_a_task_boundary(tmp_path):
+    app = make_app(tmp_path, search=SlowSearch(0.2), max_concurrency=1)
+    with live(app) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            job = (await http.post("/reports", json={"topic": TOPIC, "sections": 4})).json()
+            url = f"/reports/{job['id']}"
+
+            async def some_tasks_done():
+                state = (await http.get(url)).json()
+                return state["status"] == "working" and state["progress"]["tasks_done"] >= 2
+
+            await wait_until(some_tasks_done)
+            canceled = await http.delete(url)
+            assert canceled.status_code == 202
+            assert canceled.json()["cancel_requested"] is True
+            async with http.stream("GET", f"{url}/events") as response:
+                last = [json.loads(e["data"]) async for e in _events(response) if e.get("event") == "status"][-1]
+            assert last["status"] == "canceled" and last["error"]["code"] == "canceled"
+            assert "task boundary" in last["error"]["message"]
+            assert (await http.get(f"{url}/report.pdf")).status_code == 409
+    folder = tmp_path / "out" / job["id"]
+    messages = read_messages(folder / "messages.jsonl")
+    assert any(m.type == "STATUS_UPDATE" and m.task_id == "run" and m.status == "canceled" for m in messages)
+    assert not (folder / "report.pdf").exists()
+
+
+async def test_a_restarted_server_resumes_the_job_without_redoing_finished_tasks(tmp_path):
+    settings = make_settings(tmp_path, max_concurrency=1)
+    with live(create_app(settings, search=SlowSearch(0.2), backoff_scale=0)) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            job = (await http.post("/reports", json={"topic": TOPIC, "sections": 4})).json()
+
+            async def some_tasks_done():
+                return (await http.get(f"/reports/{job['id']}")).json()["progress"]["tasks_done"] >= 3
+
+            await wait_until(some_tasks_done)
+        server.stop()  # mid-run: running tasks reach a boundary, the job stays `working`
+    store = JobStore(settings.jobs_db)
+    stopped = store.get(job["id"])
+    store.close()
+    assert stopped.status.value == "working" and 3 <= stopped.tasks_done < stopped.tasks_total
+
+    with live(create_app(settings, search=SlowSearch(0.01), backoff_scale=0)) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            async with http.stream("GET", f"/reports/{job['id']}/events") as response:
+                async for _ in _events(response):
+                    pass
+            done = (await http.get(f"/reports/{job['id']}")).json()
+    assert done["status"] == "completed" and done["runs"] == 2
+    messages = read_messages(tmp_path / "out" / job["id"] / "messages.jsonl")
+    ok = Counter(m.task_id for m in messages if m.type == "AGENT_RESPONSE" and m.status_code == 200)
+    assert ok and max(ok.values()) == 1, ok  # no task answered 200 twice
+    updates = [(m.task_id, m.status) for m in messages if m.type == "STATUS_UPDATE"]
+    assert ("run", "interrupted") in updates and ("run", "resumed") in updates
+    assert sum(status == "reused" for _, status in updates) >= 3
+
+
+def _message(*parts) -> SendMessageRequest:
+    return SendMessageRequest(message=Message(role=Role.ROLE_USER, message_id=str(uuid.uuid4()), parts=list(parts)))
+
+
+async def test_the_a2a_sdk_client_gets_a_report(tmp_path):
+    app = make_app(tmp_path)
+    with live(app) as server:
+        async with httpx.AsyncClient(timeout=30) as http:
+            a2a = await create_client(server.url, client_config=ClientConfig(httpx_client=http, streaming=True))
+            states, artifacts, task_id = [], [], None
+            async for event in a2a.send_message(_message(new_text_part(TOPIC), new_data_part({"sections": 4}))):
+                if event.HasField("task"):
+                    task_id = event.task.id
+                elif event.HasField("status_update"):
+                    states.append(event.status_update.status.state)
+                    task_id = event.status_update.task_id
+                elif event.HasField("artifact_update"):
+                    artifacts.append(event.artifact_update.artifact)
+            assert states[0] == TaskState.TASK_STATE_WORKING and states[-1] == TaskState.TASK_STATE_COMPLETED
+            assert [a.name for a in artifacts] == ["report.html", "report.pdf", "report.json"]
+            assert artifacts[1].parts[0].raw.startswith(b"%PDF")
+            assert artifacts[1].parts[0].media_type == "application/pdf"
+
+            task = await a2a.get_task(GetTaskRequest(id=task_id))
+            assert task.status.state == TaskState.TASK_STATE_COMPLETED and len(task.artifacts) == 3
+            report_id = artifacts[0].metadata["report_id"]
+            assert (await http.get(f"{server.url}/reports/{report_id}")).json()["status"] == "completed"
+
+            rejected = [e async for e in a2a.send_message(_message(new_text_part("x" * 10_000)))]
+            assert rejected[-1].status_update.status.state == TaskState.TASK_STATE_REJECTED
+            assert "500" in rejected[-1].status_update.status.message.parts[0].text
+            await a2a.close()
+
+
+async def test_the_a2a_sdk_client_cancels_a_report(tmp_path):
+    app = make_app(tmp_path, search=SlowSearch(0.2), max_concurrency=1)
+    with live(app) as server:
+        async with httpx.AsyncClient(timeout=30) as http:
+            a2a = await create_client(server.url, client_config=ClientConfig(httpx_client=http, streaming=True))
+            task_id = None
+            async for event in a2a.send_message(_message(new_text_part(TOPIC))):
+                if event.HasField("status_update") and event.status_update.metadata["tasks_done"] >= 1:
+                    task_id = event.status_update.task_id
+                    break
+            assert task_id is not None
+            canceled = await a2a.cancel_task(CancelTaskRequest(id=task_id))
+            assert canceled.status.state == TaskState.TASK_STATE_CANCELED
+            reports = (await http.get(f"{server.url}/reports")).json()["items"]
+
+            async def job_canceled():
+                return (await http.get(f"{server.url}/reports/{reports[0]['id']}")).json()["status"] == "canceled"
+
+            await wait_until(job_canceled)
+            await a2a.close()
