@@ -18,22 +18,29 @@ from reportgen.blueprint.model import Blueprint, Task, TaskInput, TaskStatus
 from reportgen.config import RunOptions, Settings, get_settings
 from reportgen.errors import (
     AgentError,
+    BlockedURLError,
     BlueprintError,
     ConfigError,
     CycleError,
+    FetchError,
     ForbiddenURLError,
     InputError,
     NoSourcesError,
+    PageRejectedError,
+    RateLimitedError,
     RenderError,
     ReportgenError,
     RunCanceled,
     RunError,
+    RunLockedError,
     SourceError,
     UnknownAgentError,
+    UnknownReportError,
     UnresolvedInputError,
 )
 from reportgen.report import Figure, Limitation, Paragraph, Reference, Report, Section, Sentence
-from reportgen.run import RunResult, generate_report, new_report_id
+from reportgen.faults import FaultPlan
+from reportgen.run import RunResult, generate_report, new_report_id, resume_report
 
 __version__ = "0.1.0"
 
@@ -42,23 +49,29 @@ __all__ = [
     "AgentRequest",
     "AgentResponse",
     "AssistanceRequest",
+    "BlockedURLError",
     "Blueprint",
     "BlueprintError",
     "ConfigError",
     "CycleError",
+    "FaultPlan",
+    "FetchError",
     "Figure",
     "ForbiddenURLError",
     "InputError",
     "Limitation",
     "MessageLog",
     "NoSourcesError",
+    "PageRejectedError",
     "Paragraph",
+    "RateLimitedError",
     "Reference",
     "RenderError",
     "Report",
     "ReportgenError",
     "RunCanceled",
     "RunError",
+    "RunLockedError",
     "RunOptions",
     "RunResult",
     "Section",
@@ -71,10 +84,12 @@ __all__ = [
     "TaskInput",
     "TaskStatus",
     "UnknownAgentError",
+    "UnknownReportError",
     "UnresolvedInputError",
     "__version__",
     "generate_report",
     "get_settings",
     "new_report_id",
     "read_messages",
+    "resume_report",
 ]

@@ -42,7 +42,7 @@ class Settings(BaseSettings):
     Attributes:
         home: The one data dir: corpus index, caches and checkpoints
             (``REPORTGEN_HOME``; default the user's data directory).
-        out_dir: Where reports are written (``REPORTGEN_OUT``; default ``outputs``).
+        out_dir: Where reports are written (``REPORTGEN_OUT_DIR``; default ``outputs``).
         max_concurrency: Tasks run at once by the dispatcher.
         task_attempts: Attempt budget of one task, retries included.
         tool_timeout_s: Deadline of one tool call, in seconds.

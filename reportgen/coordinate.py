@@ -177,8 +177,8 @@ def coordinate(
         if not raw:
             continue
         sentences = _dedupe(raw, used)
-        if not any(_sources(s) for s in sentences):
-            continue
+        if not any(_sources(s) for s in sentences) and not (raw["role"] == "conclusion" and sentences):
+            continue  # a conclusion may be only its recap line
         section = Section(
             id=raw["id"], title=raw["title"], role=raw["role"],
             paragraphs=_paragraphs(sentences, refs),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
+import threading
 import time
 import unicodedata
 from dataclasses import dataclass
@@ -229,6 +230,8 @@ async def _invoke(
     log = MessageLog(folder / "messages.jsonl")
     if hooks.on_message is not None:
         log.subscribe(hooks.on_message)
+    if hasattr(search, "reroutes"):
+        search = _LoggedReroutes(search, log)
     ctx = RunContext(
         topic=options.topic, lang=options.lang, search=search, log=log,
         task_attempts=settings.task_attempts, tool_hook=hooks.tool_hook,
@@ -265,6 +268,24 @@ async def _invoke(
         files={name: folder / name for name in OUTPUT_FILES},
         timings=dict(state.get("timings") or {}),
     )
+
+
+class _LoggedReroutes:
+    """Logs every fallback of an ``auto`` search (web → offline) as an ACP reroute."""
+
+    def __init__(self, backend: Any, log: MessageLog) -> None:
+        self.backend, self.log, self.name = backend, log, backend.name
+        self._seen = 0
+        self._lock = threading.Lock()
+
+    def search(self, query: str, k: int = 10) -> list[Any]:
+        found = self.backend.search(query, k)
+        with self._lock:
+            new = self.backend.reroutes[self._seen:]
+            self._seen += len(new)
+        for note in new:
+            self.log.append(StatusUpdate(task_id="search", agent="browser", status="reroute", detail=note))
+        return found
 
 
 async def resume_report(report_id: str, *, settings: Settings | None = None, **kwargs: Any) -> RunResult:

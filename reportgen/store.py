@@ -30,11 +30,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 __all__ = [
-    "MIGRATIONS",
     "Idempotent",
     "Job",
     "JobStatus",
     "JobStore",
+    "MIGRATIONS",
     "migrate",
     "migration",
 ]

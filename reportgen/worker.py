@@ -38,7 +38,7 @@ from reportgen.config import LANGUAGES, MAX_TOPIC_CHARS, RunOptions, Settings
 from reportgen.errors import InputError, RenderError, ReportgenError, RunCanceled
 from reportgen.store import Idempotent, Job, JobStatus, JobStore
 
-__all__ = ["ID_PATTERN", "NAME_PATTERN", "JobEvents", "ReportRequest", "Worker", "valid_id"]
+__all__ = ["ID_PATTERN", "JobEvents", "NAME_PATTERN", "ReportRequest", "THEME_PATTERN", "Worker", "valid_id"]
 
 logger = logging.getLogger(__name__)
 
@@ -337,17 +337,17 @@ class Worker:
         return True
 
     def report_dir(self, job_id: str) -> Path:
-        """The folder of report ``job_id``, checked to lie inside the outputs directory.
+        """The folder of report ``job_id``: a direct child of the outputs directory.
+
+        :data:`ID_PATTERN` admits no ``/``, ``\\``, ``.`` or empty id, so the
+        path can name nothing but a folder right inside ``out_dir``.
 
         Raises:
             ValueError: ``job_id`` is not a valid id.
         """
         if not valid_id(job_id):
             raise ValueError(f"invalid report id {job_id!r}")
-        folder = (self.out_dir / job_id).resolve()
-        if folder.parent != self.out_dir:
-            raise ValueError(f"invalid report id {job_id!r}")
-        return folder
+        return self.out_dir / job_id
 
     async def watch(self, job_id: str, *, poll_s: float = 1.0) -> AsyncIterator[Job]:
         """Yield the job each time its status or progress changes, until it ends.

@@ -16,7 +16,7 @@ KEY = "s3cret-key-for-tests"
 TRAVERSALS = [
     "..", "...", "%2e%2e", "..%2f..%2fetc%2fpasswd", "..%2F..%2F..%2Fetc", "a%2f..%2f..%2fb",
     "%2fetc%2fpasswd", "..%5c..%5cwindows", "x%00y", "ABC", "-abc", "a_b", "a.b", "a" * 65,
-    "%c0%ae%c0%ae", "report%20id", "%252e%252e",
+    "%c0%ae%c0%ae", "report%20id", "%252e%252e", "abc%0a", "abc%0d%0aSet-Cookie:x=1",
 ]
 
 

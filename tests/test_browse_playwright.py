@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and not shutil.which("chro
 
 
 def test_request_a_report_watch_it_and_download_the_pdf(tmp_path):
-    app = make_app(tmp_path, search=SlowSearch(0.15), max_concurrency=2)
+    app = make_app(tmp_path, search=SlowSearch(0.25), max_concurrency=2)  # slow enough to watch
     with live(app) as server, playwright.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:

@@ -222,3 +222,24 @@ async def test_token_budget_stops_new_work_and_renders_what_was_done(tmp_path, m
     assert skipped and all(t.status.value == "skipped" for t in skipped)
     assert (cut.out_dir / "report.pdf").exists()
     assert report.usage["total_tokens"] <= budget + max(s["input"] + s["output"] for s in spent.values())
+
+
+async def test_auto_search_falls_back_to_the_offline_corpus_and_logs_a_reroute(tmp_path, model_env, fake_site, monkeypatch):  # noqa: F811
+    monkeypatch.setenv("REPORTGEN_SEARCH", "auto")
+    get_settings.cache_clear()
+    model_env.default = ScriptedModel()
+    from reportgen.errors import FetchError
+
+    dead = WebSearch(search_fn=stub_search(fake_site, error=FetchError("search engine down")), allow_private=True)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "solar.md").write_text("# Solar power\n\nSolar capacity grew from 223 GW in 2015 to 1,419 GW in 2023.\n")
+    try:
+        result = await generate_report(
+            RunOptions(topic="Solar power", sections=4, corpus_dirs=[docs], use_wiki=False),
+            out_dir=tmp_path / "out", web=dead, backoff_scale=0)
+    finally:
+        dead.close()
+    messages = read_messages(result.out_dir / "messages.jsonl")
+    assert any(m.type == "STATUS_UPDATE" and m.status == "reroute" and m.task_id == "search" for m in messages)
+    assert all(r.url.startswith("file://") for r in result.report.references)

@@ -155,14 +155,28 @@ def test_every_internal_link_resolves(page: Page) -> None:
 
 
 def test_citation_markers_follow_sentences() -> None:
+    """Each mark is bound to the word before by U+2060 WORD JOINER: never alone on a line."""
     html = render_html(sample_report())
     assert (
-        "moving water.<sup class=\"cite\"><a href=\"#ref-2\">[2]</a></sup> Norway"
+        "moving water.&#8288;<sup class=\"cite\"><a href=\"#ref-2\">[2]</a></sup> Norway"
     ) in html
     assert (
-        'hydropower.<sup class="cite"><a href="#ref-2">[2]</a></sup>'
-        '<sup class="cite"><a href="#ref-4">[4]</a></sup></p>'
+        'hydropower.&#8288;<sup class="cite"><a href="#ref-2">[2]</a></sup>'
+        '&#8288;<sup class="cite"><a href="#ref-4">[4]</a></sup></p>'
     ) in html
+
+
+def test_sentences_are_joined_as_the_language_writes() -> None:
+    zh = render_html(sample_report(lang="zh"))
+    assert "moving water.&#8288;<sup class=\"cite\"><a href=\"#ref-2\">[2]</a></sup>Norway" in zh
+
+
+def test_dates_urls_and_ids_are_isolated_in_right_to_left_text() -> None:
+    ar = render_html(sample_report(lang="ar"))
+    assert "\u20682024-01-15\u2069" in ar
+    assert '>\u2068https://en.wikipedia.org/wiki/Renewable_energy\u2069</a>' in ar
+    assert '<td class="task">\u2068chart-wind\u2069</td>' in ar
+    assert "\u2068" not in render_html(sample_report())
 
 
 def test_figure_is_inline_numbered_and_sourced(page: Page) -> None:

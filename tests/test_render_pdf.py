@@ -528,12 +528,15 @@ def test_report_in_another_script(
     # Words as written (a line of mixed Arabic and English text is reordered for
     # display, so whole sentences do not come back in logical order).
     for word in sentence.rstrip("。.").split():
-        assert word in text, word
+        assert squash(word) in squash(text), word
     for word in words:
         assert word in text
     pages = int(pdf_info(path)["Pages"])
-    footer = {"zh": f"第 1 页，共 {pages} 页", "ar": f"صفحة 1 من {pages}"}[lang]
-    assert squash(footer) in squash(pdf_text(path, "-f", "1", "-l", "1"))
+    last_line = pdf_text(path, "-f", "1", "-l", "1").strip().splitlines()[-1]
+    if lang == "zh":
+        assert squash(last_line) == squash(f"第 1 页，共 {pages} 页")
+    else:  # poppler extracts the right-to-left footer in visual order, spaced its way
+        assert sorted(squash(last_line)) == sorted(squash(f"صفحة 1 من {pages}"))
     fonts = pdf_fonts(path)
     assert font in " ".join(f["name"] for f in fonts)
     assert all(f["emb"] == "yes" for f in fonts)

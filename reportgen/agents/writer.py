@@ -94,6 +94,8 @@ class WriterAgent(Agent):
             wanted, role, title = INTRO_SENTENCES, "introduction", words["introduction"]
         else:
             wanted, role, title = CONCLUSION_SENTENCES, "conclusion", words["conclusion"]
+        if kind == "conclusion":  # the introduction, written at the same time, takes the best ones
+            ranked = ranked[INTRO_SENTENCES:]
         chosen, alternates = ranked[:wanted], ranked[wanted: wanted + SPARE_SENTENCES]
         sentences = [{"text": s.text, "source": s.source} for s in _reading_order(chosen)]
         if kind == "conclusion" and params["sections"]:

@@ -89,16 +89,19 @@ class ReportAgentExecutor(AgentExecutor):
         job = self.worker.submit(request, client)
         assert not isinstance(job, Idempotent)
         self.jobs[task.id] = job.id
-        final: Job = job
-        async for current in self.worker.watch(job.id):
-            final = current
-            if current.status is JobStatus.WORKING:
-                await updater.update_status(
-                    TaskState.TASK_STATE_WORKING,
-                    message=_text(updater, _progress_text(current)),
-                    metadata=_metadata(current),
-                )
-        await self._finish(updater, final)
+        try:
+            final: Job = job
+            async for current in self.worker.watch(job.id):
+                final = current
+                if current.status is JobStatus.WORKING:
+                    await updater.update_status(
+                        TaskState.TASK_STATE_WORKING,
+                        message=_text(updater, _progress_text(current)),
+                        metadata=_metadata(current),
+                    )
+            await self._finish(updater, final)
+        finally:
+            self.jobs.pop(task.id, None)
 
     async def _finish(self, updater: TaskUpdater, job: Job) -> None:
         current = self.worker.store.get(job.id)

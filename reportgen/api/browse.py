@@ -74,7 +74,7 @@ def _when(moment: datetime | None) -> str:
 def _page(request: Request, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
     worker: Worker = request.app.state.worker
     html = environment().get_template(f"browse/{template}").render(
-        login=bool(request.app.state.api_key), offered_corpora=sorted(worker.settings.corpora),
+        offered_corpora=sorted(worker.settings.corpora),
         offered_templates=worker.templates(), **context,
     )
     return HTMLResponse(html, status_code=status_code, headers={

@@ -21,9 +21,9 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 __all__ = [
+    "ApiKeyMiddleware",
     "KEY_COOKIE",
     "PUBLIC_PATHS",
-    "ApiKeyMiddleware",
     "RateLimiter",
     "client_of",
     "key_matches",

@@ -179,8 +179,8 @@ def _rc() -> dict[str, object]:
 def _draw_graph(tasks: list[Task]) -> str:
     columns = _columns(tasks)
     rows = max(len(column) for column in columns)
-    row_in = min(0.34, (_MAX_HEIGHT_IN - 0.7) / rows)
-    height = min(_MAX_HEIGHT_IN, max(2.0, rows * row_in + 0.7))
+    row_in = min(0.3, (_MAX_HEIGHT_IN - 0.6) / rows)
+    height = min(_MAX_HEIGHT_IN, max(1.8, rows * row_in + 0.6))
     n_cols = len(columns)
     box_w, box_h = 0.8, 0.62
     label_pt = max(3.5, min(7.5, row_in * 72 * 0.36, 6.4 / n_cols * 72 * 0.8 / 11))
@@ -229,8 +229,8 @@ def _draw_timeline(tasks: list[Task]) -> str:
     tasks = sorted(tasks, key=lambda t: (_utc(t.started_at), t.id))
     t0 = _utc(tasks[0].started_at)
     n = len(tasks)
-    row_in = min(0.24, (_MAX_HEIGHT_IN - 1.1) / n)
-    height = min(_MAX_HEIGHT_IN, max(1.8, n * row_in + 1.1))
+    row_in = min(0.19, (_MAX_HEIGHT_IN - 0.9) / n)
+    height = min(_MAX_HEIGHT_IN, max(1.8, n * row_in + 0.9))
     label_pt = max(3.5, min(7.5, row_in * 72 * 0.62))
     starts, lengths = [], []
     for task in tasks:

@@ -38,6 +38,8 @@ from reportgen.render.html import (
     _lang_attribute,
     _primary_subtag,
     is_web_url,
+    isolate,
+    sentence_gap,
     site_name,
     text_direction,
 )
@@ -139,11 +141,12 @@ def render_docx(report: Report, *, appendix: AppendixView | None = None) -> byte
     _set_properties(doc, report, lang)
     _header_footer(doc, report, labels)
     builder = _Builder(doc, {r.id for r in report.references}, labels)
+    gap = sentence_gap(lang)
 
     doc.add_paragraph(_text(report.title), style="Title")
-    meta = _date(report.created)
+    meta = isolate(_date(report.created), rtl)
     if report.corpora:
-        meta += f" · {labels['sources']}: " + ", ".join(report.corpora)
+        meta += f" · {labels['sources']}: " + labels["list_separator"].join(report.corpora)
     builder.muted(meta)
     doc.add_paragraph(_text(report.mode_note or f"Written in {report.mode} mode."), style="Quote")
     if report.limitations:
@@ -173,8 +176,8 @@ def render_docx(report: Report, *, appendix: AppendixView | None = None) -> byte
                 for index, sentence in enumerate(paragraph.sentences):
                     para.add_run(_text(sentence.text))
                     builder.citations(para, sentence.citations)
-                    if index < len(paragraph.sentences) - 1:
-                        para.add_run(" ")
+                    if gap and index < len(paragraph.sentences) - 1:
+                        para.add_run(gap)
             else:
                 para.add_run(_text(paragraph.text))
                 builder.citations(para, paragraph.citations)
@@ -193,12 +196,12 @@ def render_docx(report: Report, *, appendix: AppendixView | None = None) -> byte
             para = doc.add_paragraph(style="List Bullet")
             if item.task_id:
                 code = f" ({item.status_code})" if item.status_code is not None else ""
-                para.add_run(_text(f"{item.task_id}{code}: ")).bold = True
+                para.add_run(_text(f"{isolate(item.task_id, rtl)}{code}: ")).bold = True
             para.add_run(_text(item.reason))
 
     if appendix is not None:
         doc.add_heading(_text(labels["appendix"]), level=1)
-        counts = ", ".join(f"{n} {labels[name]}" for name, n in appendix.counts)
+        counts = labels["list_separator"].join(f"{n} {labels[name]}" for name, n in appendix.counts)
         doc.add_paragraph(_text(labels["appendix_intro"].format(total=appendix.total, counts=counts)))
         builder.picture(appendix.graph_svg, "the appendix's blueprint graph")
         builder.caption(f"{labels['appendix_figure']}1.", labels["appendix_graph"])
@@ -217,14 +220,17 @@ def render_docx(report: Report, *, appendix: AppendixView | None = None) -> byte
             para.add_run(_text(ref.title) + ".").bold = True
             site = site_name(ref.url)
             if site:
-                para.add_run(f" {site}.")
+                para.add_run(f" {isolate(site, rtl)}.")
             para.add_run(" ")
             if is_web_url(ref.url):
-                builder.hyperlink(para, ref.url)
+                builder.hyperlink(para, ref.url, rtl)
             else:
-                para.add_run(_text(ref.url))
+                para.add_run(_text(isolate(ref.url, rtl)))
             accessed = labels["accessed"]
-            run = para.add_run(_text(f". {accessed[:1].upper()}{accessed[1:]} {_date(ref.accessed)} ({ref.corpus})."))
+            run = para.add_run(_text(
+                f". {accessed[:1].upper()}{accessed[1:]} {isolate(_date(ref.accessed), rtl)} "
+                f"{isolate(f'({ref.corpus})', rtl)}."
+            ))
             run.font.color.rgb = _MUTED
 
     buffer = io.BytesIO()
@@ -331,11 +337,11 @@ class _Builder:
         link.append(_run_element(text, superscript=superscript))
         para._p.append(link)
 
-    def hyperlink(self, para, url: str) -> None:
+    def hyperlink(self, para, url: str, rtl: bool = False) -> None:
         rid = self.doc.part.relate_to(url, RT.HYPERLINK, is_external=True)
         link = OxmlElement("w:hyperlink")
         link.set(qn("r:id"), rid)
-        link.append(_run_element(_text(url), underline=True))
+        link.append(_run_element(_text(isolate(url, rtl)), underline=True))
         para._p.append(link)
 
 

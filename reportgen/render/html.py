@@ -18,6 +18,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import jinja2
+from jinja2 import pass_context
 from markupsafe import Markup
 
 from reportgen.errors import RenderError
@@ -41,6 +42,7 @@ __all__ = [
     "RTL_LANGUAGES",
     "STYLESHEETS",
     "css_string",
+    "isolate",
     "is_web_url",
     "render_html",
     "site_name",
@@ -65,6 +67,12 @@ RTL_LANGUAGES: frozenset[str] = frozenset(
 _CONTROL_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _WEB_SCHEMES = frozenset({"http", "https"})
 _LANG_TAG = re.compile(r"^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$")
+
+#: Languages written without spaces between sentences.
+_NO_SENTENCE_SPACE = frozenset({"zh", "ja"})
+
+#: U+2068 FIRST STRONG ISOLATE ... U+2069 POP DIRECTIONAL ISOLATE (UAX #9).
+_FSI, _PDI = "\u2068", "\u2069"
 
 
 def text_direction(lang: str) -> Literal["ltr", "rtl"]:
@@ -101,6 +109,34 @@ def is_web_url(url: object) -> bool:
     except ValueError:
         return False
     return parts.scheme.lower() in _WEB_SCHEMES and bool(parts.hostname)
+
+
+def isolate(text: object, rtl: bool = True) -> str:
+    """Keep ``text`` in its own direction inside right-to-left text.
+
+    A date ``2024-01-15``, a URL or an id inside Arabic or Hebrew text is
+    otherwise reordered by the Unicode bidi algorithm (the digits become
+    Arabic numbers and the hyphens neutral: ``15-01-2024``). Wrapping it in
+    FIRST STRONG ISOLATE ... POP DIRECTIONAL ISOLATE (UAX #9, section 2.7)
+    keeps it as written. Control characters are used rather than CSS
+    ``unicode-bidi: isolate``, which WeasyPrint does not support; they are
+    invisible and work in the PDF, the HTML, the Markdown and the DOCX.
+
+    Args:
+        text: The text to isolate.
+        rtl: Whether the surrounding document is right to left; nothing is
+            added otherwise.
+
+    Returns:
+        The text, isolated when ``rtl``.
+    """
+    value = "" if text is None else str(text)
+    return f"{_FSI}{value}{_PDI}" if rtl and value else value
+
+
+@pass_context
+def _isolate_filter(context: Any, text: object) -> str:
+    return isolate(text, context.get("dir") == "rtl")
 
 
 def site_name(url: object) -> str:
@@ -178,6 +214,7 @@ def render_html(
         "report": report,
         "lang": lang,
         "dir": text_direction(lang),
+        "sentence_gap": sentence_gap(lang),
         "labels": render_labels(_primary_subtag(lang)),
         "theme": template,
         "stylesheet": _stylesheets(env, template),
@@ -197,6 +234,7 @@ def _register(env: jinja2.Environment) -> None:
     env.filters["date"] = _date
     env.filters["w3c_datetime"] = _w3c_datetime
     env.filters["site"] = site_name
+    env.filters["isolate"] = _isolate_filter
     env.filters["sanitize"] = sanitize_markup
     env.filters["safe"] = sanitize_markup  # report text never becomes live markup
     env.tests["web_url"] = is_web_url
@@ -283,6 +321,11 @@ def _index(
         raise RenderError(f"report {report.id}: anchor ids used twice: {duplicates}")
     tables = table_views(report, [s.id for s in report.sections], frozenset(fixed))
     return references, by_section, tables
+
+
+def sentence_gap(lang: str) -> str:
+    """What goes between two sentences: ``""`` in Chinese and Japanese, else a space."""
+    return "" if _primary_subtag(lang) in _NO_SENTENCE_SPACE else " "
 
 
 def _primary_subtag(lang: str) -> str:

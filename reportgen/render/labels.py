@@ -39,6 +39,7 @@ RENDER_LABELS: dict[str, dict[str, str]] = {
         "not_run": "not run",
         "empty_table": "(no rows)",
         "footnotes": "Notes",
+        "list_separator": ", ",
     },
     "fr": {
         "table": "Tableau",
@@ -116,6 +117,7 @@ RENDER_LABELS: dict[str, dict[str, str]] = {
         "not_run": "未运行",
         "empty_table": "（无数据行）",
         "footnotes": "注释",
+        "list_separator": "、",
     },
     "ja": {
         "report": "レポート",
@@ -134,6 +136,7 @@ RENDER_LABELS: dict[str, dict[str, str]] = {
         "of": "/",
         "page_of": "{page} / {pages}",
         "appendix": "付録：このレポートの作成過程",
+        "list_separator": "、",
     },
     "ar": {
         "report": "تقرير",
@@ -171,6 +174,7 @@ RENDER_LABELS: dict[str, dict[str, str]] = {
         "not_run": "لم تُنفَّذ",
         "empty_table": "(لا صفوف)",
         "footnotes": "حواشٍ",
+        "list_separator": "، ",
     },
     "he": {
         "report": "דוח",

@@ -19,7 +19,16 @@ import re
 from dataclasses import dataclass
 
 from reportgen.render.appendix import AppendixView
-from reportgen.render.html import _date, _lang_attribute, _primary_subtag, is_web_url, site_name
+from reportgen.render.html import (
+    _date,
+    _lang_attribute,
+    _primary_subtag,
+    is_web_url,
+    isolate,
+    sentence_gap,
+    site_name,
+    text_direction,
+)
 from reportgen.render.labels import render_labels
 from reportgen.render.tables import TableView, table_views
 from reportgen.report import Figure, Report
@@ -96,7 +105,10 @@ def render_markdown(report: Report, *, appendix: AppendixView | None = None) -> 
     Returns:
         The Markdown text and the SVG files it links to.
     """
-    labels = render_labels(_primary_subtag(_lang_attribute(report.lang)))
+    lang = _lang_attribute(report.lang)
+    labels = render_labels(_primary_subtag(lang))
+    rtl = text_direction(lang) == "rtl"
+    gap = sentence_gap(lang)
     refs = {ref.id: ref for ref in report.references}
     out: list[str] = []
     files: dict[str, str] = {}
@@ -106,9 +118,10 @@ def render_markdown(report: Report, *, appendix: AppendixView | None = None) -> 
         return "".join(f"[^{n}]" for n in numbers if n in refs)
 
     out += [f"# {escape_markdown(report.title)}", ""]
-    meta = _date(report.created)
+    meta = isolate(_date(report.created), rtl)
     if report.corpora:
-        meta += f" · {labels['sources']}: " + ", ".join(escape_markdown(c) for c in report.corpora)
+        meta += f" · {labels['sources']}: " + labels["list_separator"].join(
+            escape_markdown(c) for c in report.corpora)
     out += [meta, ""]
     note = report.mode_note or f"Written in {report.mode} mode."
     out += [f"> {escape_markdown(note)}", ""]
@@ -137,7 +150,7 @@ def render_markdown(report: Report, *, appendix: AppendixView | None = None) -> 
         for paragraph in section.paragraphs:
             if paragraph.sentences:
                 parts = [escape_markdown(s.text) + cite(s.citations) for s in paragraph.sentences]
-                out += [" ".join(parts), ""]
+                out += [gap.join(parts), ""]
             else:
                 out += [escape_markdown(paragraph.text) + cite(paragraph.citations), ""]
         for figure in by_section[section.id]:
@@ -157,7 +170,7 @@ def render_markdown(report: Report, *, appendix: AppendixView | None = None) -> 
         for item in report.limitations:
             head = ""
             if item.task_id:
-                head = f"**{escape_markdown(item.task_id)}**"
+                head = f"**{isolate(escape_markdown(item.task_id), rtl)}**"
                 if item.status_code is not None:
                     head += f" ({item.status_code})"
                 head += ": "
@@ -166,7 +179,7 @@ def render_markdown(report: Report, *, appendix: AppendixView | None = None) -> 
 
     if appendix is not None:
         out += [f"## {escape_markdown(labels['appendix'])}", ""]
-        counts = ", ".join(f"{n} {labels[name]}" for name, n in appendix.counts)
+        counts = labels["list_separator"].join(f"{n} {labels[name]}" for name, n in appendix.counts)
         out += [escape_markdown(labels["appendix_intro"].format(total=appendix.total, counts=counts)), ""]
         drawings = [("blueprint", appendix.graph_svg, labels["appendix_graph"], "")]
         if appendix.timeline_svg:
@@ -182,23 +195,23 @@ def render_markdown(report: Report, *, appendix: AppendixView | None = None) -> 
     if report.references:
         out += [f"## {escape_markdown(labels['references'])}", ""]
         for ref in report.references:
-            out.append(f"[^{ref.id}]: {_reference(ref, labels)}")
+            out.append(f"[^{ref.id}]: {_reference(ref, labels, rtl)}")
         out.append("")
     return MarkdownExport(text="\n".join(out).rstrip("\n") + "\n", files=files)
 
 
-def _reference(ref, labels: dict[str, str]) -> str:
+def _reference(ref, labels: dict[str, str], rtl: bool) -> str:
     parts = [escape_markdown(ref.title) + "."]
     site = site_name(ref.url)
     if site:
-        parts.append(escape_markdown(site) + ".")
+        parts.append(isolate(escape_markdown(site), rtl) + ".")
     if is_web_url(ref.url) and not re.search(r"[<>\s]", ref.url):
-        parts.append(f"<{ref.url}>.")
+        parts.append(isolate(f"<{ref.url}>", rtl) + ".")
     else:
-        parts.append(escape_markdown(ref.url) + ".")
+        parts.append(isolate(escape_markdown(ref.url), rtl) + ".")
     accessed = labels["accessed"]
-    parts.append(f"{escape_markdown(accessed[:1].upper() + accessed[1:])} {_date(ref.accessed)}"
-                 f" ({escape_markdown(ref.corpus)}).")
+    parts.append(f"{escape_markdown(accessed[:1].upper() + accessed[1:])} "
+                 f"{isolate(_date(ref.accessed), rtl)} {isolate(f'({escape_markdown(ref.corpus)})', rtl)}.")
     return " ".join(parts)
 
 

@@ -23,6 +23,7 @@ from reportgen.render.files import write_bytes_atomic
 from reportgen.render.html import render_html
 from reportgen.render.markdown import render_markdown
 from reportgen.render.pdf import write_pdf
+from reportgen.render.templates import available_templates, check_template_name
 from reportgen.report import Report
 
 __all__ = ["REPORT_FILES", "write_report_files"]
@@ -62,9 +63,10 @@ def write_report_files(
         Seconds spent per output: ``{"json", "appendix", "html", "pdf", "md", "docx"}``.
 
     Raises:
-        RenderError: A file could not be produced or written (the message
-            names it and the cause); no partial file is left in place of
-            the real one. Files written before the failure are complete.
+        RenderError: The template is unknown (nothing is written then), or a
+            file could not be produced or written (the message names it and
+            the cause); no partial file is left in place of the real one.
+            Files written before the failure are complete.
     """
     from reportgen.config import get_settings
 
@@ -73,6 +75,11 @@ def write_report_files(
         template_dir = settings.template_dir
     if timeout_s is None:
         timeout_s = settings.render_timeout_s
+    check_template_name(template)
+    if template not in available_templates(template_dir):  # before anything is written
+        raise RenderError(
+            f"no template named {template!r}; installed: {', '.join(available_templates(template_dir))}"
+        )
     out_dir = Path(out_dir)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -89,8 +96,12 @@ def write_report_files(
     timings["appendix"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    html = render_html(report, template_dir, template=template, appendix=view, timeout_s=timeout_s)
-    _write_text(out_dir / "report.html", html)
+    target = out_dir / "report.html"
+    try:
+        html = render_html(report, template_dir, template=template, appendix=view, timeout_s=timeout_s)
+    except RenderError as exc:
+        raise RenderError(f"cannot write {target}: {exc}") from exc
+    _write_text(target, html)
     timings["html"] = time.perf_counter() - started
 
     started = time.perf_counter()
