@@ -50,12 +50,8 @@ BENCHMARKS: list[Benchmark] = [
               "HTML → PDF, ours vs headless Chromium; peak memory"),
     Benchmark("end to end", "bench.end_to_end",
               "reportgen report 'Renewable energy', offline, extractive"),
-    # HOOK (issue 5): the fault-tolerance completeness table. Add
-    # bench/fault_tolerance.py with `def run() -> list[Row]`; until then the
-    # table shows one "not yet measured" row here.
     Benchmark("fault tolerance", "bench.fault_tolerance",
-              "report completeness under injected tool faults",
-              pending="fault-tolerance completeness (issue 5)"),
+              "report completeness under injected tool faults, recovery on vs off"),
 ]
 
 

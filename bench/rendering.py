@@ -193,8 +193,8 @@ def run(repeats: int = 2, report: Report | None = None) -> list[Row]:
         "ours_pages": our_pages, "html_kib": html_kib, "figures": len(report.figures),
     }
     what = f"{our_pages} pages, {len(report.figures)} charts, {html_kib:.0f} KiB of HTML"
-    cold_name = "30-page PDF, fresh process each"
-    alone_name = "30-page PDF, render_pdf alone"
+    cold_name = f"{our_pages}-page PDF, fresh process each"
+    alone_name = f"{our_pages}-page PDF, render_pdf alone"
     memory_name = "peak memory, our render process"
     memory_note = "ru_maxrss of the process (interpreter and imports included)"
     if command is None:

@@ -2,47 +2,64 @@
 
 The public surface, re-exported from the private modules (the ``httpx``
 habit); ``tests/test_exported_members.py`` checks ``__all__`` is complete
-and sorted.
+and sorted. Names are imported on first use (PEP 562 ``__getattr__``), so
+``import reportgen`` — and the ``reportgen`` command's start-up — does not
+load LangGraph, matplotlib and WeasyPrint until they are needed.
 """
 
-from reportgen.acp import (
-    AgentRequest,
-    AgentResponse,
-    AssistanceRequest,
-    MessageLog,
-    StatusCode,
-    StatusUpdate,
-    read_messages,
-)
-from reportgen.blueprint.model import Blueprint, Task, TaskInput, TaskStatus
-from reportgen.config import RunOptions, Settings, get_settings
-from reportgen.errors import (
-    AgentError,
-    BlockedURLError,
-    BlueprintError,
-    ConfigError,
-    CycleError,
-    FetchError,
-    ForbiddenURLError,
-    InputError,
-    NoSourcesError,
-    PageRejectedError,
-    RateLimitedError,
-    RenderError,
-    ReportgenError,
-    RunCanceled,
-    RunError,
-    RunLockedError,
-    SourceError,
-    UnknownAgentError,
-    UnknownReportError,
-    UnresolvedInputError,
-)
-from reportgen.report import Figure, Limitation, Paragraph, Reference, Report, Section, Sentence
-from reportgen.faults import FaultPlan
-from reportgen.run import RunResult, generate_report, new_report_id, resume_report
+import importlib as _importlib
+from typing import Any as _Any
 
 __version__ = "0.1.0"
+
+_EXPORTS: dict[str, str] = {
+    "AgentError": "reportgen.errors",
+    "AgentRequest": "reportgen.acp",
+    "AgentResponse": "reportgen.acp",
+    "AssistanceRequest": "reportgen.acp",
+    "BlockedURLError": "reportgen.errors",
+    "Blueprint": "reportgen.blueprint.model",
+    "BlueprintError": "reportgen.errors",
+    "ConfigError": "reportgen.errors",
+    "CycleError": "reportgen.errors",
+    "FaultPlan": "reportgen.faults",
+    "FetchError": "reportgen.errors",
+    "Figure": "reportgen.report",
+    "ForbiddenURLError": "reportgen.errors",
+    "InputError": "reportgen.errors",
+    "Limitation": "reportgen.report",
+    "MessageLog": "reportgen.acp",
+    "NoSourcesError": "reportgen.errors",
+    "PageRejectedError": "reportgen.errors",
+    "Paragraph": "reportgen.report",
+    "RateLimitedError": "reportgen.errors",
+    "Reference": "reportgen.report",
+    "RenderError": "reportgen.errors",
+    "Report": "reportgen.report",
+    "ReportgenError": "reportgen.errors",
+    "RunCanceled": "reportgen.errors",
+    "RunError": "reportgen.errors",
+    "RunLockedError": "reportgen.errors",
+    "RunOptions": "reportgen.config",
+    "RunResult": "reportgen.run",
+    "Section": "reportgen.report",
+    "Sentence": "reportgen.report",
+    "Settings": "reportgen.config",
+    "SourceError": "reportgen.errors",
+    "StatusCode": "reportgen.acp",
+    "StatusUpdate": "reportgen.acp",
+    "Task": "reportgen.blueprint.model",
+    "TaskInput": "reportgen.blueprint.model",
+    "TaskStatus": "reportgen.blueprint.model",
+    "UnknownAgentError": "reportgen.errors",
+    "UnknownReportError": "reportgen.errors",
+    "UnresolvedInputError": "reportgen.errors",
+    "generate_report": "reportgen.run",
+    "get_settings": "reportgen.config",
+    "new_report_id": "reportgen.run",
+    "read_messages": "reportgen.acp",
+    "resume_report": "reportgen.run",
+}
 
 __all__ = [
     "AgentError",
@@ -93,3 +110,16 @@ __all__ = [
     "read_messages",
     "resume_report",
 ]
+
+
+def __getattr__(name: str) -> _Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'reportgen' has no attribute {name!r}")
+    value = getattr(_importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

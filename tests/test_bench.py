@@ -126,11 +126,11 @@ def test_a_hook_without_its_module_is_a_not_yet_measured_row():
     assert rows[0].verdict() == ("", None)
 
 
-def test_the_fault_tolerance_hook_is_registered():
-    hook = next(b for b in BENCHMARKS if b.name == "fault tolerance")
-    assert hook.pending
-    if importlib.util.find_spec(hook.module) is None:
-        rows, _ = run_benchmarks([hook])
+def test_the_fault_tolerance_benchmark_is_registered():
+    entry = next(b for b in BENCHMARKS if b.name == "fault tolerance")
+    if importlib.util.find_spec(entry.module) is None:  # not landed yet: a placeholder, no numbers
+        assert entry.pending
+        rows, _ = run_benchmarks([entry])
         assert [r.status for r in rows] == ["not measured"]
 
 

@@ -14,7 +14,7 @@ from markdown_it import MarkdownIt
 from factories import sample_blueprint, sample_report, sample_svg
 from reportgen.errors import RenderError
 from reportgen.render import build_appendix, escape_markdown, render_docx, render_markdown
-from reportgen.render.docx import check_svg, svg_to_png
+from reportgen.render.svg import check_svg, svg_to_png
 from reportgen.report import Paragraph, Reference, Sentence, Table
 
 HOSTILE_DIR = Path(__file__).parent / "fixtures" / "hostile"
@@ -148,14 +148,17 @@ def test_docx_headings_paragraphs_and_references(appendix) -> None:
     assert document.paragraphs[0].style.name == "Title"
     assert document.paragraphs[0].text == report.title
     body = "\n".join(p.text for p in document.paragraphs)
+    # Citation marks hold U+2060 WORD JOINERs (a mark never breaks or starts a line).
+    assert "moving water.\u2060[\u20602\u2060]" in body
+    body = body.replace("\u2060", "")
     assert "moving water.[2] Norway produces almost all of its electricity from hydropower.[2][4]" in body
     references = [p.text for p in document.paragraphs if re.match(r"\[\d+\] ", p.text)]
     assert references[0] == ("[1] Renewable energy. en.wikipedia.org. "
                              "https://en.wikipedia.org/wiki/Renewable_energy. "
                              "Accessed 2024-01-15 (wikipedia-offline).")
     assert references[3].startswith("[4] Nordic grid notes (user document). local file. file:///home/")
-    captions = [p.text for p in document.paragraphs if p.style.name == "Caption"]
-    assert captions[0].startswith("Figure 1. Share of electricity from renewable sources Source:[2][4]")
+    captions = [p.text.replace("\u2060", "") for p in document.paragraphs if p.style.name == "Caption"]
+    assert captions[0].startswith("Figure 1. Share of electricity from renewable sources Source: [2][4]")
     assert captions[1].startswith("Figure A1. The execution blueprint")
 
 
@@ -233,6 +236,8 @@ def test_a_chart_naming_an_outside_resource_is_refused(svg: str) -> None:
     report.figures[0].svg = svg
     with pytest.raises(RenderError, match="fig-1"):
         render_docx(report)
+    with pytest.raises(RenderError, match="fig-1"):
+        render_markdown(report)
 
 
 def test_png_fallback_is_drawn() -> None:

@@ -494,3 +494,12 @@ def test_all_is_sorted_and_complete() -> None:
     }
     assert reportgen.render.__all__ == sorted(reportgen.render.__all__)
     assert set(reportgen.render.__all__) == public
+
+
+def test_bidi_overrides_from_sources_are_dropped() -> None:
+    """U+202A..U+202E in source text would reorder what follows ("Trojan Source")."""
+    report = sample_report(title="Wind \u202eevil\u202c power")
+    report.sections[0].paragraphs[0].sentences[0].text = "See \u202dhttps://x.example\u202c now."
+    html = render_html(report)
+    assert not re.search("[\u202a-\u202e]", html)
+    assert "Wind evil power" in html and "See https://x.example now." in html

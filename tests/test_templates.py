@@ -224,3 +224,69 @@ def test_appendix_on_and_off() -> None:
     assert "#appendix" in [a.get("href") for a in with_appendix.tags("a")]
     assert "appendix" not in [a.get("id") for a in without.tags("section")]
     assert "#appendix" not in [a.get("href") for a in without.tags("a")]
+
+
+# ---- the command line -------------------------------------------------------------------
+
+
+def _corpus(folder: Path) -> Path:
+    from fakes import ENERGY_DOCS
+
+    folder.mkdir()
+    for doc in ENERGY_DOCS:
+        name = doc["title"].lower().replace(" ", "-")
+        (folder / f"{name}.md").write_text(f"# {doc['title']}\n\n{doc['text']}\n", encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--template", "glossy"], "unknown template 'glossy'; installed: brief, report"),
+        (["--template", "../report"], "unknown template '../report'; installed: brief, report"),
+        (["--template-dir", "/nonexistent/templates"], "--template-dir: template folder /nonexistent/templates does not exist"),
+    ],
+)
+def test_cli_refuses_a_bad_template_before_any_work(tmp_path: Path, args: list[str], message: str) -> None:
+    from reportgen.cli import app
+
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["report", "Renewable energy", "--corpus", str(_corpus(tmp_path / "docs")),
+                                      "--no-wiki", *args, "--out", str(out), "--quiet"])
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0] == f"error: {message}"
+    assert not out.exists()
+
+
+def test_cli_brief_theme_without_appendix(tmp_path: Path) -> None:
+    from reportgen.cli import app
+
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, [
+        "report", "Renewable energy", "--corpus", str(_corpus(tmp_path / "docs")), "--no-wiki",
+        "--sections", "2", "--template", "brief", "--no-appendix", "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.stderr + result.stdout
+    (folder,) = out.iterdir()
+    for name in ("report.md", "report.docx"):
+        assert str(folder / name) in result.stdout  # the exports are listed with the rest
+    html = (folder / "report.html").read_text(encoding="utf-8")
+    assert '<body class="theme-brief">' in html and 'id="appendix"' not in html
+    assert "Appendix" not in (folder / "report.md").read_text(encoding="utf-8")
+
+
+def test_cli_template_error_names_file_and_line(tmp_path: Path) -> None:
+    from reportgen.cli import app
+
+    templates = tmp_path / "my-templates"
+    templates.mkdir()
+    (templates / "report.html.j2").write_text(
+        '{% extends "builtin/report.html.j2" %}\n{% block cover %}\n{{ report.__class__ }}\n{% endblock %}\n',
+        encoding="utf-8")
+    result = CliRunner().invoke(app, [
+        "report", "Renewable energy", "--corpus", str(_corpus(tmp_path / "docs")), "--no-wiki",
+        "--sections", "1", "--template-dir", str(templates), "--out", str(tmp_path / "out"), "--quiet"])
+    assert result.exit_code == 1
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("error: cannot write ") and "report.html: cannot render HTML: " in line
+    assert f"{templates / 'report.html.j2'}, line 3: SecurityError" in line

@@ -117,9 +117,11 @@ class MessageLog:
     """Append-only JSON-lines log of every ACP message of one run.
 
     Safe to share between the dispatcher's worker threads and asyncio tasks;
-    each message is one ``write`` of one line followed by ``flush`` and
-    ``fsync``, so a killed process leaves at most one partial last line, which
-    :func:`read_messages` ignores.
+    each message is one ``write`` of one line followed by a flush (no
+    ``fsync``: once flushed the line is in the OS page cache, which survives a
+    killed process; a per-message ``fsync`` on the event loop cost more than
+    the orchestration itself, see ``make bench``), so a killed process leaves
+    at most one partial last line, which :func:`read_messages` ignores.
 
     Args:
         path: The ``messages.jsonl`` file; its folder is created with the
@@ -150,8 +152,7 @@ class MessageLog:
                             line = "\n" + line
             with open(self.path, "a", encoding="utf-8") as fh:
                 fh.write(line)
-                fh.flush()
-                os.fsync(fh.fileno())
+                fh.flush()  # in the OS once flushed: a killed process loses nothing
         for listener in list(self._listeners):
             listener(message)
 

@@ -15,7 +15,9 @@ Each phase is logged to ``messages.jsonl``; a failure also posts an
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -56,6 +58,8 @@ class RunContext:
         deadline: ``time.monotonic()`` value at which the run stops starting
             and running tasks (``None``: no deadline).
         llm: The run's model clients; ``None`` in extractive mode.
+        executor: Thread pool of the tool calls (sized to the run's
+            concurrency); ``None``: the event loop's default pool.
         extra: Agent-specific shared objects (e.g. the run's sentence registry).
     """
 
@@ -71,6 +75,7 @@ class RunContext:
     faults: FaultPlan | None = None
     deadline: float | None = None
     llm: LLM | None = None
+    executor: Executor | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -212,7 +217,10 @@ async def run_attempt(
     try:
         if ctx.tool_hook is not None:
             ctx.tool_hook(agent.name, task)
-        raw = await asyncio.wait_for(asyncio.to_thread(call), timeout=ctx.tool_timeout_s)
+        raw = await asyncio.wait_for(
+            asyncio.get_running_loop().run_in_executor(ctx.executor, contextvars.copy_context().run, call),
+            timeout=ctx.tool_timeout_s,
+        )
     except AgentError as exc:
         return _fail(ctx, common, agent, exc.status_code, "tool_call", str(exc), exc.resolution)
     except ModelOutputError as exc:  # the model answered garbage: wrong information, ask again

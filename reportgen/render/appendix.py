@@ -37,7 +37,13 @@ from reportgen.blueprint.model import Blueprint, Task, TaskStatus
 from reportgen.charts import draw as _charts_draw
 from reportgen.errors import RenderError
 
-__all__ = ["OUTCOME_COLOURS", "OUTCOMES", "AppendixView", "build_appendix", "outcome"]
+__all__ = [
+    "AppendixView",
+    "OUTCOMES",
+    "OUTCOME_COLOURS",
+    "build_appendix",
+    "outcome",
+]
 
 #: Task outcomes in legend order.
 OUTCOMES: tuple[str, ...] = ("done", "degraded", "failed", "skipped", "not_run")

@@ -31,7 +31,6 @@ from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 from docx.shared import Inches, Pt, RGBColor
 
-from reportgen.errors import RenderError
 from reportgen.render.appendix import AppendixView
 from reportgen.render.html import (
     _date,
@@ -44,16 +43,16 @@ from reportgen.render.html import (
     text_direction,
 )
 from reportgen.render.labels import render_labels
+from reportgen.render.svg import svg_to_png
 from reportgen.render.tables import TableView, table_views
 from reportgen.report import Figure, Report
 
-__all__ = ["check_svg", "render_docx", "svg_to_png"]
+__all__ = ["render_docx"]
 
 #: Width of charts in the document (the text block of an A4 page is ~6.3 in).
 FIGURE_WIDTH_IN = 6.0
-#: PNG fallback resolution (pixels across :data:`FIGURE_WIDTH_IN`), ~200 dpi.
-PNG_WIDTH_PX = 1200
 
+_WJ = "\u2060"
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 _SVG_EXTENSION_URI = "{96DAC541-7B7A-43D3-8B79-37D633B846F1}"
 _SVG_NS = "http://schemas.microsoft.com/office/drawing/2016/SVG/main"
@@ -66,52 +65,6 @@ _CS_FONTS = {"he": "Noto Sans Hebrew", "yi": "Noto Sans Hebrew", "hi": "Noto San
 
 def _text(value: object) -> str:
     return _XML_INVALID.sub("", str(value))
-
-
-def check_svg(svg: str, what: str) -> None:
-    """Refuse an SVG that refers to anything outside itself.
-
-    Args:
-        svg: The SVG text.
-        what: What to call it in the error (``"figure fig-1"``).
-
-    Raises:
-        RenderError: It has a DTD or entity declaration, an ``href`` /
-            ``xlink:href`` / ``src`` that is not a ``#fragment``, a
-            ``url(...)`` that is not one, or a CSS ``@import``.
-    """
-    if re.search(r"<!(DOCTYPE|ENTITY)", svg, re.IGNORECASE):
-        raise RenderError(f"{what}: the SVG declares a DTD or entities")
-    refs = re.findall(r"""(?:href|src)\s*=\s*["']([^"']*)["']""", svg, re.IGNORECASE)
-    refs += re.findall(r"url\(\s*([^)]*)\)", svg, re.IGNORECASE)
-    for ref in refs:
-        if not ref.strip("'\" \t\r\n").startswith("#"):
-            raise RenderError(f"{what}: the SVG refers to an outside resource {ref[:80]!r}")
-    if "@import" in svg.lower():
-        raise RenderError(f"{what}: the SVG imports a stylesheet")
-
-
-def svg_to_png(svg: str, what: str, width_px: int = PNG_WIDTH_PX) -> bytes:
-    """Rasterise a self-contained SVG with resvg (white background).
-
-    Args:
-        svg: The SVG text; checked with :func:`check_svg` first.
-        what: What to call it in errors.
-        width_px: Width of the image; the height keeps the SVG's proportions.
-
-    Returns:
-        PNG bytes.
-
-    Raises:
-        RenderError: The SVG refers to outside resources or cannot be drawn.
-    """
-    import resvg_py
-
-    check_svg(svg, what)
-    try:
-        return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width_px, background="#ffffff"))
-    except (ValueError, RuntimeError) as exc:
-        raise RenderError(f"{what}: cannot draw the SVG: {exc}") from exc
 
 
 def render_docx(report: Report, *, appendix: AppendixView | None = None) -> bytes:
@@ -185,7 +138,7 @@ def render_docx(report: Report, *, appendix: AppendixView | None = None) -> byte
             builder.picture(figure.svg, f"figure {figure.id}")
             caption = builder.caption(f"{labels['figure']} {figure.number}.", figure.caption)
             if figure.citations:
-                caption.add_run(f" {labels['source']}:")
+                caption.add_run(f" {labels['source']}: ")
                 builder.citations(caption, figure.citations)
         for view in tables[section.id]:
             builder.table(view)
@@ -256,9 +209,13 @@ class _Builder:
         return para
 
     def citations(self, para, numbers) -> None:
+        # U+2060 WORD JOINER before and inside each mark: a mark is never
+        # split or left alone at the start of a line (LibreOffice breaks
+        # "[1]" after "[" in right-to-left paragraphs otherwise).
         for n in numbers:
             if n in self.reference_ids:
-                self.internal_link(para, f"[{n}]", f"ref-{n}", superscript=True)
+                mark = _WJ + _WJ.join(f"[{n}]")
+                self.internal_link(para, mark, f"ref-{n}", superscript=True)
 
     def caption(self, label: str, text: str):
         para = self.doc.add_paragraph(style="Caption")
@@ -296,7 +253,7 @@ class _Builder:
         caption.add_run(_text(f"{self.labels['table']} {view.number}.")).bold = True
         caption.add_run(" " + _text(view.caption))
         if view.citations:
-            caption.add_run(f" {self.labels['source']}:")
+            caption.add_run(f" {self.labels['source']}: ")
             self.citations(caption, view.citations)
         caption.paragraph_format.keep_with_next = True
         if view.columns == 0:
@@ -408,6 +365,10 @@ def _set_styles(doc, lang: str, primary: str, rtl: bool) -> None:
                 p_pr.append(OxmlElement("w:bidi"))
         if style.name.startswith("Heading") or style.name == "Title":
             style.font.color.rgb = _HEADING
+            # Letter-spacing (the template's Title has some) breaks the joining
+            # of Arabic letters; text is set without it.
+            for spacing in r_pr.findall(qn("w:spacing")):
+                r_pr.remove(spacing)
 
 
 def _set_properties(doc, report: Report, lang: str) -> None:

@@ -42,9 +42,11 @@ __all__ = [
     "RTL_LANGUAGES",
     "STYLESHEETS",
     "css_string",
-    "isolate",
     "is_web_url",
+    "isolate",
+    "page_counter",
     "render_html",
+    "sentence_gap",
     "site_name",
     "svg_data_uri",
     "text_direction",
@@ -64,7 +66,10 @@ RTL_LANGUAGES: frozenset[str] = frozenset(
 
 # C0 controls except TAB, LF and CR, DEL, C1 controls and lone surrogates: not
 # allowed in HTML text (WHATWG "control" code points) and useless in a report.
-_CONTROL_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+# Also the bidi embeddings and overrides U+202A..U+202E: in source text they
+# can make the text that follows display in another order than it is read
+# ("Trojan Source", CVE-2021-42574).
+_CONTROL_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\ud800-\udfff]")
 _WEB_SCHEMES = frozenset({"http", "https"})
 _LANG_TAG = re.compile(r"^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$")
 

@@ -30,6 +30,7 @@ from reportgen.render.html import (
     text_direction,
 )
 from reportgen.render.labels import render_labels
+from reportgen.render.svg import check_svg
 from reportgen.render.tables import TableView, table_views
 from reportgen.report import Figure, Report
 
@@ -104,6 +105,9 @@ def render_markdown(report: Report, *, appendix: AppendixView | None = None) -> 
 
     Returns:
         The Markdown text and the SVG files it links to.
+
+    Raises:
+        RenderError: A chart's SVG names a resource outside itself.
     """
     lang = _lang_attribute(report.lang)
     labels = render_labels(_primary_subtag(lang))
@@ -155,6 +159,7 @@ def render_markdown(report: Report, *, appendix: AppendixView | None = None) -> 
                 out += [escape_markdown(paragraph.text) + cite(paragraph.citations), ""]
         for figure in by_section[section.id]:
             name = _file_name(figure.id, f"figure-{figure.number}", taken)
+            check_svg(figure.svg, f"figure {figure.id}")
             files[f"{FIGURE_DIR}/{name}"] = figure.svg
             caption = f"{labels['figure']} {figure.number}. {figure.caption}"
             out += [f"![{escape_markdown(caption)}]({FIGURE_DIR}/{name})", ""]

@@ -17,7 +17,13 @@ from dataclasses import dataclass
 
 from reportgen.report import Report, Table
 
-__all__ = ["WIDE_COLUMNS", "VERY_WIDE_COLUMNS", "TableView", "normalise_table", "table_views"]
+__all__ = [
+    "TableView",
+    "VERY_WIDE_COLUMNS",
+    "WIDE_COLUMNS",
+    "normalise_table",
+    "table_views",
+]
 
 #: From this many columns a table is set smaller (class ``table-wide``)...
 WIDE_COLUMNS = 6

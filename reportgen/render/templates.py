@@ -49,6 +49,7 @@ __all__ = [
     "TemplateEnvironment",
     "available_templates",
     "check_template_name",
+    "make_environment",
     "render_template",
 ]
 
