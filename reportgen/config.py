@@ -21,6 +21,7 @@ __all__ = [
     "MAX_TOPIC_CHARS",
     "RunOptions",
     "Settings",
+    "clean_topic",
     "get_settings",
 ]
 
@@ -214,11 +215,18 @@ class RunOptions(BaseModel):
     @field_validator("topic")
     @classmethod
     def _clean_topic(cls, value: str) -> str:
-        cleaned = " ".join(value.split())
-        if not cleaned:
-            raise ValueError("the topic is empty")
-        if len(cleaned) > MAX_TOPIC_CHARS:
-            raise ValueError(
-                f"the topic is {len(cleaned)} characters long; the limit is {MAX_TOPIC_CHARS}"
-            )
-        return cleaned
+        return clean_topic(value)
+
+
+def clean_topic(value: str) -> str:
+    """Normalise a topic's whitespace and check its length.
+
+    Raises:
+        ValueError: The topic is empty or longer than :data:`MAX_TOPIC_CHARS`.
+    """
+    cleaned = " ".join(value.split())
+    if not cleaned:
+        raise ValueError("the topic is empty")
+    if len(cleaned) > MAX_TOPIC_CHARS:
+        raise ValueError(f"the topic is {len(cleaned)} characters long; the limit is {MAX_TOPIC_CHARS}")
+    return cleaned

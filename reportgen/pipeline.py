@@ -195,7 +195,7 @@ def coordinate_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str,
 
 
 def render_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any]:
-    """Write ``report.json``, ``report.html`` and ``report.pdf``, each atomically.
+    """Write the report files (JSON, HTML, PDF, Markdown, DOCX), each atomically.
 
     Raises:
         RenderError: The HTML or PDF could not be produced.
@@ -208,7 +208,7 @@ def render_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any
         blueprint=Blueprint.model_validate(state["blueprint"]),
     )
     p.run.log.append(StatusUpdate(task_id="render", agent="renderer", status="done",
-                                  detail="report.html, report.pdf, report.json written"))
+                                  detail=", ".join(sorted(stages)) + " written"))
     return {
         "files": {name: str(p.out_dir / name) for name in OUTPUT_FILES},
         "timings": _timed(state, **stages),

@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from reportgen.acp import MessageLog, StatusUpdate
 from reportgen.blueprint.model import Blueprint
-from reportgen.config import LANGUAGES, MAX_TOPIC_CHARS, RunOptions, Settings
+from reportgen.config import LANGUAGES, MAX_TOPIC_CHARS, RunOptions, Settings, clean_topic
 from reportgen.errors import InputError, RenderError, ReportgenError, RunCanceled
 from reportgen.store import Idempotent, Job, JobStatus, JobStore
 
@@ -100,10 +100,7 @@ class ReportRequest(BaseModel):
     @field_validator("topic")
     @classmethod
     def _clean_topic(cls, value: str) -> str:
-        cleaned = " ".join(value.split())
-        if not cleaned:
-            raise ValueError("the topic is empty")
-        return cleaned
+        return clean_topic(value)
 
 
 class JobEvents:

@@ -15,6 +15,10 @@ import pytest
 
 from reportgen.config import get_settings
 
+#: Fixture modules shared by the suite: the fixture website, the scripted
+#: OpenAI-compatible server, and the API test kit.
+pytest_plugins = ["fakeweb", "fakellm", "api_kit"]
+
 
 @pytest.fixture(autouse=True)
 def reportgen_home(

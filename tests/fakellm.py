@@ -25,7 +25,7 @@ a final usage chunk when ``stream_options.include_usage`` asks for it. When
 the queue is empty the server answers :attr:`FakeLLM.default` if set, else
 HTTP 500 with an error saying so (and counts it in :attr:`FakeLLM.exhausted`).
 
-Use it from a test module with ``from fakellm import fake_llm, text, ...``.
+The ``fake_llm`` fixture is registered for the whole suite (``tests/conftest.py``).
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ when it stops). Routes:
 
 Every request is counted in :attr:`FakeSite.hits` (path -> count).
 
-Use it from a test module with ``from fakeweb import fake_site, stub_search``.
+The ``fake_site`` fixture is registered for the whole suite (``tests/conftest.py``).
 """
 
 from __future__ import annotations

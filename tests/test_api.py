@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from api_kit import TOPIC, SlowSearch, _finished_once, client, finished, make_app, make_settings, wait_until  # noqa: F401
+from api_kit import TOPIC, SlowSearch, client, make_app, make_settings, wait_until
 from fakes import ENERGY_DOCS
 from reportgen.api import create_app
 from reportgen.cli import app as cli

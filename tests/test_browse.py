@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from api_kit import TOPIC, _finished_once, client, finished, make_app  # noqa: F401
+from api_kit import TOPIC, client, make_app
 
 
 async def test_the_list_shows_each_report_with_its_links(tmp_path, finished):

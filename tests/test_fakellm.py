@@ -7,11 +7,10 @@ import time
 import httpx
 import openai
 import pytest
-from fakellm import (  # noqa: F401 - fake_llm is a fixture
+from fakellm import (
     FakeLLM,
     Reply,
     delayed,
-    fake_llm,
     invalid_json,
     json_content,
     rate_limited,

@@ -14,8 +14,8 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
-from fakellm import fake_llm, invalid_json, rate_limited, structured  # noqa: F401 - fixture
-from fakeweb import fake_site, stub_search  # noqa: F401 - fixture
+from fakellm import invalid_json, rate_limited, structured
+from fakeweb import stub_search
 from reportgen.acp import read_messages
 from reportgen.cli import app
 from reportgen.config import RunOptions, get_settings
@@ -87,7 +87,7 @@ class ScriptedModel:
 
 
 @pytest.fixture
-def model_env(monkeypatch, fake_llm):  # noqa: F811
+def model_env(monkeypatch, fake_llm):
     monkeypatch.setenv("REPORTGEN_LLM_MODEL", "fake")
     monkeypatch.setenv("REPORTGEN_LLM_BASE_URL", fake_llm.base_url)
     monkeypatch.setenv("REPORTGEN_LLM_API_KEY", "test-key")
@@ -122,7 +122,7 @@ def _check(result):
     return report
 
 
-async def test_full_model_report_from_fetched_pages(tmp_path, model_env, fake_site):  # noqa: F811
+async def test_full_model_report_from_fetched_pages(tmp_path, model_env, fake_site):
     model_env.default = ScriptedModel()
     result = await _report(tmp_path, fake_site)
     report = _check(result)
@@ -136,7 +136,7 @@ async def test_full_model_report_from_fetched_pages(tmp_path, model_env, fake_si
     assert all(r.headers.get("authorization") == "Bearer test-key" for r in model_env.chat_requests)
 
 
-async def test_invalid_planner_json_is_asked_again_with_the_error(tmp_path, model_env, fake_site):  # noqa: F811
+async def test_invalid_planner_json_is_asked_again_with_the_error(tmp_path, model_env, fake_site):
     model_env.default = ScriptedModel(Outline=[invalid_json()])
     result = await _report(tmp_path, fake_site)
     _check(result)
@@ -146,7 +146,7 @@ async def test_invalid_planner_json_is_asked_again_with_the_error(tmp_path, mode
     assert "rejected" in second.messages[-1]["content"]
 
 
-async def test_an_invented_citation_is_607_and_rewritten(tmp_path, model_env, fake_site):  # noqa: F811
+async def test_an_invented_citation_is_607_and_rewritten(tmp_path, model_env, fake_site):
     invented = structured({"paragraphs": ["Solar grew a lot. [S99]"]})
     model_env.default = ScriptedModel(SectionDraft=[invented])
     result = await _report(tmp_path, fake_site)
@@ -157,7 +157,7 @@ async def test_an_invented_citation_is_607_and_rewritten(tmp_path, model_env, fa
     assert "Solar grew a lot." not in json.dumps(report.model_dump(mode="json"))
 
 
-async def test_a_chart_value_not_in_its_source_is_607(tmp_path, model_env, fake_site):  # noqa: F811
+async def test_a_chart_value_not_in_its_source_is_607(tmp_path, model_env, fake_site):
     wrong = structured({"title": "t", "unit": "GW", "points": [
         {"label": "2015", "value": 999.0, "source": "S1", "year": 2015},
         {"label": "2023", "value": 1234.5, "source": "S1", "year": 2023}]})
@@ -169,7 +169,7 @@ async def test_a_chart_value_not_in_its_source_is_607(tmp_path, model_env, fake_
     assert all(p["value"] != 999.0 for f in report.figures for p in f.data)
 
 
-async def test_a_burst_of_429_honours_retry_after_and_recovers(tmp_path, model_env, fake_site):  # noqa: F811
+async def test_a_burst_of_429_honours_retry_after_and_recovers(tmp_path, model_env, fake_site):
     model_env.default = ScriptedModel(Notes=[rate_limited(retry_after=0), rate_limited(retry_after=0)])
     result = await _report(tmp_path, fake_site)
     _check(result)
@@ -179,7 +179,7 @@ async def test_a_burst_of_429_honours_retry_after_and_recovers(tmp_path, model_e
     assert all(t.attempts <= 3 for t in result.blueprint.tasks)
 
 
-async def test_search_that_finds_nothing_ends_clearly_with_no_report(tmp_path, model_env, fake_site):  # noqa: F811
+async def test_search_that_finds_nothing_ends_clearly_with_no_report(tmp_path, model_env, fake_site):
     model_env.default = ScriptedModel(Outline=[invalid_json()] * 3)
     web = WebSearch(search_fn=stub_search(fake_site, paths=[]), allow_private=True)
     try:
@@ -191,7 +191,7 @@ async def test_search_that_finds_nothing_ends_clearly_with_no_report(tmp_path, m
     assert not any(tmp_path.glob("*/report.pdf"))
 
 
-def test_cli_against_the_scripted_server(tmp_path, model_env, fake_site, monkeypatch):  # noqa: F811
+def test_cli_against_the_scripted_server(tmp_path, model_env, fake_site, monkeypatch):
     model_env.default = ScriptedModel()
     monkeypatch.setattr("reportgen.sources.web.ddgs_search", stub_search(fake_site))
     monkeypatch.setenv("REPORTGEN_FETCH_ALLOW_PRIVATE", "1")
@@ -204,7 +204,7 @@ def test_cli_against_the_scripted_server(tmp_path, model_env, fake_site, monkeyp
     assert report["mode"] == "model" and report["usage"]["cost_usd"] > 0
 
 
-async def test_token_budget_stops_new_work_and_renders_what_was_done(tmp_path, model_env, fake_site, monkeypatch):  # noqa: F811
+async def test_token_budget_stops_new_work_and_renders_what_was_done(tmp_path, model_env, fake_site, monkeypatch):
     monkeypatch.setenv("REPORTGEN_MAX_CONCURRENCY", "1")  # tasks in blueprint order: section 1 first
     get_settings.cache_clear()
     model_env.default = ScriptedModel()
@@ -224,7 +224,7 @@ async def test_token_budget_stops_new_work_and_renders_what_was_done(tmp_path, m
     assert report.usage["total_tokens"] <= budget + max(s["input"] + s["output"] for s in spent.values())
 
 
-async def test_auto_search_falls_back_to_the_offline_corpus_and_logs_a_reroute(tmp_path, model_env, fake_site, monkeypatch):  # noqa: F811
+async def test_auto_search_falls_back_to_the_offline_corpus_and_logs_a_reroute(tmp_path, model_env, fake_site, monkeypatch):
     monkeypatch.setenv("REPORTGEN_SEARCH", "auto")
     get_settings.cache_clear()
     model_env.default = ScriptedModel()

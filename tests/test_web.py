@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 import httpx
 import pytest
 from fakes import FakeSearch
-from fakeweb import CONTENT_PAGES, PDF_TEXT, fake_site, stub_search  # noqa: F401 - fixture
+from fakeweb import CONTENT_PAGES, PDF_TEXT, stub_search
 
 from reportgen.config import get_settings
 from reportgen.errors import (

@@ -61,7 +61,10 @@ _INK = "#1f2328"
 _MUTED = "#6b7280"
 _HASH_SALT = "reportgen-charts"
 _REPLACEMENT = "\u25a1"  # □
-_LOCK = threading.Lock()
+#: Held while matplotlib draws: ``rc_context`` changes process-wide settings,
+#: so drawings (charts here, the appendix in :mod:`reportgen.render.appendix`)
+#: run one at a time.
+DRAW_LOCK = threading.Lock()
 
 
 @lru_cache(maxsize=1)
@@ -191,7 +194,16 @@ def _draw_line(ax: Axes, spec: ChartSpec) -> None:
     ax.set_xlim(min(years) - pad, max(years) + pad)  # type: ignore[type-var,operator]
 
 
-def _finish_svg(svg: str, title: str) -> str:
+def finish_svg(svg: str, title: str) -> str:
+    """Make matplotlib's SVG standalone, scalable and self-contained.
+
+    Drops the XML prolog and DOCTYPE, sets ``width="100%"`` (the page scales
+    it; the viewBox stays), adds a ``<title>`` and refuses any reference
+    that is not internal (``#id``).
+
+    Raises:
+        RenderError: No ``<svg>`` element, or an external reference.
+    """
     start = svg.find("<svg")
     if start < 0:
         raise RenderError("matplotlib produced no <svg> element")
@@ -205,7 +217,7 @@ def _finish_svg(svg: str, title: str) -> str:
     svg = svg.rstrip() + "\n"
     for ref in re.findall(r'href="([^"]*)"', svg) + re.findall(r"url\(([^)]*)\)", svg):
         if not ref.strip("'\" ").startswith("#"):
-            raise RenderError(f"chart SVG holds an external reference: {ref[:60]!r}")
+            raise RenderError(f"SVG {title!r} holds an external reference: {ref[:60]!r}")
     return svg
 
 
@@ -239,7 +251,7 @@ def draw_svg(spec: ChartSpec) -> str:
         "axes.labelcolor": _INK,
         "text.color": _INK,
     }
-    with _LOCK, matplotlib.rc_context(rc):
+    with DRAW_LOCK, matplotlib.rc_context(rc):
         fig = Figure(figsize=_FIGSIZE, layout="constrained")
         FigureCanvasSVG(fig)
         ax = fig.add_subplot()
@@ -258,4 +270,4 @@ def draw_svg(spec: ChartSpec) -> str:
             format="svg",
             metadata={"Date": None, "Creator": None, "Type": None, "Format": None},
         )
-    return _finish_svg(buffer.getvalue().decode("utf-8"), spec.title)
+    return finish_svg(buffer.getvalue().decode("utf-8"), spec.title)

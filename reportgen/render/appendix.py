@@ -26,7 +26,6 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from xml.sax.saxutils import escape, quoteattr
 
 import matplotlib
 from matplotlib.backends.backend_svg import FigureCanvasSVG
@@ -35,7 +34,6 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Patch
 
 from reportgen.blueprint.model import Blueprint, Task, TaskStatus
 from reportgen.charts import draw as _charts_draw
-from reportgen.errors import RenderError
 
 __all__ = [
     "AppendixView",
@@ -195,7 +193,7 @@ def _draw_graph(tasks: list[Task]) -> str:
         offset = (rows - len(column)) / 2
         for y, task in enumerate(column):
             centre[task.id] = (float(x), offset + y)
-    with _charts_draw._LOCK, matplotlib.rc_context(_rc()):
+    with _charts_draw.DRAW_LOCK, matplotlib.rc_context(_rc()):
         fig = Figure(figsize=(_WIDTH_IN, height))
         FigureCanvasSVG(fig)
         ax = fig.add_axes((0.01, 0.01, 0.98, 0.99 - 0.3 / height))
@@ -228,7 +226,7 @@ def _draw_graph(tasks: list[Task]) -> str:
                     color=_TEXT_ON[state], zorder=3, clip_on=False)
         _legend(fig, tasks)
         svg = _save(fig)
-    return _finish_svg(svg, "Execution blueprint: tasks coloured by outcome")
+    return _charts_draw.finish_svg(svg, "Execution blueprint: tasks coloured by outcome")
 
 
 def _draw_timeline(tasks: list[Task]) -> str:
@@ -245,7 +243,7 @@ def _draw_timeline(tasks: list[Task]) -> str:
         starts.append(start)
         lengths.append(max(end - start, 0.0))
     span = max((s + w for s, w in zip(starts, lengths)), default=0.0) or 1.0
-    with _charts_draw._LOCK, matplotlib.rc_context(_rc()):
+    with _charts_draw.DRAW_LOCK, matplotlib.rc_context(_rc()):
         fig = Figure(figsize=(_WIDTH_IN, height), layout="constrained")
         FigureCanvasSVG(fig)
         ax = fig.add_subplot()
@@ -265,7 +263,7 @@ def _draw_timeline(tasks: list[Task]) -> str:
         ax.spines["bottom"].set_color(_MUTED)
         _legend(fig, tasks, outside=True)
         svg = _save(fig)
-    return _finish_svg(svg, "Timeline of the agents' work")
+    return _charts_draw.finish_svg(svg, "Timeline of the agents' work")
 
 
 def _legend(fig: Figure, tasks: list[Task], outside: bool = False) -> None:
@@ -290,21 +288,3 @@ def _save(fig: Figure) -> str:
 def _utc(moment: datetime | None) -> datetime:
     assert moment is not None
     return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment
-
-
-def _finish_svg(svg: str, title: str) -> str:
-    """Standalone, scalable, self-contained: as :mod:`reportgen.charts.draw` makes charts."""
-    start = svg.find("<svg")
-    if start < 0:
-        raise RenderError("matplotlib produced no <svg> element")
-    svg = svg[start:]
-    head_end = svg.index(">")
-    head = svg[:head_end]
-    head = re.sub(r'\swidth="[^"]*"', ' width="100%"', head, count=1)
-    head = re.sub(r'\sheight="[^"]*"', "", head, count=1)
-    head += f" role=\"img\" aria-label={quoteattr(title)}"
-    svg = f"{head}>\n <title>{escape(title)}</title>{svg[head_end + 1:]}".rstrip() + "\n"
-    for ref in re.findall(r'href="([^"]*)"', svg) + re.findall(r"url\(([^)]*)\)", svg):
-        if not ref.strip("'\" ").startswith("#"):
-            raise RenderError(f"appendix SVG holds an external reference: {ref[:60]!r}")
-    return svg
