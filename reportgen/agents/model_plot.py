@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from reportgen.acp import StatusCode
 from reportgen.agents.model_common import feedback_rule, label_sources, locate_number, sources_block
-from reportgen.agents.runtime import Agent, RunContext
+from reportgen.agents.runtime import Agent, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.charts import ChartPoint, ChartSpec, caption, draw_svg
 from reportgen.errors import AgentError
@@ -56,11 +56,7 @@ class ModelPlotAgent(Agent):
     kinds = ("chart",)
 
     def build_request(self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext) -> dict[str, Any]:
-        notes = inputs.get("notes")
-        if notes is None:
-            raise AgentError(StatusCode.MISSING_REQUIRED_PARAMETERS, "the research notes are missing")
-        if not isinstance(notes, list):
-            raise AgentError(StatusCode.INVALID_PARAMETER_USAGE, "notes must be a list of passages")
+        notes = require_notes(inputs)
         return {"notes": notes, "subject": inputs.get("subject") or ctx.topic,
                 "ideas": list(inputs.get("chart_ideas") or []), "task_id": task.id,
                 "broaden": strategy == "broaden", "feedback": feedback_rule(inputs)}

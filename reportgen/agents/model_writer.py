@@ -24,7 +24,7 @@ from reportgen.agents.model_common import (
     sources_block,
     strip_markers,
 )
-from reportgen.agents.runtime import Agent, RunContext
+from reportgen.agents.runtime import Agent, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
 from reportgen.i18n import labels
@@ -58,11 +58,7 @@ class ModelWriterAgent(Agent):
     kinds = ("write", "introduction", "conclusion")
 
     def build_request(self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext) -> dict[str, Any]:
-        notes = inputs.get("notes")
-        if notes is None:
-            raise AgentError(StatusCode.MISSING_REQUIRED_PARAMETERS, "the research notes are missing")
-        if not isinstance(notes, list):
-            raise AgentError(StatusCode.INVALID_PARAMETER_USAGE, "notes must be a list of passages")
+        notes = require_notes(inputs)
         numbered = [(int(k[8:]), v) for k, v in inputs.items() if re.fullmatch(r"section_\d+", k)]
         return {
             "kind": task.kind, "notes": notes, "claims": list(inputs.get("claims") or []),

@@ -13,7 +13,7 @@ from typing import Any
 
 from reportgen.acp import StatusCode
 from reportgen.agents.ranking import terms
-from reportgen.agents.runtime import Agent, RunContext
+from reportgen.agents.runtime import Agent, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.charts import caption, draw_svg, extract_facts, propose_chart
 from reportgen.errors import AgentError
@@ -50,11 +50,7 @@ class PlotAgent(Agent):
     def build_request(
         self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext
     ) -> dict[str, Any]:
-        notes = inputs.get("notes")
-        if notes is None:
-            raise AgentError(StatusCode.MISSING_REQUIRED_PARAMETERS, "the research notes are missing")
-        if not isinstance(notes, list):
-            raise AgentError(StatusCode.INVALID_PARAMETER_USAGE, "notes must be a list of passages")
+        notes = require_notes(inputs)
         subject = inputs.get("subject") or ctx.topic
         keywords = list(inputs.get("keywords") or sorted(terms(subject, ctx.lang)))
         return {"notes": notes, "subject": subject, "keywords": keywords, "broaden": strategy == "broaden"}

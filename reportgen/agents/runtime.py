@@ -35,7 +35,7 @@ from reportgen.faults import FaultPlan
 from reportgen.llm import LLM, ModelOutputError
 from reportgen.sources.models import SearchBackend
 
-__all__ = ["Agent", "Attempt", "RunContext", "run_attempt"]
+__all__ = ["Agent", "Attempt", "RunContext", "require_notes", "run_attempt"]
 
 
 @dataclass
@@ -150,6 +150,20 @@ class Agent:
             AgentError: 605, 606 or 607.
         """
         raise NotImplementedError
+
+
+def require_notes(inputs: dict[str, Any]) -> list[Any]:
+    """The ``notes`` input of a plot or writer task, checked.
+
+    Raises:
+        AgentError: 601 when the notes are absent, 603 when they are not a list.
+    """
+    notes = inputs.get("notes")
+    if notes is None:
+        raise AgentError(StatusCode.MISSING_REQUIRED_PARAMETERS, "the research notes are missing")
+    if not isinstance(notes, list):
+        raise AgentError(StatusCode.INVALID_PARAMETER_USAGE, "notes must be a list of passages")
+    return notes
 
 
 def _summarise(value: Any) -> Any:

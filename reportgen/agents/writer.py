@@ -19,7 +19,7 @@ from typing import Any
 
 from reportgen.acp import StatusCode
 from reportgen.agents.ranking import rank_sentences
-from reportgen.agents.runtime import Agent, RunContext
+from reportgen.agents.runtime import Agent, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
 from reportgen.i18n import labels
@@ -56,11 +56,7 @@ class WriterAgent(Agent):
     def build_request(
         self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext
     ) -> dict[str, Any]:
-        notes = inputs.get("notes")
-        if notes is None:
-            raise AgentError(StatusCode.MISSING_REQUIRED_PARAMETERS, "the research notes are missing")
-        if not isinstance(notes, list):
-            raise AgentError(StatusCode.INVALID_PARAMETER_USAGE, "notes must be a list of passages")
+        notes = require_notes(inputs)
         numbered = [(int(k[8:]), v) for k, v in inputs.items() if re.fullmatch(r"section_\d+", k)]
         sections = [v for _, v in sorted(numbered, key=lambda kv: kv[0]) if v]
         return {
