@@ -5,10 +5,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 
 TOPIC ?= Renewable energy
-REPORT_LANG ?= en
+REPORT_LANG ?=
 SECTIONS ?= 5
 CORPUS ?=
-export TOPIC REPORT_LANG SECTIONS CORPUS
+TEMPLATE ?=
+export TOPIC REPORT_LANG SECTIONS CORPUS TEMPLATE
 
 # Fonts for every script, faster PDF font subsetting, and poppler for the tests.
 DEB_PACKAGES := fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji libharfbuzz-subset0 poppler-utils
@@ -41,7 +42,8 @@ test-deps:
 	@bash scripts/debian-deps.sh $(TEST_DEB_PACKAGES)
 
 report: setup
-	$(BIN)/reportgen report "$$TOPIC" --lang "$$REPORT_LANG" --sections "$$SECTIONS" $${CORPUS:+--corpus "$$CORPUS"}
+	$(BIN)/reportgen report "$$TOPIC" --sections "$$SECTIONS" $${REPORT_LANG:+--lang "$$REPORT_LANG"} \
+	  $${CORPUS:+--corpus "$$CORPUS"} $${TEMPLATE:+--template "$$TEMPLATE"}
 
 test: setup test-deps
 	$(BIN)/pytest

@@ -30,11 +30,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from reportgen.blueprint.model import Blueprint, Task, TaskStatus
 from reportgen.dispatch import Dispatcher, task_thread_id
 from reportgen.graph import build_task_graph
+from reportgen.pipeline import BlueprintSaver
+from reportgen.run import open_checkpointer
 
 from bench.workload import dependency_levels, make_agents, make_context
 
@@ -65,7 +66,7 @@ async def _saver(kind: Checkpointer, folder: Path) -> AsyncIterator[Any]:
     if kind == "memory":
         yield InMemorySaver()
         return
-    async with AsyncSqliteSaver.from_conn_string(str(folder / "checkpoints.sqlite")) as saver:
+    async with open_checkpointer(folder / "checkpoints.sqlite") as saver:  # the product's settings
         await saver.setup()  # create the tables before the clock starts
         yield saver
 
@@ -88,9 +89,8 @@ async def run_dispatcher(blueprint: Blueprint, latency: Mapping[str, float], fol
         folder: An empty folder for the checkpoints and ``messages.jsonl``.
         max_concurrency: Most tasks in flight; ``None`` for as many as there are tasks.
         checkpointer: ``"sqlite"`` (the product's) or ``"memory"``.
-        save_blueprint: Write ``blueprint.json`` on every task state change,
-            as the report pipeline does (``Pipeline.save_blueprint`` is the
-            dispatcher's ``on_change`` there).
+        save_blueprint: Save ``blueprint.json`` on task state changes as the
+            report pipeline does (throttled by :class:`reportgen.pipeline.BlueprintSaver`).
 
     Returns:
         The makespan and the tool-call spans.
@@ -100,7 +100,7 @@ async def run_dispatcher(blueprint: Blueprint, latency: Mapping[str, float], fol
     spans: dict[str, tuple[float, float]] = {}
     async with _saver(checkpointer, folder) as saver:
         graph = build_task_graph(saver, make_agents(latency, spans))
-        on_change = (lambda bp: bp.save(folder / "blueprint.json")) if save_blueprint else None
+        on_change = BlueprintSaver(folder / "blueprint.json") if save_blueprint else None
         dispatcher = Dispatcher(blueprint, graph, make_context(folder), max_concurrency=cap,
                                 on_change=on_change)
         started = time.perf_counter()
@@ -137,7 +137,7 @@ async def run_levels(blueprint: Blueprint, latency: Mapping[str, float], folder:
                 state = await graph.ainvoke(
                     {"task": task.model_dump(mode="json"), "inputs": inputs, "attempt": 0,
                      "strategy": "default", "tried": [], "codes": []},
-                    config, context=ctx,
+                    config, context=ctx, durability="exit",  # as the dispatcher runs tasks
                 )
             if state.get("final") == "done":
                 task.status = TaskStatus.DONE

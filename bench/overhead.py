@@ -5,8 +5,8 @@ at once, so all the time is orchestration: the dispatcher, one task-graph
 invocation per task with the SQLite checkpointer (``AsyncSqliteSaver`` in a
 temp dir), and the ``messages.jsonl`` log. Two configurations, same run:
 
-* **as the pipeline runs it** — the dispatcher's ``on_change`` rewrites
-  ``blueprint.json`` on every task state change (``Pipeline.save_blueprint``);
+* **as the pipeline runs it** — the dispatcher's ``on_change`` saves
+  ``blueprint.json`` as the pipeline does (throttled, ``BlueprintSaver``);
 * **dispatcher alone** — no ``on_change``; the reference.
 
 The concurrency cap is the product default (``REPORTGEN_MAX_CONCURRENCY`` = 8).
@@ -86,7 +86,7 @@ def run(sizes: Sequence[int] = (50, 200, 800), cap: int | None = None,
             reference_name="dispatcher alone",
             ratio=pipeline[n] / alone[n], ratio_name="pipeline / dispatcher alone",
             target=PER_TASK_TARGET,
-            note=(f"median of {times}; SQLite checkpoints, blueprint.json saved on every change, "
+            note=(f"median of {times}; SQLite checkpoints, blueprint.json saved as the pipeline does, "
                   f"cap {cap}; fsync {fsync_ms:.1f} ms in this run"),
             details={"pipeline_ms": with_save, "dispatcher_alone_ms": bare, "cap": cap, "fsync_ms": fsync_ms},
         ))

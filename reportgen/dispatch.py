@@ -19,7 +19,9 @@ finished task is ever redone; a task killed mid-way runs again from its start.
 from __future__ import annotations
 
 import asyncio
+import heapq
 import time
+from collections import defaultdict
 from datetime import datetime, timezone
 from typing import Any, Callable
 
@@ -32,6 +34,53 @@ from reportgen.blueprint.model import Blueprint, Task, TaskInput, TaskStatus
 from reportgen.errors import RunCanceled
 
 __all__ = ["Dispatcher", "task_thread_id"]
+
+
+class _Readiness:
+    """Which pending tasks can start, kept up to date as tasks finish.
+
+    Each finished task only touches its own dependents (no rescan of the
+    blueprint per event, which made the per-task cost grow with its size), and
+    ready tasks come out in blueprint order.
+    """
+
+    def __init__(self, blueprint: Blueprint) -> None:
+        self.by_id = {t.id: t for t in blueprint.tasks}
+        order = {t.id: i for i, t in enumerate(blueprint.tasks)}
+        self.order = order
+        self.waiting: dict[str, set[str]] = {}
+        self.dependents: dict[str, set[str]] = defaultdict(set)
+        self.heap: list[tuple[int, str]] = []
+        for task in blueprint.tasks:
+            if task.status is not TaskStatus.PENDING:
+                continue
+            deps = {d for d in task.dependencies if not self.by_id[d].status.finished}
+            self.waiting[task.id] = deps
+            for dep in deps:
+                self.dependents[dep].add(task.id)
+            if not deps:
+                heapq.heappush(self.heap, (order[task.id], task.id))
+
+    def pop(self) -> Task | None:
+        """The next ready task in blueprint order, or ``None``."""
+        while self.heap:
+            _, task_id = heapq.heappop(self.heap)
+            if self.waiting.pop(task_id, None) is not None:
+                return self.by_id[task_id]
+        return None
+
+    def has_ready(self) -> bool:
+        """True when a task is ready to start."""
+        return any(task_id in self.waiting for _, task_id in self.heap)
+
+    def finished(self, task: Task) -> None:
+        """``task`` finished (done, failed or skipped): release its dependents."""
+        for child in self.dependents.pop(task.id, ()):
+            deps = self.waiting.get(child)
+            if deps is not None:
+                deps.discard(task.id)
+                if not deps:
+                    heapq.heappush(self.heap, (self.order[child], child))
 
 
 def task_thread_id(report_id: str, task_id: str) -> str:
@@ -102,6 +151,7 @@ class Dispatcher:
             if task.status is TaskStatus.RUNNING:  # interrupted by a kill: run again
                 task.status = TaskStatus.PENDING
         running: dict[asyncio.Future, Task] = {}
+        ready = _Readiness(self.blueprint)
         while True:
             canceled = self.cancel is not None and self.cancel.is_set()
             if self._past_deadline():
@@ -110,11 +160,15 @@ class Dispatcher:
             if self.ctx.llm is not None and self.ctx.llm.budget_reached() and not canceled:
                 canceled = True  # stop new work cleanly; what is done is still rendered
                 self._skip_pending("not started: the token budget was reached")
-            for task in [] if canceled else self.blueprint.ready():
-                if len(running) >= self.max_concurrency:
+            while not canceled and len(running) < self.max_concurrency:
+                task = ready.pop()
+                if task is None:
                     break
+                if task.status is not TaskStatus.PENDING:
+                    continue
                 inputs = self._resolve_inputs(task)
-                if inputs is None:
+                if inputs is None:  # skipped: its required input failed
+                    ready.finished(task)
                     self.on_change(self.blueprint)
                     continue
                 task.status = TaskStatus.RUNNING
@@ -130,8 +184,8 @@ class Dispatcher:
                     self.ctx.log.append(StatusUpdate(task_id="run", status="canceled",
                                                      detail="canceled; stopped at a task boundary"))
                     raise RunCanceled("the run was canceled; it stopped at a task boundary")
-                if any(t.status is TaskStatus.PENDING for t in self.blueprint.tasks):
-                    continue  # skipping or amending made new tasks ready
+                if not canceled and ready.has_ready():
+                    continue  # skipping made new tasks ready
                 break
             waiters = set(running)
             cancel_waiter = None
@@ -144,9 +198,16 @@ class Dispatcher:
             if cancel_waiter is not None:
                 cancel_waiter.cancel()
                 finished.discard(cancel_waiter)
+            amended = False
             for fut in finished:
-                running.pop(fut)
+                task = running.pop(fut)
                 fut.result()  # dispatcher bugs must surface, agent failures never raise
+                if task.status is TaskStatus.PENDING:  # amended: a new step comes first
+                    amended = True
+                else:
+                    ready.finished(task)
+            if amended:
+                ready = _Readiness(self.blueprint)
             self.on_change(self.blueprint)
         return self.outputs
 

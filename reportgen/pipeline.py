@@ -23,7 +23,9 @@ from reportgen.render import write_report_files
 from reportgen.report import Limitation, Report
 
 __all__ = [
+    "BLUEPRINT_SAVE_INTERVAL_S",
     "OUTPUT_FILES",
+    "BlueprintSaver",
     "Pipeline",
     "ReportState",
     "coordinate_node",
@@ -98,23 +100,40 @@ class Pipeline:
     template_dir: Path | None = None
     cancel: asyncio.Event | None = None
     settings: Settings | None = None
-    _saved_at: float = field(default=float("-inf"), repr=False)
+    _saver: "BlueprintSaver | None" = field(default=None, repr=False)
 
     def save_blueprint(self, blueprint: Blueprint, *, force: bool = False) -> None:
-        """Notify the progress display; write ``blueprint.json`` at most every
-        :data:`BLUEPRINT_SAVE_INTERVAL_S` seconds, and always when ``force``.
-
-        Rewriting the whole file on every task event made the per-task cost
-        grow with the blueprint (``make bench``); the file is a view for people
-        (the checkpoints are what resume uses), so a short lag is harmless.
-        """
-        now = time.monotonic()
-        if force or now - self._saved_at >= BLUEPRINT_SAVE_INTERVAL_S:
-            self.out_dir.mkdir(parents=True, exist_ok=True)
-            blueprint.save(self.out_dir / "blueprint.json")
-            self._saved_at = now
+        """Notify the progress display and save ``blueprint.json`` (throttled, see :class:`BlueprintSaver`)."""
+        if self._saver is None:
+            self._saver = BlueprintSaver(self.out_dir / "blueprint.json")
+        self._saver(blueprint, force=force)
         if self.on_blueprint:
             self.on_blueprint(blueprint)
+
+
+class BlueprintSaver:
+    """Writes ``blueprint.json`` at most every ``interval_s`` seconds, and always when forced.
+
+    Rewriting the whole file on every task event made the per-task cost grow
+    with the blueprint (``make bench``); the file is a view for people (the
+    checkpoints are what resume uses), so a short lag is harmless.
+
+    Args:
+        path: The ``blueprint.json`` file (its folder is created on first save).
+        interval_s: Least time between two writes, in seconds.
+    """
+
+    def __init__(self, path: Path, interval_s: float = BLUEPRINT_SAVE_INTERVAL_S) -> None:
+        self.path = Path(path)
+        self.interval_s = interval_s
+        self._saved_at = float("-inf")
+
+    def __call__(self, blueprint: Blueprint, *, force: bool = False) -> None:
+        now = time.monotonic()
+        if force or now - self._saved_at >= self.interval_s:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            blueprint.save(self.path)
+            self._saved_at = now
 
 
 def _timed(state: ReportState, **stages: float) -> dict[str, float]:
