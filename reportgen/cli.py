@@ -47,20 +47,22 @@ def _options(
 ) -> RunOptions:
     """Validate the command line into run options.
 
-    Without ``--lang`` the report language is the topic's (``py3langid``). In
-    extractive mode it must be an edition of the offline encyclopedia (en,
-    es, fr: other detected languages fall back to en); a model can write in
-    any language.
+    Without ``--lang`` the report language is the topic's (``py3langid``).
+    When the offline encyclopedia is searched in extractive mode it must be
+    one of its editions (en, es, fr: other detected languages fall back to
+    en); with a model, or with only your own folders, any language works.
     """
-    if lang is not None and not model and lang not in LANGUAGES:
+    lang = lang.strip().lower() if lang is not None else None
+    free = model or no_wiki  # the encyclopedia's editions bind only when it is searched
+    if lang is not None and not free and lang not in LANGUAGES:
         raise InputError(f"unknown language {lang!r}; choose one of: {', '.join(LANGUAGES)}")
-    if lang is not None and model and not re.fullmatch(r"[a-z]{2,3}", lang):
+    if lang is not None and free and not re.fullmatch(r"[a-z]{2,3}", lang):
         raise InputError(f"unknown language {lang!r}; give an ISO 639-1 code such as en, de or zh")
     if no_wiki and not corpus:
         raise InputError("--no-wiki needs at least one --corpus folder")
     if lang is None and topic.strip():
         detected = detect_language(topic)
-        lang = detected if model or detected in LANGUAGES else "en"
+        lang = detected if free or detected in LANGUAGES else "en"
     try:
         return RunOptions(topic=topic, lang=lang or "en", sections=sections, corpus_dirs=corpus,
                           use_wiki=not no_wiki, guidance=guidance)
@@ -185,15 +187,19 @@ def _with_progress(quiet: bool, start: Any) -> Any:
     """Run ``start(display)`` (a coroutine factory) under the progress display."""
     with Progress(
         SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("tasks"), TimeElapsedColumn(), console=_err, disable=quiet, transient=False,
+        TextColumn("tasks"), TimeElapsedColumn(), console=_err, disable=quiet, transient=True,
     ) as progress:
         return asyncio.run(start(_ProgressDisplay(progress)))
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _print_result(result: Any) -> None:
     summary = result.blueprint.summary()
-    print(f"report {result.report_id}: {len(result.report.sections)} sections, "
-          f"{len(result.report.figures)} figures, {len(result.report.references)} references; "
+    print(f"report {result.report_id}: {_count(len(result.report.sections), 'section')}, "
+          f"{_count(len(result.report.figures), 'figure')}, {_count(len(result.report.references), 'reference')}; "
           f"tasks {', '.join(f'{k} {v}' for k, v in sorted(summary.items()))}")
     report = result.report
     if report.mode == "model" and report.usage:

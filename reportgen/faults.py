@@ -145,6 +145,8 @@ class FaultPlan:
             raise ConfigError(f"unknown fault kind(s) {unknown}; choose from {', '.join(KINDS)}")
         if not 0.0 <= plan.rate <= 1.0:
             raise ConfigError(f"fault rate must be between 0 and 1, not {plan.rate}")
+        if plan.delay_s < 0 or plan.first < 0:
+            raise ConfigError(f"delay and first must not be negative in {spec!r}")
         return plan
 
     def draw(self, agent: str, task_id: str) -> str | None:

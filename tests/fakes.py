@@ -15,7 +15,7 @@ from reportgen.sources.models import Passage
 ENERGY_DOCS: list[dict[str, str]] = [
     {"title": "Renewable energy", "text": (
         "Renewable energy is energy from resources that are replenished on a human timescale. "
-        "The most widely used renewable energy types are solar energy, wind power and hydropower. "
+        "The most widely used renewable energy types are solar power, wind power and hydropower. "
         "Geothermal power is also significant in some countries.")},
     {"title": "Wind power", "text": (
         "Wind power is the use of wind energy to generate electricity with wind turbines. "

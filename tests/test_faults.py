@@ -44,7 +44,7 @@ def _assert_budgets(result, budget=3):
 
 
 @pytest.mark.parametrize("spec, task_id, code, decision", [
-    ("rate=1,kinds=missing,tasks=chart-2,first=1", "chart-2", 601, "amend"),
+    ("rate=1,kinds=missing,tasks=chart-3,first=1", "chart-3", 601, "amend"),
     ("rate=1,kinds=bad_step,tasks=write-2,first=1", "write-2", 602, "reroute"),
     ("rate=1,kinds=invalid,tasks=research-3,first=1", "research-3", 603, "reroute"),
     ("rate=1,kinds=exception,tasks=research-1,first=2", "research-1", 604, "retry"),
@@ -54,7 +54,7 @@ def _assert_budgets(result, budget=3):
     ("rate=1,kinds=truncated,tasks=research-1,first=1", "research-1", 606, "reroute"),
     ("rate=1,kinds=wrong_topic,tasks=research-2,first=1", "research-2", 607, "reroute"),
     ("rate=1,kinds=garbage,tasks=write-3,first=1", "write-3", 607, "reroute"),
-    ("rate=1,kinds=garbage,tasks=chart-2,first=1", "chart-2", 607, "reroute"),
+    ("rate=1,kinds=garbage,tasks=chart-3,first=1", "chart-3", 607, "reroute"),
 ])
 async def test_fault_matrix(tmp_path, spec, task_id, code, decision):
     result = await _run(tmp_path, spec, tool_timeout=0.2 if "timeout" in spec else None)
@@ -69,12 +69,12 @@ async def test_fault_matrix(tmp_path, spec, task_id, code, decision):
 
 
 async def test_601_amends_the_blueprint_with_a_fetch_step(tmp_path):
-    result = await _run(tmp_path, "rate=1,kinds=missing,tasks=chart-2,first=1")
-    added = result.blueprint.task("chart-2-fetch")
+    result = await _run(tmp_path, "rate=1,kinds=missing,tasks=chart-3,first=1")
+    added = result.blueprint.task("chart-3-fetch")
     assert added.agent == "browser" and added.status.value == "done"
-    assert result.blueprint.task("chart-2").inputs["notes"].from_task == "chart-2-fetch"
+    assert result.blueprint.task("chart-3").inputs["notes"].from_task == "chart-3-fetch"
     saved = json.loads((result.out_dir / "blueprint.json").read_text())
-    assert "chart-2-fetch" in {t["id"] for t in saved["tasks"]}
+    assert "chart-3-fetch" in {t["id"] for t in saved["tasks"]}
 
 
 async def test_a_burst_of_429_beyond_the_budget_fails_the_task_not_the_run(tmp_path):

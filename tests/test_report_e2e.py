@@ -115,6 +115,23 @@ def test_unknown_topic_is_a_clear_error_and_no_report(tmp_path, with_wiki, topic
 
 
 def test_topic_with_punctuation_gets_a_safe_id(tmp_path, with_wiki):
-    folder, report = _run(tmp_path, "What are floating point numbers?", "--sections", "4")
-    assert folder.name.startswith("what-are-floating-point-numbers-")
+    folder, report = _run(tmp_path, "What is solar power?", "--sections", "4")
+    assert folder.name.startswith("what-is-solar-power-")
     _check_citations(report)
+
+
+@pytest.mark.parametrize("topic", ["What are floating point numbers?", "../../etc/passwd"])
+def test_a_topic_the_corpus_only_brushes_is_no_report(tmp_path, with_wiki, topic):
+    """Half the words matching ("point", "numbers") is not the topic: no report on something else."""
+    result = runner.invoke(app, ["report", topic, "--out", str(tmp_path / "out"), "--quiet"])
+    assert result.exit_code == 1
+    assert "found no sources" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_sections_stay_on_their_theme(tmp_path, with_wiki):
+    _, report = _run(tmp_path, "Solar energy", "--sections", "5")
+    for figure in report["figures"]:
+        section = next(s for s in report["sections"] if s["id"] == figure["section_id"])
+        words = section["title"].lower().split()
+        assert all(any(w[:5] in (p["quote"] + p["source_id"]).lower() for p in figure["data"]) for w in words)

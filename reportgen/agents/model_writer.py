@@ -27,7 +27,7 @@ from reportgen.agents.model_common import (
 from reportgen.agents.runtime import Agent, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
-from reportgen.i18n import labels
+from reportgen.render.labels import render_labels
 from reportgen.sources.models import Passage
 from reportgen.sources.text import split_sentences
 
@@ -75,7 +75,7 @@ class ModelWriterAgent(Agent):
                     passages.append(Passage(source_id=src["source_id"], title=src["title"], url=src["url"],
                                             corpus=src["corpus"], text=s["text"]))
         labelled = label_sources(_unique(passages))
-        words = labels(ctx.lang)
+        words = render_labels(ctx.lang)
         kind = params["kind"]
         if kind == "write":
             title, role = params["title"], "body"

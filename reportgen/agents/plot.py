@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from reportgen.acp import StatusCode
-from reportgen.agents.ranking import terms
+from reportgen.agents.ranking import mentions, terms
 from reportgen.agents.runtime import Agent, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.charts import caption, draw_svg, extract_facts, propose_chart
@@ -21,16 +21,12 @@ from reportgen.sources.models import Passage
 
 __all__ = ["PlotAgent"]
 
-#: Characters of a keyword that must match a term of the sentence
-#: ("hydroelectric" ~ "hydroelectricity").
-KEYWORD_PREFIX = 5
-
-
 def _about(text: str, keywords: list[str], lang: str) -> bool:
+    """Every keyword of the section is mentioned in ``text`` (see
+    :func:`~reportgen.agents.ranking.mentions`): a "Solar power" chart must be
+    about solar power, not about some other power."""
     words = terms(text, lang)
-    return any(
-        w == k or (len(k) >= KEYWORD_PREFIX and w.startswith(k[:KEYWORD_PREFIX + 2])) for k in keywords for w in words
-    )
+    return all(mentions(words, k) for k in keywords)
 
 
 class PlotAgent(Agent):

@@ -2,18 +2,44 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
 from reportgen.sources.models import Passage
-from reportgen.sources.text import split_sentences, stopwords, tokenize
+from reportgen.sources.text import has_cjk, split_sentences, stopwords, tokenize
 
-__all__ = ["RankedSentence", "rank_sentences", "stem", "terms"]
+__all__ = ["MENTION_PREFIX", "RankedSentence", "mentions", "quotable", "rank_sentences", "stem", "terms"]
 
 #: Shortest and longest sentence quoted, in characters: shorter ones are
 #: usually headings or fragments, longer ones run-ons from badly split text.
 MIN_SENTENCE_CHARS = 25
 MAX_SENTENCE_CHARS = 600
+
+#: Sentences about the source itself ("This article deals only with ..."),
+#: which make no sense quoted in a report.
+_META = re.compile(r"\b(this article|cet article|este art[ií]culo|the following)\b", re.IGNORECASE)
+#: Openers that point back to a sentence the quote would not carry ("It is
+#: ...", "In contrast, ..."): such a sentence is quoted only as a passage's first.
+_ANAPHORIC = {
+    "en": ("it ", "its ", "this ", "these ", "they ", "their ", "he ", "she ", "in contrast", "however",
+           "moreover", "also ", "such ", "there "),
+    "fr": ("il ", "elle ", "ils ", "elles ", "cette ", "ces ", "ce ", "cela ", "en revanche", "cependant", "séchée"),
+    "es": ("él ", "ella ", "ellos ", "esta ", "este ", "estos ", "estas ", "sin embargo", "en cambio"),
+}
+
+
+def quotable(sentence: str, position: int, lang: str) -> bool:
+    """Whether a source sentence can stand alone in a report.
+
+    Not a sentence about the source itself, and — unless it opens its
+    passage — not one that starts by pointing back to an earlier sentence.
+    """
+    if _META.search(sentence):
+        return False
+    if position > 0 and sentence.lower().startswith(_ANAPHORIC.get(lang, _ANAPHORIC["en"])):
+        return False
+    return True
 
 
 def stem(token: str) -> str:
@@ -27,6 +53,19 @@ def stem(token: str) -> str:
     return token
 
 
+#: Letters of a keyword that must start a word for it to count as mentioned
+#: ("hydroelectric" mentions "hydroelectricity"; "power" needs "power").
+MENTION_PREFIX = 7
+
+
+def mentions(words: set[str], keyword: str) -> bool:
+    """Whether ``words`` (from :func:`terms`) mention ``keyword``: the word itself,
+    or a word sharing its first :data:`MENTION_PREFIX` letters."""
+    if keyword in words:
+        return True
+    return len(keyword) >= MENTION_PREFIX and any(w.startswith(keyword[:MENTION_PREFIX]) for w in words)
+
+
 def terms(text: str, lang: str) -> set[str]:
     """Content terms of ``text``: folded, stemmed tokens that are not stopwords.
 
@@ -35,7 +74,8 @@ def terms(text: str, lang: str) -> set[str]:
     """
     tokens = tokenize(text)
     stop = stopwords(lang)
-    kept = {stem(t) for t in tokens if t not in stop and len(t) > 1 or t.isdigit()}
+    # one-letter tokens are noise in alphabets, but a Han character or kana is a word
+    kept = {stem(t) for t in tokens if t not in stop and (len(t) > 1 or has_cjk(t)) or t.isdigit()}
     return kept or {stem(t) for t in tokens}
 
 
@@ -74,11 +114,12 @@ def rank_sentences(
     Score = 3 x keywords matched + 2 x focus terms matched + 1 x topic terms
     matched + 2 when the passage's title holds every focus term (the
     subject's own article) + 1 for the first sentence of a passage
-    (encyclopedia summaries open with a definition) + 1/(1 + passage rank). A sentence must match at
-    least one focus or topic term, unless it opens a passage whose title
-    matches the focus; when ``keywords`` are given it must match one of them
-    (in itself or in its passage's title), so a section on "Solar power"
-    does not quote a sentence that is only about power or the topic.
+    (encyclopedia summaries open with a definition) + 1/(1 + passage rank).
+    A sentence must match at least one focus or topic term, unless it opens a
+    passage whose title matches the focus; when ``keywords`` are given it
+    must mention *every* one of them, or come from a passage whose title
+    does, so a section on "Solar power" never quotes a sentence that is only
+    about power.
 
     Args:
         passages: Research notes, best first.
@@ -99,7 +140,7 @@ def rank_sentences(
     for rank, passage in enumerate(passages):
         title_terms = terms(passage.title, lang)
         title_match = bool(focus_terms & title_terms)
-        title_keyword = bool(key_terms & title_terms)
+        title_keyword = bool(key_terms) and all(mentions(title_terms, k) for k in key_terms)
         source: dict[str, Any] = {
             "source_id": passage.source_id, "title": passage.title,
             "url": passage.url, "corpus": passage.corpus,
@@ -108,14 +149,16 @@ def rank_sentences(
             sentence = sentence.strip()
             if not (MIN_SENTENCE_CHARS <= len(sentence) <= MAX_SENTENCE_CHARS):
                 continue
+            if not quotable(sentence, position, lang):
+                continue
             key = _key(sentence)
             if not key or key in seen:
                 continue
             words = terms(sentence, lang)
-            kw, f, t = len(key_terms & words), len(focus_terms & words), len(topic_terms & words)
+            kw, f, t = sum(mentions(words, k) for k in key_terms), len(focus_terms & words), len(topic_terms & words)
             if not (f or t or (position == 0 and title_match)):
                 continue
-            if key_terms and not (kw or title_keyword):
+            if key_terms and not (kw == len(key_terms) or title_keyword):
                 continue
             seen.add(key)
             own = 2.0 if focus_terms <= title_terms else 0.0

@@ -18,11 +18,12 @@ import re
 from typing import Any
 
 from reportgen.acp import StatusCode
-from reportgen.agents.ranking import rank_sentences
+from reportgen.agents.ranking import rank_sentences, terms
 from reportgen.agents.runtime import Agent, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
-from reportgen.i18n import labels
+from reportgen.i18n import LABELS
+from reportgen.render.labels import render_labels
 from reportgen.sources.models import Passage
 
 __all__ = ["WriterAgent"]
@@ -76,14 +77,17 @@ class WriterAgent(Agent):
         focus = params["title"] if kind == "write" else ctx.topic
         if params["broaden"]:
             passages += ctx.search.search(f"{focus} {ctx.topic}", k=20)
-        exclude = {
-            s["text"] for sec in params["sections"] for s in sec.get("sentences", [])
-        }
+        exclude = {s["text"] for sec in params["sections"] for s in sec.get("sentences", [])}
+        if kind == "write" and terms(params["title"], ctx.lang) != terms(ctx.topic, ctx.lang):
+            # The topic's own article is the introduction's: a section on "Sun"
+            # in a report on "Solar energy" does not quote its definition.
+            topic_terms = terms(ctx.topic, ctx.lang)
+            passages = [p for p in passages if terms(p.title, ctx.lang) != topic_terms]
         ranked = rank_sentences(
             passages, focus=focus, topic=ctx.topic, lang=ctx.lang, exclude=exclude,
             keywords=params["keywords"],
         )
-        words = labels(ctx.lang)
+        words = render_labels(ctx.lang)
         if kind == "write":
             wanted, role, title = BODY_SENTENCES, "body", params["title"]
         elif kind == "introduction":
@@ -94,7 +98,7 @@ class WriterAgent(Agent):
             ranked = ranked[INTRO_SENTENCES:]
         chosen, alternates = ranked[:wanted], ranked[wanted: wanted + SPARE_SENTENCES]
         sentences = [{"text": s.text, "source": s.source} for s in _reading_order(chosen)]
-        if kind == "conclusion" and params["sections"]:
+        if kind == "conclusion" and params["sections"] and ctx.lang in LABELS:  # the recap is ours: en, es, fr
             covered = ", ".join(sec["title"] for sec in params["sections"])
             sentences.insert(0, {"text": words["recap"].format(sections=covered), "source": None})
         return {
@@ -112,7 +116,9 @@ class WriterAgent(Agent):
     ) -> dict[str, Any]:
         raw = dict(raw or {})
         passages = raw.pop("passages", None) or []
-        if not any(s.get("source") for s in raw.get("sentences") or []):
+        sentences = raw.get("sentences") or []
+        recap_only = raw.get("role") == "conclusion" and sentences  # the recap line alone is a conclusion
+        if not any(s.get("source") for s in sentences) and not recap_only:
             raise AgentError(
                 StatusCode.INCOMPLETE_INFORMATION,
                 f"the notes hold no usable sentence for {raw.get('title') or task.id!r}",

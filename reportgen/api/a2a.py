@@ -165,7 +165,7 @@ def _reason(exc: Exception) -> str:
 def _progress_text(job: Job) -> str:
     if not job.tasks_total:
         return f"report {job.id}: planning"
-    return f"report {job.id}: {job.tasks_done} of {job.tasks_total} tasks done"
+    return f"report {job.id}: {job.tasks_done} of {job.tasks_total} tasks finished"
 
 
 def _metadata(job: Job) -> dict[str, Any]:

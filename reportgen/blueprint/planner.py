@@ -18,6 +18,7 @@ corpora hold on the topic:
 from __future__ import annotations
 
 import math
+import re
 
 from reportgen.agents.ranking import terms
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
@@ -28,8 +29,8 @@ from reportgen.sources.text import fold
 
 __all__ = ["choose_themes", "compile_blueprint", "plan_extractive", "section_keywords"]
 
-#: Passages read when choosing themes.
-PLAN_SEARCH_K = 60
+#: Passages read when choosing themes (many: one long document can fill dozens).
+PLAN_SEARCH_K = 200
 #: Boost (in units of the best search score) for a document named in the
 #: topic's own article.
 MENTION_BOOST = 0.5
@@ -39,9 +40,28 @@ PREFIX_CHARS = 5
 
 
 def _relevant(passages: list[Passage], topic: str, lang: str) -> list[Passage]:
+    """The passages on the topic: the *core* ones hold every content term of
+    the topic (three quarters of them for topics of more than three terms),
+    and the *linked* ones are documents a core passage names by title (a
+    summary names its main sub-topics: "Renewable energy" names "wind power").
+
+    Matching half the terms let "What are floating point numbers?" plan a
+    report on the Cartesian plane; a corpus without the topic must end in
+    "found no sources", never in a report on something else.
+    """
     wanted = terms(topic, lang)
-    need = max(1, math.ceil(len(wanted) / 2))
-    return [p for p in passages if len(wanted & terms(f"{p.title} {p.text}", lang)) >= need]
+    need = len(wanted) if len(wanted) <= 3 else math.ceil(0.75 * len(wanted))
+    core = [p for p in passages if len(wanted & terms(f"{p.title} {p.text}", lang)) >= need]
+    if not core:
+        return []
+    named = " ".join(fold(p.text) for p in core)
+    linked = [
+        p for p in passages
+        if p not in core and len(fold(p.title)) > 3
+        and re.search(rf"(?<!\w){re.escape(fold(p.title))}(?!\w)", named)  # "Farm" is not in "wind farms"
+        and wanted & terms(f"{p.title} {p.text}", lang)
+    ]
+    return core + linked
 
 
 def choose_themes(
@@ -104,27 +124,23 @@ def _overlapping(a: str, b: str, topic: str, lang: str) -> bool:
     return pa <= pb or pb <= pa
 
 
-def section_keywords(theme: str, topic: str, others: list[str], lang: str) -> list[str]:
-    """The terms that make a section about ``theme`` and not about its siblings.
+def section_keywords(theme: str, lang: str) -> list[str]:
+    """The terms a sentence or a number must carry to belong to the section on ``theme``.
 
-    The theme's terms minus the topic's and minus those found in another
-    title of ``others`` (``power`` in "Geothermal power" beside "Wind power");
-    falls back to the theme's terms without the topic's, then to all of them.
+    Every term of the title (folded, stemmed; matched by prefix, see
+    :func:`reportgen.agents.ranking.mentions`): a "Solar power" section quotes
+    sentences about solar power, not any sentence that says "power", and its
+    chart never shows geothermal numbers. A sentence from the theme's own
+    article (its title holds every term) qualifies as it is.
 
     Args:
         theme: The section title.
-        topic: The report topic.
-        others: Other titles the section must be told apart from: the other
-            themes and the other documents the planner saw.
         lang: Report language.
 
     Returns:
-        Sorted terms (folded, stemmed, as :func:`~reportgen.agents.ranking.terms`).
+        Sorted terms.
     """
-    own = terms(theme, lang)
-    base = own - terms(topic, lang)
-    shared = set().union(*(terms(o, lang) for o in others)) if others else set()
-    return sorted((base - shared) or base or own)
+    return sorted(terms(theme, lang))
 
 
 def compile_blueprint(
@@ -132,7 +148,6 @@ def compile_blueprint(
     topic: str,
     themes: list[str],
     lang: str = "en",
-    related: list[str] = (),
     *,
     details: list[dict] | None = None,
     model_mode: bool | None = None,
@@ -144,8 +159,6 @@ def compile_blueprint(
         topic: The report topic.
         themes: Section titles, in reading order.
         lang: Report language (for the sections' keywords).
-        related: Titles of other documents on the topic, which the sections'
-            keywords must not share.
         details: Per theme, the planner model's ``questions`` and
             ``chart_ideas`` (model mode).
         model_mode: Research tasks also produce ``claims`` (notes tied to
@@ -154,10 +167,7 @@ def compile_blueprint(
     Returns:
         A blueprint of ``1 + 3 x len(themes) + 2`` tasks.
     """
-    keywords = [
-        section_keywords(theme, topic, [t for t in [*themes, *related] if t != theme], lang)
-        for i, theme in enumerate(themes)
-    ]
+    keywords = [section_keywords(theme, lang) for theme in themes]
     model_mode = bool(details) if model_mode is None else model_mode
     details = details or [{} for _ in themes]
     research_outputs = ["notes", "claims"] if model_mode else ["notes"]
@@ -250,5 +260,4 @@ def plan_extractive(
         raise NoSourcesError(f"found no sources on {options.topic!r} in {search.name}")
     _, themes = choose_themes(options.topic, found, options.sections, options.lang)
     titles = [d.title for d in themes] or [options.topic]
-    related = list(dict.fromkeys(p.title for p in found))
-    return compile_blueprint(report_id, options.topic, titles, options.lang, related, model_mode=model_mode)
+    return compile_blueprint(report_id, options.topic, titles, options.lang, model_mode=model_mode)
