@@ -23,9 +23,10 @@ from reportgen.agents.runtime import RunContext
 from reportgen.blueprint.model import Blueprint, Task
 from reportgen.config import RunOptions, Settings, get_settings
 from reportgen.graph import AGENTS, MODEL_AGENTS, build_report_graph, build_task_graph
+from reportgen.i18n import labels
 from reportgen.llm import LLM
 from reportgen.pipeline import OUTPUT_FILES, Pipeline
-from reportgen.errors import ReportgenError, RunCanceled
+from reportgen.errors import ReportgenError, RunCanceled, RunError
 from reportgen.faults import FaultPlan
 from reportgen.report import Limitation, Report
 from reportgen.runs import RunLock, RunRecord, find_unfinished, load_record, save_record
@@ -183,15 +184,15 @@ class _Hooks:
 
 
 def corpus_title(name: str, options: RunOptions) -> str:
-    """A reader-facing name of a corpus, for the report's mode note."""
-    lang_names = {"en": "English", "es": "Spanish", "fr": "French"}
+    """A reader-facing name of a corpus, in the report's language, for the mode note."""
+    words = labels(options.lang)
     if name.startswith("wikipedia-"):
         lang = name.removeprefix("wikipedia-")
-        return f"Wikipedia's vital-article summaries ({lang_names.get(lang, lang)}, offline copy, CC BY-SA 4.0)"
+        return labels(lang)["corpus_wiki"]
     if name.startswith("local:"):
-        return f"the documents in the folder {name.removeprefix('local:')!r}"
+        return words["corpus_local"].format(name=name.removeprefix("local:"))
     if name == "web":
-        return "web pages found with ddgs and fetched for this report"
+        return words["corpus_web"]
     return name
 
 
@@ -216,6 +217,11 @@ async def _run(
             result = await _invoke(options, settings, folder, report_id, search, corpora, skipped, hooks)
         except RunCanceled as exc:
             record.state, record.error = "canceled", str(exc)
+            raise
+        except RunError as exc:
+            record.state, record.error = "failed", str(exc)
+            if (folder / "messages.jsonl").exists():  # say where to look, not a bare failure
+                raise RunError(f"{exc}; what was tried is in {folder / 'messages.jsonl'}") from exc
             raise
         except ReportgenError as exc:
             record.state, record.error = "failed", str(exc)

@@ -24,6 +24,7 @@ from reportgen.agents.ranking import terms
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
+from reportgen.i18n import labels
 from reportgen.sources.models import Passage, SearchBackend
 from reportgen.sources.text import fold
 
@@ -168,13 +169,14 @@ def compile_blueprint(
         A blueprint of ``1 + 3 x len(themes) + 2`` tasks.
     """
     keywords = [section_keywords(theme, lang) for theme in themes]
+    words = labels(lang)
     model_mode = bool(details) if model_mode is None else model_mode
     details = details or [{} for _ in themes]
     research_outputs = ["notes", "claims"] if model_mode else ["notes"]
     tasks = [
         Task(
             id="research-overview", agent="browser", kind="research",
-            aim=f"Find overview passages on {topic}",
+            aim=words["aim_overview"].format(topic=topic),
             inputs={"query": TaskInput(value=topic), "k": TaskInput(value=8)},
             outputs=research_outputs,
         )
@@ -184,7 +186,7 @@ def compile_blueprint(
         tasks += [
             Task(
                 id=f"research-{n}", agent="browser", kind="research", section=sid,
-                aim=f"Find passages on {theme} (section {n})",
+                aim=words["aim_research"].format(theme=theme, n=n),
                 inputs={
                     "query": TaskInput(value=f"{theme} {topic}"),
                     "focus": TaskInput(value=theme),
@@ -195,7 +197,7 @@ def compile_blueprint(
             ),
             Task(
                 id=f"chart-{n}", agent="plot", kind="chart", section=sid,
-                aim=f"Chart numbers the sources give on {theme}",
+                aim=words["aim_chart"].format(theme=theme),
                 inputs={
                     "notes": TaskInput(from_task=f"research-{n}", output="notes"),
                     "subject": TaskInput(value=theme),
@@ -206,7 +208,7 @@ def compile_blueprint(
             ),
             Task(
                 id=f"write-{n}", agent="writer", kind="write", section=sid,
-                aim=f"Write the section on {theme}",
+                aim=words["aim_write"].format(theme=theme),
                 inputs={
                     "notes": TaskInput(from_task=f"research-{n}", output="notes"),
                     "chart": TaskInput(from_task=f"chart-{n}", output="chart", optional=True),
@@ -222,7 +224,7 @@ def compile_blueprint(
         tasks.append(
             Task(
                 id=kind, agent="writer", kind=kind, section=kind,
-                aim=f"Write the {kind} from the overview and the finished sections",
+                aim=words[f"aim_{kind}"],
                 inputs={
                     "notes": TaskInput(from_task="research-overview", output="notes"),
                     **{
