@@ -62,7 +62,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 #: Version of the on-disk layout; an index of another version is rebuilt.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: passages keep paragraph breaks
 
 #: Largest passage, in characters: about a paragraph, short enough to quote
 #: and to fit many in a model prompt.

@@ -293,8 +293,9 @@ def _split_block(block: str, abbreviations: frozenset[str]) -> list[str]:
             window = block[max(start, match.start() - 40) : match.start()]
             prev = _PREV_WORD_RE.search(window).group().strip(".-'")  # type: ignore[union-attr]
             low = prev.lower()
-            if len(prev) == 1 and prev.isalpha():
-                continue  # initial or single-letter abbreviation
+            before = block[max(0, match.start() - len(prev) - 1) : match.start() - len(prev)]
+            if len(prev) == 1 and prev.isalpha() and before != "°":
+                continue  # initial or single-letter abbreviation ("5 °C." ends a sentence)
             if _ACRONYM_RE.fullmatch(prev):
                 continue  # dotted acronym: U.S., e.g., a.m.
             if low in abbreviations and (low not in _NUMERIC_ABBREVIATIONS or first.isdigit()):
@@ -311,7 +312,8 @@ def _split_block(block: str, abbreviations: frozenset[str]) -> list[str]:
 def chunk_text(text: str, max_chars: int = 1000, lang: str = "en") -> list[str]:
     """Cut text into passages of at most ``max_chars`` on sentence boundaries.
 
-    Sentences are packed greedily; a sentence longer than ``max_chars`` (a
+    Sentences are packed greedily, paragraphs kept apart by a blank line (so
+    a heading is never glued to the sentence after it); a sentence longer than ``max_chars`` (a
     5 MB single line, a table dump) is cut at the last space before the limit,
     or exactly at the limit when there is none.
 
@@ -326,15 +328,18 @@ def chunk_text(text: str, max_chars: int = 1000, lang: str = "en") -> list[str]:
     max_chars = max(50, max_chars)
     chunks: list[str] = []
     current = ""
-    for sentence in split_sentences(text, lang):
-        for piece in _hard_split(sentence, max_chars):
-            if not current:
-                current = piece
-            elif len(current) + 1 + len(piece) <= max_chars:
-                current = f"{current} {piece}"
-            else:
-                chunks.append(current)
-                current = piece
+    for paragraph in _PARAGRAPH_RE.split(text):
+        joint = "\n\n"  # a heading stays its own paragraph, never glued to the next sentence
+        for sentence in split_sentences(paragraph, lang):
+            for piece in _hard_split(sentence, max_chars):
+                if not current:
+                    current = piece
+                elif len(current) + len(joint) + len(piece) <= max_chars:
+                    current = f"{current}{joint}{piece}"
+                else:
+                    chunks.append(current)
+                    current = piece
+                joint = " "
     if current:
         chunks.append(current)
     return chunks
