@@ -25,6 +25,7 @@ from reportgen.errors import RenderError
 from reportgen.render.appendix import AppendixView
 from reportgen.render.labels import render_labels
 from reportgen.render.sanitize import sanitize_markup
+from reportgen.render.layout import place_figures
 from reportgen.render.tables import TableView, table_views
 from reportgen.render.templates import (
     BUILTIN_PREFIX,
@@ -300,23 +301,7 @@ def _index(
     if dangling := sorted(cited - references.keys()):
         raise RenderError(f"report {report.id}: citations {dangling} name no reference")
 
-    figures = {fig.id: fig for fig in report.figures}
-    by_section: dict[str, list[Figure]] = {section.id: [] for section in report.sections}
-    placed: set[str] = set()
-    for section in report.sections:
-        for figure_id in section.figure_ids:
-            if figure_id not in figures:
-                raise RenderError(
-                    f"report {report.id}: section {section.id!r} lists unknown figure "
-                    f"{figure_id!r}"
-                )
-            by_section[section.id].append(figures[figure_id])
-            placed.add(figure_id)
-    for figure in report.figures:
-        if figure.id in placed or not report.sections:
-            continue
-        home = figure.section_id if figure.section_id in by_section else report.sections[-1].id
-        by_section[home].append(figure)
+    by_section = place_figures(report, strict=True)
 
     fixed = ["contents", "contents-title", "limitations", "references", "appendix"]
     fixed += [f"ref-{n}" for n in references]

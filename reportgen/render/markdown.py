@@ -30,9 +30,10 @@ from reportgen.render.html import (
     text_direction,
 )
 from reportgen.render.labels import render_labels
+from reportgen.render.layout import place_figures, place_tables
 from reportgen.render.svg import check_svg
-from reportgen.render.tables import TableView, table_views
-from reportgen.report import Figure, Report
+from reportgen.render.tables import TableView
+from reportgen.report import Report
 
 __all__ = ["FIGURE_DIR", "MarkdownExport", "escape_markdown", "render_markdown"]
 
@@ -133,21 +134,8 @@ def render_markdown(report: Report, *, appendix: AppendixView | None = None) -> 
         out += [f"> **{escape_markdown(labels['limitations'])}:** {len(report.limitations)} "
                 f"{escape_markdown(labels['incomplete'])}.", ""]
 
-    figures = {f.id: f for f in report.figures}
-    by_section: dict[str, list[Figure]] = {s.id: [] for s in report.sections}
-    placed: set[str] = set()
-    for section in report.sections:
-        for fid in section.figure_ids:
-            if fid in figures and fid not in placed:
-                by_section[section.id].append(figures[fid])
-                placed.add(fid)
-    for figure in report.figures:
-        if figure.id not in placed and report.sections:
-            home = figure.section_id if figure.section_id in by_section else report.sections[-1].id
-            by_section[home].append(figure)
-    tables: dict[str, list[TableView]] = {s.id: [] for s in report.sections}
-    for view in table_views(report, [s.id for s in report.sections]):
-        tables[view.section_id].append(view)
+    by_section = place_figures(report)
+    tables = place_tables(report)
 
     for section in report.sections:
         out += [f"## {escape_markdown(section.title)}", ""]

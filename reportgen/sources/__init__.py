@@ -16,7 +16,6 @@ import json
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
 
 from reportgen.config import RunOptions
 from reportgen.sources.fetch import (
@@ -48,7 +47,7 @@ from reportgen.sources.local import (
     load_local_documents,
     markdown_to_text,
 )
-from reportgen.sources.models import Document, Passage, SearchBackend
+from reportgen.sources.models import Closing, Document, Passage, SearchBackend
 from reportgen.sources.text import (
     CJK_RE,
     chunk_text,
@@ -82,6 +81,7 @@ from reportgen.sources.wiki import (
 __all__ = [
     "AutoSearch",
     "CJK_RE",
+    "Closing",
     "CorpusIndex",
     "Document",
     "FetchedPage",
@@ -138,7 +138,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 
-class Sources:
+class Sources(Closing):
     """The search backends of one run and what loading them left out.
 
     Closes every backend on :meth:`close` or when leaving a ``with`` block.
@@ -159,16 +159,6 @@ class Sources:
         for backend in self.backends:
             backend.close()
 
-    def __enter__(self) -> Sources:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def open_wiki_backend(lang: str, *, directory: Path | None = None) -> OfflineSearch:

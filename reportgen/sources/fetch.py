@@ -46,7 +46,6 @@ import socket
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
-from types import TracebackType
 
 import httpx
 import lxml.etree
@@ -55,6 +54,7 @@ from pydantic import BaseModel, Field
 
 from reportgen.config import get_settings
 from reportgen.errors import BlockedURLError, FetchError, PageRejectedError, RateLimitedError
+from reportgen.sources.models import Closing
 from reportgen.sources.local import _decode, _NotPdfError, _pdf_to_text, html_to_text
 from reportgen.sources.text import clean_text
 
@@ -324,7 +324,7 @@ def extract_main_text(html: str, url: str | None = None) -> tuple[str, str]:
 # --------------------------------------------------------------------------- fetcher
 
 
-class PageFetcher:
+class PageFetcher(Closing):
     """Fetch web pages with deadlines, caps, a type check and an SSRF guard.
 
     Thread-safe: one httpx client (its connection pool is thread-safe) serves
@@ -380,16 +380,6 @@ class PageFetcher:
         """Close the HTTP client and its connections (idempotent)."""
         self._client.close()
 
-    def __enter__(self) -> PageFetcher:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return (

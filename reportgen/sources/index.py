@@ -42,11 +42,10 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from types import TracebackType
 
 from reportgen.config import get_settings
 from reportgen.errors import ReportgenError, SourceError
-from reportgen.sources.models import Document, Passage, SearchBackend
+from reportgen.sources.models import Closing, Document, Passage, SearchBackend
 from reportgen.sources.text import CJK_RE, chunk_text, has_cjk, stopwords, tokenize
 
 __all__ = [
@@ -168,7 +167,7 @@ def _cjk_queries(query: str) -> tuple[str, list[str]]:
     return expression, short[:MAX_QUERY_TERMS]
 
 
-class CorpusIndex:
+class CorpusIndex(Closing):
     """A read-only, cached full-text index of one corpus.
 
     Open one with :meth:`open_or_build`; close it with :meth:`close` or use it
@@ -270,16 +269,6 @@ class CorpusIndex:
                 self._con.close()
                 self._con = None
 
-    def __enter__(self) -> CorpusIndex:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"CorpusIndex(name={self.name!r}, path={str(self.path)!r}, documents={len(self)})"

@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Protocol, Self, runtime_checkable
 
 from pydantic import BaseModel
 
-__all__ = ["Document", "Passage", "SearchBackend"]
+__all__ = ["Closing", "Document", "Passage", "SearchBackend"]
+
+
+class Closing:
+    """``with`` support for anything that has a ``close()`` (indexes, fetchers, backends)."""
+
+    def close(self) -> None:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 class Document(BaseModel):

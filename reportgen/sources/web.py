@@ -27,7 +27,6 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from types import TracebackType
 from typing import Any, Literal
 
 import httpx
@@ -42,7 +41,7 @@ from reportgen.errors import (
 )
 from reportgen.sources.fetch import FetchedPage, PageFetcher, normalize_url
 from reportgen.sources.index import PASSAGE_CHARS, MultiSearch
-from reportgen.sources.models import Document, Passage, SearchBackend
+from reportgen.sources.models import Closing, Document, Passage, SearchBackend
 from reportgen.sources.text import chunk_text, clean_text, stopwords, tokenize
 
 __all__ = [
@@ -219,7 +218,7 @@ class WebCache:
             return self._by_source.get(source_id)
 
 
-class WebSearch:
+class WebSearch(Closing):
     """The :class:`~reportgen.sources.models.SearchBackend` of the web.
 
     One :meth:`search` asks the engine for up to ``max_results`` results,
@@ -426,16 +425,6 @@ class WebSearch:
         if self._owns_fetcher:
             self.fetcher.close()
 
-    def __enter__(self) -> WebSearch:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"WebSearch(name={self.name!r}, max_results={self.max_results})"
