@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Optional
 
+import jinja2
 import typer
 from pydantic import ValidationError
 from rich.console import Console
@@ -85,6 +86,15 @@ def _with_template(
         raise InputError(f"--template-dir: {exc}") from None
     if template not in names:
         raise InputError(f"unknown template {template!r}; installed: {', '.join(names)}")
+    if template_dir is not None:  # a syntax error shows now, not after the research
+        from reportgen.render.templates import Budget, make_environment
+
+        env = make_environment(template_dir, Budget())
+        for path in sorted(Path(template_dir).glob("*.j2")):
+            try:
+                env.get_template(path.name)
+            except jinja2.TemplateSyntaxError as exc:
+                raise InputError(f"template {path}, line {exc.lineno}: {exc.message}") from None
     return options.model_copy(update={"template_dir": template_dir, "template": template, "appendix": appendix})
 
 

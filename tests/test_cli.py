@@ -41,3 +41,14 @@ def test_graph_command_prints_mermaid():
     result = runner.invoke(app, ["graph"])
     assert result.exit_code == 0
     assert "recovery" in result.stdout and "dispatch" in result.stdout
+
+
+def test_a_broken_user_template_is_refused_before_any_research(tmp_path):
+    folder = tmp_path / "my-templates"
+    folder.mkdir()
+    (folder / "report.html.j2").write_text('{% extends "builtin/report.html.j2" %}\n{% block cover %}{{ oops\n')
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["report", "Wind power", "--template-dir", str(folder), "--out", str(out), "-q"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: template {folder / 'report.html.j2'}, line 2:")
+    assert not out.exists()
