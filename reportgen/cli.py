@@ -87,9 +87,9 @@ def _with_template(
     if template not in names:
         raise InputError(f"unknown template {template!r}; installed: {', '.join(names)}")
     if template_dir is not None:  # a syntax error shows now, not after the research
-        from reportgen.render.templates import Budget, make_environment
+        from reportgen.render.html import report_environment
 
-        env = make_environment(template_dir, Budget())
+        env = report_environment(template_dir)
         for path in sorted(Path(template_dir).glob("*.j2")):
             try:
                 env.get_template(path.name)

@@ -47,6 +47,7 @@ __all__ = [
     "isolate",
     "page_counter",
     "render_html",
+    "report_environment",
     "sentence_gap",
     "site_name",
     "svg_data_uri",
@@ -200,8 +201,7 @@ def render_html(
     """
     check_template_name(template)
     references, figures_by_section, tables = _index(report)
-    env = make_environment(template_dir, Budget(timeout_s))
-    _register(env)
+    env = report_environment(template_dir, timeout_s)
     page = f"{template}.html.j2"
     try:
         env.get_template(page)
@@ -231,6 +231,21 @@ def render_html(
         "appendix": appendix,
     }
     return render_template(env, page, context)
+
+
+def report_environment(template_dir: Path | None, timeout_s: float | None = None) -> jinja2.Environment:
+    """The sandboxed environment the report templates render in, filters and tests included.
+
+    Args:
+        template_dir: The user's template folder (files there override the built-ins).
+        timeout_s: Deadline of one render, in seconds (``None``: none).
+
+    Raises:
+        RenderError: ``template_dir`` is not a folder.
+    """
+    env = make_environment(template_dir, Budget(timeout_s))
+    _register(env)
+    return env
 
 
 def _register(env: jinja2.Environment) -> None:
