@@ -20,7 +20,7 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from reportgen.acp import MessageLog, StatusUpdate
 from reportgen.agents.runtime import RunContext
-from reportgen.blueprint.model import Blueprint, Task
+from reportgen.blueprint.model import Blueprint
 from reportgen.config import RunOptions, Settings, get_settings
 from reportgen.graph import AGENTS, MODEL_AGENTS, build_report_graph, build_task_graph
 from reportgen.i18n import labels
@@ -102,7 +102,6 @@ async def generate_report(
     out_dir: Path | None = None,
     report_id: str | None = None,
     on_blueprint: Callable[[Blueprint], None] | None = None,
-    tool_hook: Callable[[str, Task], None] | None = None,
     recovery: bool = True,
     backoff_scale: float = 1.0,
     search: Any = None,
@@ -121,7 +120,6 @@ async def generate_report(
         out_dir: Folder that receives ``<report-id>/``.
         report_id: Resume or name this id; default a new id.
         on_blueprint: Called on every task state change (progress display).
-        tool_hook: Fault-injection hook called before each tool call (tests).
         recovery: Route errors to the recovery node (``False`` = ablation).
         backoff_scale: Multiplier on retry delays (0 in tests).
         search: A search backend to use instead of the configured corpora (tests).
@@ -151,7 +149,7 @@ async def generate_report(
     settings = settings or get_settings()
     if faults is None and settings.faults:
         faults = FaultPlan.parse(settings.faults)
-    hooks = _Hooks(on_blueprint, tool_hook, on_message, cancel, template_dir, recovery, backoff_scale, faults)
+    hooks = _Hooks(on_blueprint, on_message, cancel, template_dir, recovery, backoff_scale, faults)
     if search is not None:
         return await _run(options, settings, out_dir, report_id, search, [search.name], [], hooks)
     mode = settings.search
@@ -174,7 +172,6 @@ async def generate_report(
 @dataclass
 class _Hooks:
     on_blueprint: Callable[[Blueprint], None] | None
-    tool_hook: Callable[[str, Task], None] | None
     on_message: Callable[[Any], None] | None
     cancel: asyncio.Event | None
     template_dir: Path | None
@@ -251,7 +248,7 @@ async def _invoke(
         search = _LoggedReroutes(search, log)
     ctx = RunContext(
         topic=options.topic, lang=options.lang, search=search, log=log,
-        task_attempts=settings.task_attempts, tool_hook=hooks.tool_hook,
+        task_attempts=settings.task_attempts,
         recovery=hooks.recovery, backoff_scale=hooks.backoff_scale, faults=hooks.faults,
         tool_timeout_s=settings.tool_timeout_s, deadline=time.monotonic() + settings.run_deadline_s,
         llm=LLM(settings) if settings.llm_configured else None,

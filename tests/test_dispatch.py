@@ -11,6 +11,7 @@ from reportgen.acp import MessageLog, read_messages
 from reportgen.agents.runtime import RunContext
 from reportgen.blueprint.model import Blueprint, Task, TaskInput, TaskStatus
 from reportgen.dispatch import Dispatcher
+from reportgen.faults import FaultPlan
 from reportgen.graph import AGENTS, build_task_graph
 from fakes import FakeSearch, SleepAgent
 
@@ -129,18 +130,11 @@ async def test_failed_required_input_skips_dependents_with_a_reason(tmp_path):
 
 
 async def test_tool_exceptions_are_604_and_retried_within_budget(tmp_path):
-    calls = []
-
-    def hook(agent, task):
-        calls.append(task.id)
-        if len(calls) < 3:
-            raise ConnectionError("search engine unreachable")
-
     bp = Blueprint(report_id="r", topic="t", tasks=[
         Task(id="research-1", agent="browser", kind="research", aim="find",
              inputs={"query": TaskInput(value="wind power")}, outputs=["notes"]),
     ])
-    await Dispatcher(bp, build_task_graph(InMemorySaver()), _ctx(tmp_path, tool_hook=hook)).run()
+    await Dispatcher(bp, build_task_graph(InMemorySaver()), _ctx(tmp_path, faults=FaultPlan.parse("rate=1,kinds=exception,first=2"))).run()
     task = bp.task("research-1")
     assert task.status_codes == [604, 604, 200] and task.status is TaskStatus.DONE
 

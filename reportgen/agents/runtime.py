@@ -19,7 +19,7 @@ import contextvars
 import time
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from reportgen.acp import (
     AgentRequest,
@@ -49,8 +49,6 @@ class RunContext:
         log: The run's ACP message log.
         tool_timeout_s: Deadline of one tool call, in seconds.
         task_attempts: Attempt budget of one task (first attempt included).
-        tool_hook: Called as ``tool_hook(agent_name, task)`` right before each
-            tool call; tests use it to inject faults. ``None`` in normal runs.
         recovery: When False, errors are not routed to recovery: a failed
             attempt fails the task (the ACP paper's ablation).
         backoff_scale: Multiplier on retry delays (0 in tests).
@@ -69,7 +67,6 @@ class RunContext:
     log: MessageLog
     tool_timeout_s: float = 60.0
     task_attempts: int = 3
-    tool_hook: Callable[[str, Task], None] | None = None
     recovery: bool = True
     backoff_scale: float = 1.0
     faults: FaultPlan | None = None
@@ -229,8 +226,6 @@ async def run_attempt(
         return ctx.faults.corrupt(fault, raw) if fault is not None and ctx.faults is not None else raw
 
     try:
-        if ctx.tool_hook is not None:
-            ctx.tool_hook(agent.name, task)
         raw = await asyncio.wait_for(
             asyncio.get_running_loop().run_in_executor(ctx.executor, contextvars.copy_context().run, call),
             timeout=ctx.tool_timeout_s,

@@ -462,22 +462,20 @@ def _sentences(text: str) -> list[tuple[int, int]]:
             nxt = text[end : end + 3].lstrip()
             if nxt and nxt[0].islower():
                 continue
-        s, e = start, end
-        while s < e and text[s].isspace():
-            s += 1
-        while e > s and text[e - 1].isspace():
-            e -= 1
-        if e > s:
-            spans.append((s, e))
+        _add_trimmed(spans, text, start, end)
         start = end
-    s, e = start, len(text)
+    _add_trimmed(spans, text, start, len(text))
+    return spans
+
+
+def _add_trimmed(spans: list[tuple[int, int]], text: str, s: int, e: int) -> None:
+    """Append ``(s, e)`` without its surrounding whitespace, unless nothing is left."""
     while s < e and text[s].isspace():
         s += 1
     while e > s and text[e - 1].isspace():
         e -= 1
     if e > s:
         spans.append((s, e))
-    return spans
 
 
 _SEGMENT_SPLIT = re.compile(

@@ -10,7 +10,9 @@ complete new one, never a partial one), and a failure raises a
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -97,10 +99,8 @@ def write_report_files(
 
     started = time.perf_counter()
     target = out_dir / "report.html"
-    try:
+    with _naming(target):
         html = render_html(report, template_dir, template=template, appendix=view, timeout_s=timeout_s)
-    except RenderError as exc:
-        raise RenderError(f"cannot write {target}: {exc}") from exc
     _write_text(target, html)
     timings["html"] = time.perf_counter() - started
 
@@ -110,10 +110,8 @@ def write_report_files(
 
     started = time.perf_counter()
     target = out_dir / "report.md"
-    try:
+    with _naming(target):
         markdown = render_markdown(report, appendix=view)
-    except RenderError as exc:
-        raise RenderError(f"cannot write {target}: {exc}") from exc
     for name, svg in markdown.files.items():  # the figures first, so the links resolve
         path = out_dir / name
         try:
@@ -126,12 +124,8 @@ def write_report_files(
 
     started = time.perf_counter()
     target = out_dir / "report.docx"
-    try:
+    with _naming(target, any_error=True):  # python-docx / lxml may refuse something
         document = render_docx(report, appendix=view)
-    except RenderError as exc:
-        raise RenderError(f"cannot write {target}: {exc}") from exc
-    except Exception as exc:  # python-docx / lxml refusing something
-        raise RenderError(f"cannot write {target}: {type(exc).__name__}: {exc}") from exc
     _write_bytes(target, document)
     timings["docx"] = time.perf_counter() - started
     return timings
@@ -147,6 +141,25 @@ def _appendix(out_dir: Path, blueprint: Blueprint | None) -> AppendixView | None
         except (OSError, ValueError, ValidationError) as exc:
             raise RenderError(f"cannot draw the appendix: cannot read {path}: {exc}") from exc
     return build_appendix(blueprint)
+
+
+@contextlib.contextmanager
+def _naming(target: Path, *, any_error: bool = False) -> Iterator[None]:
+    """Re-raise a render failure as ``cannot write <target>: <cause>``.
+
+    Args:
+        target: The file being produced.
+        any_error: Also wrap exceptions that are not :class:`RenderError`
+            (a third-party exporter's own errors), naming their class.
+    """
+    try:
+        yield
+    except RenderError as exc:
+        raise RenderError(f"cannot write {target}: {exc}") from exc
+    except Exception as exc:
+        if not any_error:
+            raise
+        raise RenderError(f"cannot write {target}: {type(exc).__name__}: {exc}") from exc
 
 
 def _write_text(path: Path, text: str) -> None:
