@@ -78,7 +78,8 @@ def run(topic: str = TOPIC, warm_runs: int = 1) -> list[Row]:
         Row(group="end to end", name=f"report {topic!r}, warm run", value=wall, unit="s",
             reference=cold.wall_s, reference_name="cold run", ratio=wall / cold.wall_s,
             ratio_name="warm / cold", target=E2E_TARGET,
-            note=f"wall time, process start-up and imports ({info['import_s']:.2f} s) included; the cold run also builds the index; {what}",
+            note=f"wall time, process start-up and imports ({info['import_s']:.2f} s) included; "
+                 f"the cold run also builds the index; {what}",
             details={"warm": [{"wall_s": m.wall_s, "peak_mib": m.peak_rss_mb, **i} for m, i in warm],
                      "cold": {"wall_s": cold.wall_s, "peak_mib": cold.peak_rss_mb, **cold_info}}),
     ]

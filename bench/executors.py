@@ -31,13 +31,12 @@ from typing import Any, Literal
 
 from langgraph.checkpoint.memory import InMemorySaver
 
+from bench.workload import dependency_levels, make_agents, make_context
 from reportgen.blueprint.model import Blueprint, Task, TaskStatus
 from reportgen.dispatch import Dispatcher, task_thread_id
 from reportgen.graph import build_task_graph
 from reportgen.pipeline import BlueprintSaver
 from reportgen.run import open_checkpointer
-
-from bench.workload import dependency_levels, make_agents, make_context
 
 __all__ = ["Checkpointer", "Executed", "execute", "run_dispatcher", "run_levels"]
 

@@ -18,12 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from statistics import median
 
-from reportgen.config import Settings
-
 from bench.executors import execute
 from bench.process import fsync_latency_ms
 from bench.rows import Row, Target
 from bench.workload import sized_blueprint
+from reportgen.config import Settings
 
 __all__ = ["GROWTH_TARGET", "PER_TASK_TARGET", "ms_per_task", "run"]
 

@@ -24,11 +24,10 @@ from pathlib import Path
 from statistics import median
 from typing import Any
 
-from reportgen.charts import ChartPoint, ChartSpec, draw_svg
-from reportgen.report import Figure, Limitation, Paragraph, Reference, Report, Section, Sentence
-
 from bench.process import Measured, failure, python_child, run_measured
 from bench.rows import Row, Target
+from reportgen.charts import ChartPoint, ChartSpec, draw_svg
+from reportgen.report import Figure, Limitation, Paragraph, Reference, Report, Section, Sentence
 
 __all__ = ["CHROMIUM_FLAGS", "PDF_TARGET", "big_report", "chromium_command", "run"]
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from reportgen.acp import MessageLog
-from reportgen.agents.runtime import Agent, RunContext
+from reportgen.agents.runtime import Brain, RunContext
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
 from reportgen.sources.models import Passage
 
@@ -67,7 +67,7 @@ class NoSearch:
         return []
 
 
-class SleepAgent(Agent):
+class SleepAgent(Brain):
     """An agent whose tool sleeps for ``latency[task.id]`` seconds.
 
     Args:
@@ -102,7 +102,7 @@ class SleepAgent(Agent):
 
 
 def make_agents(latency: Mapping[str, float],
-                record: dict[str, tuple[float, float]] | None = None) -> dict[str, Agent]:
+                record: dict[str, tuple[float, float]] | None = None) -> dict[str, Brain]:
     """One :class:`SleepAgent` per agent name, sharing ``latency`` and ``record``."""
     record = record if record is not None else {}
     return {name: SleepAgent(name, latency, record) for name in AGENT_NAMES}

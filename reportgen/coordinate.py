@@ -13,34 +13,15 @@
 from __future__ import annotations
 
 from typing import Any, Iterable
-from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from reportgen.blueprint.model import Blueprint, TaskStatus
 from reportgen.errors import RunError
 from reportgen.i18n import labels
 from reportgen.report import Figure, Limitation, Paragraph, Reference, Report, Section, Sentence
+from reportgen.sources.fetch import normalize_url
 from reportgen.sources.text import tokenize
 
-__all__ = ["coordinate", "normalise_url"]
-
-
-def normalise_url(url: str) -> str:
-    """Normalise a URL for deduplication.
-
-    Lowercases scheme and host, drops default ports, the fragment and a
-    trailing slash, and re-quotes the path so ``Wind%20power`` and
-    ``Wind power`` compare equal.
-    """
-    parts = urlsplit(url.strip())
-    host = (parts.hostname or "").lower()
-    if parts.port and not (
-        (parts.scheme == "http" and parts.port == 80) or (parts.scheme == "https" and parts.port == 443)
-    ):
-        host = f"{host}:{parts.port}"
-    path = quote(unquote(parts.path), safe="/()_,'-:@!$*+;=~.") or "/"
-    if len(path) > 1:
-        path = path.rstrip("/")
-    return urlunsplit((parts.scheme.lower(), host, path, parts.query, ""))
+__all__ = ["coordinate"]
 
 
 class _References:
@@ -50,7 +31,7 @@ class _References:
         self.by_url: dict[str, Reference] = {}
 
     def cite(self, source: dict[str, Any]) -> int:
-        key = normalise_url(source["url"])
+        key = normalize_url(source["url"])
         ref = self.by_url.get(key)
         if ref is None:
             ref = Reference(
@@ -68,31 +49,22 @@ def _key(text: str) -> str:
     return " ".join(tokenize(text))
 
 
-def _sources(sentence: dict[str, Any]) -> list[dict[str, Any]]:
-    """The sources a sentence cites: ``sources`` (model prose) or its one ``source`` (quotes)."""
-    if "sources" in sentence:
-        return list(sentence["sources"] or [])
-    return [sentence["source"]] if sentence.get("source") else []
-
-
 def _dedupe(raw: dict[str, Any], used: set[str]) -> list[dict[str, Any]]:
-    """The section's sentences with repeated quotes replaced by unused spares.
+    """The section's sentences with repeated ones replaced by unused spares (or dropped).
 
-    Only quoted sentences (extractive mode, one ``source``) are deduplicated;
-    model prose is the model's own wording.
+    Every writer brain produces the same sentence shape (``{"text",
+    "sources", "paragraph"}``, :func:`reportgen.agents.model_common.section_output`),
+    so one rule holds for all: no cited sentence appears twice in a report.
     """
     spares = [s for s in raw.get("alternates", []) if _key(s["text"]) not in used]
     out = []
     for sentence in raw["sentences"]:
-        if "sources" in sentence:
-            out.append(sentence)
-            continue
-        if sentence["source"] is not None and _key(sentence["text"]) in used:
+        if sentence["sources"] and _key(sentence["text"]) in used:
             sentence = spares.pop(0) if spares else None
             if sentence is None:
                 continue
             spares = [s for s in spares if _key(s["text"]) not in used]
-        if sentence["source"] is not None:
+        if sentence["sources"]:
             used.add(_key(sentence["text"]))
         out.append(sentence)
     return out
@@ -104,8 +76,8 @@ def _paragraphs(sentences: list[dict[str, Any]], refs: _References) -> list[Para
     run: list[Sentence] = []
     last: Any = "<start>"
     for s in sentences:
-        cited = _sources(s)
-        key = s["paragraph"] if "paragraph" in s else (cited[0]["source_id"] if cited else None)
+        cited = s["sources"]
+        key = s["paragraph"] if s.get("paragraph") is not None else (cited[0]["source_id"] if cited else None)
         if run and key != last:
             paragraphs.append(Paragraph.from_sentences(run))
             run = []
@@ -144,6 +116,7 @@ def coordinate(
     extra_limitations: Iterable[Limitation] = (),
     model: str | None = None,
     usage: dict[str, Any] | None = None,
+    brains: dict[str, dict[str, Any]] | None = None,
 ) -> Report:
     """Assemble the report from the finished tasks.
 
@@ -155,6 +128,7 @@ def coordinate(
         extra_limitations: Run-wide limitations (e.g. unreadable documents).
         model: The models that wrote the report (``None``: extractive mode).
         usage: Token usage and cost, for model-written reports.
+        brains: Which brain and model each agent used (``report.json``).
 
     Returns:
         The report, ready to render.
@@ -163,13 +137,13 @@ def coordinate(
         RunError: No body section could be written.
     """
     words = labels(lang)
-    writers = [t for t in blueprint.tasks if t.agent == "writer"]
+    writers = [t for t in blueprint.tasks if t.kind in ("introduction", "write", "conclusion")]
     order = (
         [t for t in writers if t.kind == "introduction"]
         + [t for t in writers if t.kind == "write"]
         + [t for t in writers if t.kind == "conclusion"]
     )
-    refs, used, charted = _References(), set(), set()
+    refs, used, charted = _References(), set[str](), set[tuple[tuple[str, str], ...]]()
     sections: list[Section] = []
     figures: list[Figure] = []
     for task in order:
@@ -177,7 +151,7 @@ def coordinate(
         if not raw:
             continue
         sentences = _dedupe(raw, used)
-        if not any(_sources(s) for s in sentences) and not (raw["role"] == "conclusion" and sentences):
+        if not any(s["sources"] for s in sentences) and not (raw["role"] == "conclusion" and sentences):
             continue  # a conclusion may be only its recap line
         section = Section(
             id=raw["id"], title=raw["title"], role=raw["role"],
@@ -225,4 +199,5 @@ def coordinate(
         figures=figures,
         references=refs.all(),
         limitations=limitations,
+        brains=dict(brains or {}),
     )

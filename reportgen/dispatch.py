@@ -22,14 +22,15 @@ import asyncio
 import heapq
 import time
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
 from typing import Any, Callable
 
-from langgraph.graph.state import CompiledStateGraph
+from langchain_core.runnables import RunnableConfig
 
 from reportgen.acp import StatusUpdate
+from reportgen.agents.nodes import AMEND_SUFFIX, TaskGraph
 from reportgen.agents.runtime import RunContext
-from reportgen.agents.nodes import AMEND_SUFFIX
 from reportgen.blueprint.model import Blueprint, Task, TaskInput, TaskStatus
 from reportgen.errors import RunCanceled
 
@@ -104,7 +105,9 @@ class Dispatcher:
             ``blueprint.json`` and refresh a progress display.
         cancel: When set, no new task starts; tasks in flight finish, then
             :meth:`run` raises :class:`~reportgen.errors.RunCanceled`.
-        agents: Names of the registered agents (to validate amendments).
+        agents: The registered agents' task kinds by name, or their names
+            (to validate amendments; the amendment's research step goes to
+            the agent serving ``research``).
 
     The run's deadline (``ctx.deadline``, a ``time.monotonic()`` value) is
     never exceeded: when it passes, tasks in flight are stopped and marked
@@ -117,13 +120,13 @@ class Dispatcher:
     def __init__(
         self,
         blueprint: Blueprint,
-        task_graph: CompiledStateGraph,
+        task_graph: TaskGraph,
         ctx: RunContext,
         *,
         max_concurrency: int = 8,
         on_change: Callable[[Blueprint], None] | None = None,
         cancel: asyncio.Event | None = None,
-        agents: tuple[str, ...] = ("browser", "plot", "writer"),
+        agents: Mapping[str, Iterable[str]] | Iterable[str] = ("browser", "plot", "writer"),
     ) -> None:
         self.blueprint = blueprint
         self.graph = task_graph
@@ -133,6 +136,9 @@ class Dispatcher:
         self.outputs: dict[str, dict[str, Any]] = {}
         self.cancel = cancel
         self.agents = agents
+        self.research_agent = next(
+            (name for name, kinds in agents.items() if "research" in kinds), "browser"
+        ) if isinstance(agents, Mapping) else "browser"
 
     async def run(self, outputs: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
         """Run every pending task; return the outputs of the tasks that succeeded.
@@ -147,9 +153,9 @@ class Dispatcher:
             RunCanceled: ``cancel`` was set; finished tasks stay checkpointed.
         """
         self.outputs = dict(outputs or {})
-        for task in self.blueprint.tasks:
-            if task.status is TaskStatus.RUNNING:  # interrupted by a kill: run again
-                task.status = TaskStatus.PENDING
+        for stale in self.blueprint.tasks:
+            if stale.status is TaskStatus.RUNNING:  # interrupted by a kill: run again
+                stale.status = TaskStatus.PENDING
         running: dict[asyncio.Future, Task] = {}
         ready = _Readiness(self.blueprint)
         while True:
@@ -254,7 +260,7 @@ class Dispatcher:
         subject = task.inputs.get("subject") or task.inputs.get("title")
         query = subject.value if subject is not None and subject.value else self.blueprint.topic
         step = Task(
-            id=step_id, agent="browser", kind="research", section=task.section,
+            id=step_id, agent=self.research_agent, kind="research", section=task.section,
             aim=f"Fetch the notes {task.id} is missing ({query})",
             inputs={"query": TaskInput(value=query), "k": TaskInput(value=8)},
             outputs=["notes"],
@@ -298,7 +304,7 @@ class Dispatcher:
         return values
 
     async def _run_task(self, task: Task, inputs: dict[str, Any]) -> None:
-        config = {"configurable": {"thread_id": task_thread_id(self.blueprint.report_id, task.id)}}
+        config: RunnableConfig = {"configurable": {"thread_id": task_thread_id(self.blueprint.report_id, task.id)}}
         snapshot = await self.graph.aget_state(config)
         state = snapshot.values if snapshot and not snapshot.next else {}
         if state.get("final") in ("done", "failed"):

@@ -6,6 +6,10 @@ and the recovery policy decide by class and code, never by message text::
 
     ReportgenError                    code
     ├── ConfigError                   "config"        bad settings or CLI options
+    │   ├── AgentDefinitionError      "agent_definition" an agent folder or spec is wrong
+    │   │                                             (names the file and the field)
+    │   └── PluginError               "plugin"        a plugin failed to load or clashes
+    │                                                 with another (names the plugin)
     ├── InputError                    "input"         bad topic, language, corpus
     │   ├── NoSourcesError            "no_sources"    the corpora know nothing of the topic
     │   ├── RunLockedError            "locked"        another process is running this report
@@ -40,6 +44,7 @@ message and a non-zero exit.
 from __future__ import annotations
 
 __all__ = [
+    "AgentDefinitionError",
     "AgentError",
     "BlockedURLError",
     "BlueprintError",
@@ -50,6 +55,7 @@ __all__ = [
     "InputError",
     "NoSourcesError",
     "PageRejectedError",
+    "PluginError",
     "RateLimitedError",
     "RenderError",
     "ReportgenError",
@@ -77,6 +83,18 @@ class ConfigError(ReportgenError):
     """Settings or options are invalid."""
 
     code = "config"
+
+
+class AgentDefinitionError(ConfigError):
+    """An agent definition (``agent.toml``, a prompt, a brain or tool binding) is wrong."""
+
+    code = "agent_definition"
+
+
+class PluginError(ConfigError):
+    """A plugin raised while loading, or registered a name another plugin has."""
+
+    code = "plugin"
 
 
 class InputError(ReportgenError):

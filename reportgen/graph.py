@@ -8,7 +8,7 @@ The report graph reads like the pipeline::
 task graph, as soon as that task's own dependencies are done (see
 :mod:`reportgen.dispatch` for why this is not a ``Send`` fan-out)::
 
-    START ──► browser | plot | writer ──(200)──► END
+    START ──► <one node per registered agent> ──(200)──► END
                      ▲        │
                      │   (601..607)
                      │        ▼
@@ -20,55 +20,62 @@ the thread ``<report-id>``, each task under ``<report-id>/<task-id>``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from langgraph.graph import START, StateGraph
+from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from reportgen.agents.browser import BrowserAgent
-from reportgen.agents.nodes import TaskState, agent_node, recovery_node
-from reportgen.agents.model_browser import ModelBrowserAgent
-from reportgen.agents.model_plot import ModelPlotAgent
-from reportgen.agents.model_writer import ModelWriterAgent
-from reportgen.agents.plot import PlotAgent
-from reportgen.agents.runtime import Agent, RunContext
-from reportgen.agents.writer import WriterAgent
+from reportgen.agents.nodes import TaskGraph, TaskState, agent_node, recovery_node
+from reportgen.agents.runtime import RunContext
 from reportgen.pipeline import Pipeline, ReportState, coordinate_node, dispatch_node, plan_node, render_node
 
-__all__ = ["AGENTS", "MODEL_AGENTS", "build_report_graph", "build_task_graph", "mermaid"]
+__all__ = ["build_report_graph", "build_task_graph", "default_agents", "mermaid"]
 
-#: The registered agents, by name (the names tasks use in the blueprint):
-#: extractive mode, and the model-driven agents used when a model is configured.
-AGENTS: dict[str, Agent] = {a.name: a for a in (BrowserAgent(), PlotAgent(), WriterAgent())}
-MODEL_AGENTS: dict[str, Agent] = {a.name: a for a in (ModelBrowserAgent(), ModelPlotAgent(), ModelWriterAgent())}
+
+def default_agents() -> dict[str, Any]:
+    """The registered agents with their extractive brains (default settings, no model)."""
+    from reportgen.agents.registry import load_registry
+    from reportgen.config import get_settings
+
+    settings = get_settings()
+    return load_registry(settings).bind(settings, None)
 
 
 def _route_to_agent(state: TaskState) -> str:
-    return state["task"]["agent"]
+    agent: str = state["task"]["agent"]
+    return agent
 
 
-def build_task_graph(checkpointer: Any = None, agents: dict[str, Agent] | None = None) -> CompiledStateGraph:
+def build_task_graph(checkpointer: Any = None, agents: Mapping[str, Any] | None = None) -> TaskGraph:
     """Compile the graph that runs one task: agent attempts and recovery.
+
+    One node per registered agent (its name is the node's name), derived from
+    the registry — adding an agent to the registry adds its node.
 
     Args:
         checkpointer: A LangGraph checkpointer (``None`` for none).
-        agents: Agents by name; default :data:`AGENTS`.
+        agents: Runnable agents by name (:meth:`Registry.bind
+            <reportgen.agents.registry.Registry.bind>`); default
+            :func:`default_agents`.
 
     Returns:
         The compiled graph; invoke it with a :class:`TaskState` and
         ``context=RunContext(...)``.
     """
-    agents = agents or AGENTS
+    agents = dict(agents) if agents is not None else default_agents()
     builder = StateGraph(TaskState, context_schema=RunContext)
-    builder.add_node("browser", agent_node(agents["browser"]))   # search + read
-    builder.add_node("plot", agent_node(agents["plot"]))         # numbers -> chart
-    builder.add_node("writer", agent_node(agents["writer"]))     # sentences -> section
-    builder.add_node("recovery", recovery_node)                  # answers ASSISTANCE_REQUESTs
-    builder.add_conditional_edges(START, _route_to_agent, ["browser", "plot", "writer"])
+    for name, agent in agents.items():
+        builder.add_node(name, agent_node(agent), destinations=("recovery", END))  # one attempt, 3 ACP phases
+    builder.add_node("recovery", recovery_node(agents),                              # answers ASSISTANCE_REQUESTs
+                     destinations=(*agents, END))
+    builder.add_conditional_edges(START, _route_to_agent, list(agents))
     return builder.compile(checkpointer=checkpointer, name="task")
 
 
-def build_report_graph(checkpointer: Any = None) -> CompiledStateGraph:
+def build_report_graph(
+    checkpointer: Any = None,
+) -> CompiledStateGraph[ReportState, Pipeline, ReportState, ReportState]:
     """Compile the report graph: plan → dispatch → coordinate → render.
 
     Args:

@@ -95,7 +95,9 @@ LABELS: dict[str, dict[str, str]] = {
         "aim_write": "Redactar la sección sobre {theme}",
         "aim_introduction": "Redactar la introducción a partir del panorama y las secciones",
         "aim_conclusion": "Redactar la conclusión a partir del panorama y las secciones",
-        "corpus_wiki": "los resúmenes de los artículos esenciales de Wikipedia (español, copia sin conexión, CC BY-SA 4.0)",
+        "corpus_wiki": (
+            "los resúmenes de los artículos esenciales de Wikipedia (español, copia sin conexión, CC BY-SA 4.0)"
+        ),
         "corpus_local": "los documentos de la carpeta {name!r}",
         "corpus_web": "páginas web halladas con ddgs y consultadas para este informe",
         "report": "Informe",
@@ -150,7 +152,7 @@ def detect_language(text: str, among: tuple[str, ...] | None = None) -> str:
     if not any(ch.isalpha() for ch in text):
         return among[0] if among else "en"
     identifier = _identifier(tuple(among or ()))
-    code, _ = identifier.classify(text)
+    code: str = identifier.classify(text)[0]
     return code
 
 

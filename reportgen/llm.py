@@ -18,15 +18,15 @@ import email.utils
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
-import httpx
 import openai
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel
 
 from reportgen.config import Settings
-from reportgen.errors import ReportgenError
+from reportgen.errors import ConfigError, ReportgenError
 
 __all__ = ["LLM", "PRICES", "ROLES", "ModelCallError", "ModelOutputError", "Usage"]
 
@@ -67,7 +67,7 @@ class ModelOutputError(ReportgenError):
     code = "model_output"
 
 
-def _retry_after(headers: httpx.Headers | None) -> float | None:
+def _retry_after(headers: Mapping[str, str] | None) -> float | None:
     """Parse ``Retry-After`` (seconds or an HTTP date; RFC 9110 section 10.2.3)."""
     value = headers.get("retry-after") if headers is not None else None
     if not value:
@@ -148,17 +148,24 @@ class LLM:
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(settings.llm_max_concurrency)
 
+    def has_model(self, role: str) -> bool:
+        """Whether a model is configured for ``role`` (its own setting or ``llm_model``)."""
+        return self.settings.role_model(role) is not None
+
     def model_name(self, role: str) -> str:
-        """The model of ``role`` (its own setting, else ``llm_model``)."""
-        own = getattr(self.settings, f"llm_{role}_model", None)
-        name = own or self.settings.llm_model
+        """The model of ``role`` (its own setting, else ``llm_model``).
+
+        Raises:
+            ConfigError: No model is configured for the role.
+        """
+        name = self.settings.role_model(role)
         if not name:
-            raise ReportgenError(f"no model is configured for the {role} role")
+            raise ConfigError(f"no model is configured for the {role} role")
         return name
 
     def describe(self) -> str:
         """A one-line description for the report: the models and the endpoint."""
-        names = sorted({self.model_name(r) for r in ROLES})
+        names = sorted({self.model_name(r) for r in ROLES if self.has_model(r)})
         where = self.settings.llm_base_url or "the OpenAI API"
         return f"{', '.join(names)} via {where}"
 
@@ -205,7 +212,9 @@ class LLM:
         out = self._call(runnable, messages)
         self._count(role, task_id, model, out.get("raw"))
         if out.get("parsing_error") is not None or out.get("parsed") is None:
-            raise ModelOutputError(f"the {role} model's answer does not match {schema.__name__}: {out.get('parsing_error')}")
+            raise ModelOutputError(
+                f"the {role} model's answer does not match {schema.__name__}: {out.get('parsing_error')}"
+            )
         parsed = out["parsed"]
         return parsed if isinstance(parsed, schema) else schema.model_validate(parsed)
 

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, TypedDict
+from typing import TYPE_CHECKING, Any, Callable, TypedDict
 
-from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from reportgen.acp import StatusUpdate
+from reportgen.agents.nodes import TaskGraph
 from reportgen.agents.runtime import RunContext
 from reportgen.blueprint.model import Blueprint
 from reportgen.blueprint.model_planner import plan_with_model
@@ -19,14 +20,17 @@ from reportgen.blueprint.planner import plan_extractive
 from reportgen.config import RunOptions, Settings
 from reportgen.coordinate import coordinate
 from reportgen.dispatch import Dispatcher
-from reportgen.render import write_report_files
+from reportgen.render import output_files, write_report_files
 from reportgen.report import Limitation, Report
+
+if TYPE_CHECKING:
+    from reportgen.agents.registry import Registry
 
 __all__ = [
     "BLUEPRINT_SAVE_INTERVAL_S",
-    "OUTPUT_FILES",
     "BlueprintSaver",
     "Pipeline",
+    "brains_used",
     "ReportState",
     "coordinate_node",
     "dispatch_node",
@@ -34,13 +38,9 @@ __all__ = [
     "render_node",
 ]
 
-#: The files of a finished report, in ``outputs/<report-id>/``: the five core
-#: files, then the Markdown and Word exports (charts for the Markdown in ``figures/``).
 #: Least time between two writes of ``blueprint.json`` during dispatch, in seconds.
 BLUEPRINT_SAVE_INTERVAL_S = 0.5
 
-OUTPUT_FILES = ("report.html", "report.pdf", "report.json", "blueprint.json", "messages.jsonl",
-                "report.md", "report.docx")
 
 
 class ReportState(TypedDict, total=False):
@@ -54,8 +54,9 @@ class ReportState(TypedDict, total=False):
         files: Written output files by name.
         timings: Seconds per stage (``plan``, ``dispatch``, ``research``,
             ``charts``, ``write``, ``coordinate``, ``json``, ``html``, ``pdf``);
-            ``research`` / ``charts`` / ``write`` are the summed task times of
-            the browser / plot / writer agents (they overlap in wall time).
+            ``research`` / ``charts`` / ``write`` are the summed times of the
+            research (and other gathering), chart and writing tasks (they
+            overlap in wall time).
     """
 
     report_id: str
@@ -80,7 +81,9 @@ class Pipeline:
         limitations: Run-wide limitations known before dispatch (unreadable files).
         max_concurrency: Most tasks in flight at once.
         on_blueprint: Called whenever task states change (progress display).
-        agents: Names of the registered agents (blueprint validation).
+        agents: The run's agents by name, brains bound (blueprint validation,
+            the brains recorded in ``report.json``).
+        registry: The agent registry (the planner's choice of agents).
         template_dir: User templates overriding the built-in ones.
         cancel: When set, dispatch starts no new task and the run stops with
             :class:`~reportgen.errors.RunCanceled` at the next task boundary.
@@ -91,12 +94,13 @@ class Pipeline:
     report_id: str
     out_dir: Path
     run: RunContext
-    task_graph: CompiledStateGraph
+    task_graph: TaskGraph
     corpora: list[str]
     limitations: list[Limitation] = field(default_factory=list)
     max_concurrency: int = 8
     on_blueprint: Callable[[Blueprint], None] | None = None
-    agents: tuple[str, ...] = ("browser", "plot", "writer")
+    agents: Mapping[str, Any] = field(default_factory=dict)
+    registry: Registry | None = None
     template_dir: Path | None = None
     cancel: asyncio.Event | None = None
     settings: Settings | None = None
@@ -140,6 +144,30 @@ def _timed(state: ReportState, **stages: float) -> dict[str, float]:
     return {**(state.get("timings") or {}), **{k: round(v, 4) for k, v in stages.items()}}
 
 
+#: The stage timing a task's kind counts towards (``ReportState.timings``); other kinds count as research.
+_STAGE_OF_KIND = {"chart": "charts", "write": "write", "introduction": "write", "conclusion": "write"}
+
+
+def _kinds(agents: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Task kinds of each agent, for :meth:`Blueprint.validate_dag`."""
+    return {name: list(getattr(agent, "kinds", ()) or ()) for name, agent in agents.items()}
+
+
+def brains_used(p: Pipeline) -> dict[str, dict[str, Any]]:
+    """Which brain and model each agent (and the planner) used, for ``report.json``."""
+    llm = p.run.llm
+    planner_model = llm.model_name("planner") if llm is not None and llm.has_model("planner") else None
+    out: dict[str, dict[str, Any]] = {
+        "planner": {"brain": "planner.model" if planner_model else "planner.extractive",
+                    "mode": "model" if planner_model else "extractive", "model": planner_model, "role": "planner"},
+    }
+    for name, agent in p.agents.items():
+        describe = getattr(agent, "describe", None)
+        if describe is not None:
+            out[name] = describe()
+    return out
+
+
 def plan_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any]:
     """Plan the report and validate the execution blueprint.
 
@@ -149,11 +177,11 @@ def plan_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any]:
     """
     p = runtime.context
     started = time.perf_counter()
-    if p.run.llm is not None:
-        blueprint = plan_with_model(p.report_id, p.options, p.run.llm, p.run.search, p.run.log)
+    if p.run.llm is not None and p.run.llm.has_model("planner"):
+        blueprint = plan_with_model(p.report_id, p.options, p.run.llm, p.run.search, p.run.log, registry=p.registry)
     else:
-        blueprint = plan_extractive(p.report_id, p.options, p.run.search)
-    blueprint.validate_dag(p.agents)
+        blueprint = plan_extractive(p.report_id, p.options, p.run.search, registry=p.registry)
+    blueprint.validate_dag(_kinds(p.agents))
     p.save_blueprint(blueprint, force=True)
     p.run.log.append(
         StatusUpdate(task_id="plan", agent="planner", status="done",
@@ -173,17 +201,16 @@ async def dispatch_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[
     blueprint = Blueprint.model_validate(state["blueprint"])
     dispatcher = Dispatcher(
         blueprint, p.task_graph, p.run, max_concurrency=p.max_concurrency,
-        on_change=p.save_blueprint, cancel=p.cancel, agents=p.agents,
+        on_change=p.save_blueprint, cancel=p.cancel, agents=_kinds(p.agents),
     )
     try:
         outputs = await dispatcher.run(state.get("outputs") or {})
     finally:
         p.save_blueprint(blueprint, force=True)
     per_agent = {"research": 0.0, "charts": 0.0, "write": 0.0}
-    names = {"browser": "research", "plot": "charts", "writer": "write"}
     for task in blueprint.tasks:
-        if task.duration_s is not None and task.agent in names:
-            per_agent[names[task.agent]] += task.duration_s
+        if task.duration_s is not None:
+            per_agent[_STAGE_OF_KIND.get(task.kind, "research")] += task.duration_s
     return {
         "blueprint": blueprint.model_dump(mode="json"),
         "outputs": outputs,
@@ -206,6 +233,7 @@ def coordinate_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str,
         extra_limitations=p.limitations,
         model=llm.describe() if llm is not None else None,
         usage=llm.usage.as_dict(p.settings or llm.settings) if llm is not None else None,
+        brains=brains_used(p),
     )
     return {
         "report": report.model_dump(mode="json"),
@@ -221,15 +249,16 @@ def render_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any
     """
     p = runtime.context
     report = Report.model_validate(state["report"])
+    exporters = list(p.registry.exporters.values()) if p.registry is not None else None
     stages = write_report_files(
         report, p.out_dir, template_dir=p.template_dir or p.options.template_dir,
         template=p.options.template, appendix=p.options.appendix,
-        blueprint=Blueprint.model_validate(state["blueprint"]),
+        blueprint=Blueprint.model_validate(state["blueprint"]), exporters=exporters,
     )
     p.run.log.append(StatusUpdate(task_id="render", agent="renderer", status="done",
                                   detail=", ".join(sorted(stages)) + " written"))
     return {
-        "files": {name: str(p.out_dir / name) for name in OUTPUT_FILES},
+        "files": {name: str(p.out_dir / name) for name in output_files(exporters or [])},
         "timings": _timed(state, **stages),
     }
 

@@ -8,7 +8,7 @@ paragraph always names ``references[n-1]``.
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -216,6 +216,10 @@ class Report(BaseModel):
         model: The models (and endpoint) that wrote a model-mode report.
         usage: Tokens per role and per task, and the estimated cost in USD
             (``None`` in extractive mode).
+        brains: Which brain each agent (and the planner) used, by agent name:
+            ``{"brain", "mode", "model", "role"}`` (``mode`` is
+            ``extractive``, ``model`` or ``default``; ``model`` the model name
+            in model mode).
     """
 
     id: str
@@ -233,6 +237,7 @@ class Report(BaseModel):
     tables: list[Table] = Field(default_factory=list)
     model: str | None = None
     usage: dict | None = None
+    brains: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     def figure(self, figure_id: str) -> Figure:
         """Return the figure with ``figure_id``.

@@ -16,22 +16,24 @@ from pathlib import Path
 from typing import Any, AsyncIterator, Callable
 
 import aiosqlite
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from reportgen.acp import MessageLog, StatusUpdate
+from reportgen.agents.mcp_tool import check_mcp_tools
+from reportgen.agents.registry import load_registry
 from reportgen.agents.runtime import RunContext
 from reportgen.blueprint.model import Blueprint
 from reportgen.config import RunOptions, Settings, get_settings
-from reportgen.graph import AGENTS, MODEL_AGENTS, build_report_graph, build_task_graph
+from reportgen.errors import InputError, ReportgenError, RunCanceled, RunError
+from reportgen.faults import FaultPlan
+from reportgen.graph import build_report_graph, build_task_graph
 from reportgen.i18n import labels
 from reportgen.llm import LLM
-from reportgen.pipeline import OUTPUT_FILES, Pipeline
-from reportgen.errors import ReportgenError, RunCanceled, RunError
-from reportgen.faults import FaultPlan
+from reportgen.pipeline import Pipeline
 from reportgen.report import Limitation, Report
 from reportgen.runs import RunLock, RunRecord, find_unfinished, load_record, save_record
-from reportgen.sources import MultiSearch, open_backends
-from reportgen.sources.web import WebSearch, open_search
+from reportgen.sources import open_backends
 
 __all__ = [
     "RunResult",
@@ -139,7 +141,11 @@ async def generate_report(
         The run's result; the five files are in ``out_dir / report_id``.
 
     Raises:
-        InputError: A corpus folder is missing or empty.
+        AgentDefinitionError: An agent folder, prompt or MCP tool binding is
+            wrong, or an MCP server cannot start (before any research).
+        PluginError: A plugin failed to load or clashes with another.
+        InputError: A corpus folder is missing or empty, or the search
+            backend is not registered.
         RunLockedError: Another process is generating this report id.
         NoSourcesError: The corpora know nothing of the topic.
         RunError: No section could be written.
@@ -152,20 +158,24 @@ async def generate_report(
     hooks = _Hooks(on_blueprint, on_message, cancel, template_dir, recovery, backoff_scale, faults)
     if search is not None:
         return await _run(options, settings, out_dir, report_id, search, [search.name], [], hooks)
+    registry = load_registry(settings)  # a broken agent folder or plugin stops here, before any research
+    await asyncio.to_thread(check_mcp_tools, registry.planned_agents(), min(30.0, settings.tool_timeout_s))
     mode = settings.search
+    factory = registry.search_backends.get(mode)
+    if factory is None:
+        raise InputError(f"unknown search backend {mode!r} (REPORTGEN_SEARCH); registered: "
+                         f"{', '.join(sorted(registry.search_backends))}")
     offline_options = options if mode != "web" else options.model_copy(update={"use_wiki": False})
     with open_backends(offline_options) as sources:
         skipped = [Limitation(reason=f"{f.path}: not used ({f.reason})") for f in sources.skipped]
         corpora = [corpus_title(b.name, options) for b in sources.backends]
-        if mode == "offline":
-            backend = MultiSearch(sources.backends, name=" + ".join(b.name for b in sources.backends))
-        else:
+        if mode != "offline":
             corpora.insert(0, corpus_title("web", options))
-            backend = open_search(mode, sources.backends, web=web if web is not None else WebSearch(allow_private=settings.fetch_allow_private))
+        backend = factory(sources.backends, settings, web)
         try:
             return await _run(options, settings, out_dir, report_id, backend, corpora, skipped, hooks)
         finally:
-            if mode != "offline" and web is None:
+            if web is None:
                 backend.close()
 
 
@@ -253,16 +263,18 @@ async def _invoke(
         tool_timeout_s=settings.tool_timeout_s, deadline=time.monotonic() + settings.run_deadline_s,
         llm=LLM(settings) if settings.llm_configured else None,
         executor=ThreadPoolExecutor(max_workers=settings.max_concurrency, thread_name_prefix="reportgen-tool"),
+        corpus_dirs=list(options.corpus_dirs),
     )
-    agents = MODEL_AGENTS if ctx.llm is not None else AGENTS
+    registry = load_registry(settings)
+    agents = registry.bind(settings, ctx.llm)
     settings.home.mkdir(parents=True, exist_ok=True)
-    config = {"configurable": {"thread_id": report_id}}
+    config: RunnableConfig = {"configurable": {"thread_id": report_id}}
     async with open_checkpointer(settings.checkpoint_db) as saver, _shut_down(ctx.executor):
         pipeline = Pipeline(
             options=options, report_id=report_id, out_dir=folder, run=ctx,
             task_graph=build_task_graph(saver, agents), corpora=corpora, limitations=skipped,
             max_concurrency=settings.max_concurrency, on_blueprint=hooks.on_blueprint,
-            agents=tuple(agents), template_dir=hooks.template_dir, cancel=hooks.cancel,
+            agents=agents, registry=registry, template_dir=hooks.template_dir, cancel=hooks.cancel,
             settings=settings,
         )
         graph = build_report_graph(saver)
@@ -280,7 +292,7 @@ async def _invoke(
         out_dir=folder,
         report=Report.model_validate(state["report"]),
         blueprint=Blueprint.model_validate(state["blueprint"]),
-        files={name: folder / name for name in OUTPUT_FILES},
+        files={name: folder / name for name in state.get("files") or {}},
         timings=dict(state.get("timings") or {}),
     )
 
@@ -294,7 +306,7 @@ class _LoggedReroutes:
         self._lock = threading.Lock()
 
     def search(self, query: str, k: int = 10) -> list[Any]:
-        found = self.backend.search(query, k)
+        found: list[Any] = self.backend.search(query, k)
         with self._lock:
             new = self.backend.reroutes[self._seen:]
             self._seen += len(new)

@@ -18,6 +18,7 @@ with the same report id when it starts (see :mod:`reportgen.worker`).
 
 from __future__ import annotations
 
+import builtins
 import json
 import sqlite3
 import threading
@@ -320,7 +321,7 @@ class JobStore:
         with self._lock:
             return int(self._db.execute("SELECT count(*) FROM jobs").fetchone()[0])
 
-    def unfinished(self) -> list[Job]:
+    def unfinished(self) -> builtins.list[Job]:  # ``list`` here is the method above
         """Jobs ``submitted`` or ``working``, oldest first (the ones to run on start)."""
         with self._lock:
             rows = self._db.execute(

@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from reportgen.acp import MessageLog, StatusUpdate
 from reportgen.blueprint.model import Blueprint
-from reportgen.config import LANGUAGES, MAX_TOPIC_CHARS, RunOptions, Settings, clean_topic
+from reportgen.config import MAX_TOPIC_CHARS, RunOptions, Settings, clean_topic, resolve_language
 from reportgen.errors import InputError, RenderError, ReportgenError, RunCanceled
 from reportgen.store import Idempotent, Job, JobStatus, JobStore
 
@@ -78,9 +78,10 @@ class ReportRequest(BaseModel):
         min_length=1, max_length=MAX_TOPIC_CHARS,
         description=f"What the report is about, in any script, 1-{MAX_TOPIC_CHARS} characters.",
     )
-    lang: str = Field(
-        "en", pattern=r"^[a-z]{2,3}$",
-        description="Report language (ISO 639-1). Without a language model: en, es or fr (the encyclopedia's).",
+    lang: str | None = Field(
+        None, pattern=r"^[a-z]{2,3}$",
+        description="Report language (ISO 639-1; default the topic's). Without a language model and with the "
+                    "encyclopedia: en, es or fr (its editions).",
     )
     sections: int = Field(5, ge=1, le=12, description="Body sections wanted.")
     corpus: str | None = Field(
@@ -224,8 +225,12 @@ class Worker:
 
     # -- requests --------------------------------------------------------------
 
-    def check(self, request: ReportRequest) -> None:
+    def check(self, request: ReportRequest) -> ReportRequest:
         """Check a request against what this server offers.
+
+        Returns:
+            The request with its language resolved by the rule the CLI uses
+            too (:func:`~reportgen.config.resolve_language`).
 
         Raises:
             InputError: Unknown corpus or template name, no corpus at all, or
@@ -238,8 +243,9 @@ class Worker:
             raise InputError(f"unknown template {request.template!r}; this server offers: {', '.join(themes)}")
         if not request.wiki and request.corpus is None:
             raise InputError("wiki=false needs a corpus to search")
-        if request.lang not in LANGUAGES and not self.settings.llm_model:
-            raise InputError(f"unknown language {request.lang!r}; choose one of: {', '.join(LANGUAGES)}")
+        lang = resolve_language(request.topic, request.lang, encyclopedia=request.wiki,
+                                model=self.settings.llm_configured)
+        return request.model_copy(update={"lang": lang})
 
     def templates(self) -> list[str]:
         """The template (theme) names this server offers."""
@@ -283,7 +289,7 @@ class Worker:
         """
         from reportgen.run import new_report_id
 
-        self.check(request)
+        request = self.check(request)
         options = request.model_dump(exclude={"topic"})
         job = self.store.create(
             new_report_id(request.topic, self.out_dir), request.topic, options, client,
@@ -399,10 +405,9 @@ class Worker:
                 self.events.notify(job_id)
 
     def _run_options(self, job: Job) -> RunOptions:
-        request = ReportRequest(topic=job.topic, **job.options)
-        self.check(request)
+        request = self.check(ReportRequest(topic=job.topic, **job.options))
         return RunOptions(
-            topic=request.topic, lang=request.lang, sections=request.sections,
+            topic=request.topic, lang=request.lang or "en", sections=request.sections,
             corpus_dirs=[self.settings.corpora[request.corpus]] if request.corpus else [],
             use_wiki=request.wiki, template=request.template, appendix=request.appendix,
             guidance=request.guidance,

@@ -18,9 +18,10 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 
-from fakes import FakeSearch
 from reportgen.api import create_app
 from reportgen.config import Settings, get_settings
+
+from fakes import FakeSearch
 
 TOPIC = "Renewable energy"
 

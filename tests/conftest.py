@@ -24,12 +24,14 @@ pytest_plugins = ["fakeweb", "fakellm", "api_kit"]
 def reportgen_home(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[Path]:
-    """Point ``REPORTGEN_HOME`` at a fresh temp dir and drop other ``REPORTGEN_*`` variables."""
+    """Point ``REPORTGEN_HOME`` at a fresh temp dir, drop other ``REPORTGEN_*`` variables and
+    turn plugin autoload off (``REPORTGEN_PLUGINS=""``; a test that wants a plugin names it)."""
     home = tmp_path_factory.mktemp("reportgen-home")
     for key in list(os.environ):
         if key.startswith("REPORTGEN_"):
             monkeypatch.delenv(key)
     monkeypatch.setenv("REPORTGEN_HOME", str(home))
+    monkeypatch.setenv("REPORTGEN_PLUGINS", "")  # plugin autoload is off under tests
     get_settings.cache_clear()
     yield home
     get_settings.cache_clear()

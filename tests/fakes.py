@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from reportgen.agents.ranking import terms
-from reportgen.agents.runtime import Agent, RunContext
+from reportgen.agents.runtime import Brain, RunContext
 from reportgen.blueprint.model import Task
 from reportgen.sources.models import Passage
 
@@ -72,7 +72,7 @@ class FakeSearch:
         ]
 
 
-class SleepAgent(Agent):
+class SleepAgent(Brain):
     """An agent whose tool sleeps for ``latency[task.id]`` seconds and records timings."""
 
     def __init__(self, name: str, latency: dict[str, float], record: dict[str, tuple[float, float]]) -> None:

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from api_kit import TOPIC, SlowSearch, client, make_app, make_settings, wait_until
-from fakes import ENERGY_DOCS
 from reportgen.api import create_app
 from reportgen.cli import app as cli
+
+from api_kit import TOPIC, SlowSearch, client, make_app, make_settings, wait_until
+from fakes import ENERGY_DOCS
 
 
 def _sse(text: str) -> list[dict[str, str]]:
@@ -195,8 +196,10 @@ async def test_the_agent_card(tmp_path):
         card = (await http.get("/.well-known/agent.json")).json()
         assert card["name"] == "reportgen" and card["version"] and card["url"] == "http://testserver"
         assert card["capabilities"]["streaming"] is True
-        (skill,) = card["skills"]
+        skill, *agents = card["skills"]
         assert skill["id"] == "generate-report"
+        assert [a["id"] for a in agents] == ["agent-browser", "agent-data", "agent-plot", "agent-writer"]
+        assert agents[0]["inputSchema"]["required"] == ["query"]
         schema = skill["inputSchema"]
         assert schema["required"] == ["topic"] and schema["properties"]["topic"]["maxLength"] == 500
         assert set(schema["properties"]) == {"topic", "lang", "sections", "corpus", "wiki", "template",
@@ -206,6 +209,7 @@ async def test_the_agent_card(tmp_path):
         a2a = (await http.get("/.well-known/agent-card.json")).json()
         assert a2a["supportedInterfaces"][0]["url"] == "http://testserver/a2a"
         assert a2a["capabilities"]["streaming"] is True and a2a["skills"][0]["id"] == "generate-report"
+        assert [s["id"] for s in a2a["skills"][1:]] == [a["id"] for a in agents]
 
 
 async def test_openapi_documents_every_endpoint(tmp_path):

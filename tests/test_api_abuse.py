@@ -8,8 +8,9 @@ from urllib.parse import unquote
 import httpx
 import pytest
 
-from api_kit import TOPIC, client, make_app
 from reportgen.api.security import RateLimiter
+
+from api_kit import TOPIC, client, make_app
 
 KEY = "s3cret-key-for-tests"
 
@@ -34,7 +35,8 @@ async def _raw(app, method: str, raw_path: str) -> tuple[int, bytes]:
     scope = {
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
         "scheme": "http", "path": unquote(raw_path), "raw_path": raw_path.encode(), "query_string": b"",
-        "root_path": "", "headers": [(b"host", b"testserver")], "client": ("127.0.0.1", 1), "server": ("testserver", 80),
+        "root_path": "", "headers": [(b"host", b"testserver")], "client": ("127.0.0.1", 1),
+        "server": ("testserver", 80),
     }
     await app(scope, receive, send)
     return sent[0]["status"], b"".join(m.get("body", b"") for m in sent[1:])

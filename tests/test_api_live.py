@@ -11,10 +11,11 @@ from a2a.client import ClientConfig, create_client
 from a2a.helpers import new_data_part, new_text_part
 from a2a.types.a2a_pb2 import CancelTaskRequest, GetTaskRequest, Message, Role, SendMessageRequest, TaskState
 
-from api_kit import TOPIC, SlowSearch, live, make_app, make_settings, wait_until
 from reportgen.acp import read_messages
 from reportgen.api import create_app
 from reportgen.store import JobStore
+
+from api_kit import TOPIC, SlowSearch, live, make_app, make_settings, wait_until
 
 
 async def _events(response: httpx.Response):

@@ -18,8 +18,7 @@ from rich.console import Console
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root, where bench/ lives
 
-from bench import Benchmark, Row, Target, run_benchmarks  # noqa: E402
-from bench import overhead, scheduling  # noqa: E402
+from bench import Benchmark, Row, Target, overhead, run_benchmarks, scheduling  # noqa: E402
 from bench.registry import BENCHMARKS  # noqa: E402
 from bench.report import print_report, write_results  # noqa: E402
 from bench.workload import (  # noqa: E402

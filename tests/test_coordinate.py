@@ -2,10 +2,12 @@
 
 import pytest
 
+from reportgen.agents.model_common import quoted, section_output
 from reportgen.blueprint.model import TaskStatus
 from reportgen.blueprint.planner import compile_blueprint
-from reportgen.coordinate import coordinate, normalise_url
+from reportgen.coordinate import coordinate
 from reportgen.errors import RunError
+from reportgen.sources.fetch import normalize_url
 
 
 def _src(title, url=None):
@@ -13,9 +15,8 @@ def _src(title, url=None):
 
 
 def _section(sid, title, sentences, role="body", alternates=(), chart=None):
-    return {"section": {"id": sid, "title": title, "role": role, "chart": chart,
-                        "sentences": [{"text": t, "source": s} for t, s in sentences],
-                        "alternates": [{"text": t, "source": s} for t, s in alternates]}}
+    return {"section": section_output(sid, title, role, [quoted(t, s) for t, s in sentences], chart,
+                                      alternates=[quoted(t, s) for t, s in alternates])}
 
 
 CHART = {
@@ -36,11 +37,15 @@ def test_citations_are_numbered_by_first_use_and_all_resolve():
     bp = compile_blueprint("r", "Energy", ["A", "B"])
     _done(bp)
     outputs = {
-        "introduction": _section("introduction", "Introduction", [("Energy is the capacity to do work.", _src("E"))], "introduction"),
-        "write-1": _section("s1", "A", [("A is one kind of energy.", _src("A")), ("Energy is the capacity to do work.", _src("E"))],
+        "introduction": _section("introduction", "Introduction", [("Energy is the capacity to do work.", _src("E"))],
+                                 "introduction"),
+        "write-1": _section("s1", "A", [("A is one kind of energy.", _src("A")),
+                                        ("Energy is the capacity to do work.", _src("E"))],
                             alternates=[("A is used widely.", _src("A2"))]),
         "write-2": _section("s2", "B", [("B is another kind.", _src("B", "https://X.org/wiki/B/#frag"))], chart=CHART),
-        "conclusion": _section("conclusion", "Conclusion", [("This report covered A, B.", None), ("B is also cheap.", _src("B", "https://x.org/wiki/B"))], "conclusion"),
+        "conclusion": _section("conclusion", "Conclusion", [("This report covered A, B.", None),
+                                                            ("B is also cheap.", _src("B", "https://x.org/wiki/B"))],
+                               "conclusion"),
     }
     report = coordinate(bp, outputs, lang="en", corpora=["test corpus"])
     assert [s.role for s in report.sections] == ["introduction", "body", "body", "conclusion"]
@@ -88,4 +93,4 @@ def test_nothing_written_is_a_run_error():
     ("http://x.org:80/a", "http://x.org/a"),
 ])
 def test_normalise_url(a, b):
-    assert normalise_url(a) == normalise_url(b)
+    assert normalize_url(a) == normalize_url(b)

@@ -12,7 +12,8 @@ from reportgen.agents.runtime import RunContext
 from reportgen.blueprint.model import Blueprint, Task, TaskInput, TaskStatus
 from reportgen.dispatch import Dispatcher
 from reportgen.faults import FaultPlan
-from reportgen.graph import AGENTS, build_task_graph
+from reportgen.graph import build_task_graph, default_agents
+
 from fakes import FakeSearch, SleepAgent
 
 
@@ -134,7 +135,8 @@ async def test_tool_exceptions_are_604_and_retried_within_budget(tmp_path):
         Task(id="research-1", agent="browser", kind="research", aim="find",
              inputs={"query": TaskInput(value="wind power")}, outputs=["notes"]),
     ])
-    await Dispatcher(bp, build_task_graph(InMemorySaver()), _ctx(tmp_path, faults=FaultPlan.parse("rate=1,kinds=exception,first=2"))).run()
+    ctx = _ctx(tmp_path, faults=FaultPlan.parse("rate=1,kinds=exception,first=2"))
+    await Dispatcher(bp, build_task_graph(InMemorySaver()), ctx).run()
     task = bp.task("research-1")
     assert task.status_codes == [604, 604, 200] and task.status is TaskStatus.DONE
 
@@ -166,5 +168,8 @@ async def test_finished_tasks_are_reused_from_their_checkpoint(tmp_path):
 
 
 def test_agents_registry_names():
-    assert set(AGENTS) == {"browser", "plot", "writer"}
+    agents = default_agents()
+    assert set(agents) == {"browser", "data", "plot", "writer"}
+    assert {name: a.mode for name, a in agents.items()} == {
+        "browser": "extractive", "data": "default", "plot": "extractive", "writer": "extractive"}
     assert asyncio.iscoroutinefunction(Dispatcher.run)

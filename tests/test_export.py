@@ -11,11 +11,12 @@ import docx
 import pytest
 from markdown_it import MarkdownIt
 
-from factories import sample_blueprint, sample_report, sample_svg
 from reportgen.errors import RenderError
 from reportgen.render import build_appendix, escape_markdown, render_docx, render_markdown
 from reportgen.render.svg import check_svg, svg_to_png
 from reportgen.report import Paragraph, Reference, Sentence, Table
+
+from factories import sample_blueprint, sample_report, sample_svg
 
 HOSTILE_DIR = Path(__file__).parent / "fixtures" / "hostile"
 HOSTILE = {p.name: p.read_bytes().decode("utf-8", errors="replace")

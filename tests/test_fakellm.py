@@ -7,6 +7,10 @@ import time
 import httpx
 import openai
 import pytest
+from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_openai import ChatOpenAI
+from pydantic import BaseModel, ValidationError
+
 from fakellm import (
     FakeLLM,
     Reply,
@@ -19,9 +23,6 @@ from fakellm import (
     text,
     tool_call,
 )
-from langchain_core.messages import HumanMessage, SystemMessage
-from langchain_openai import ChatOpenAI
-from pydantic import BaseModel, ValidationError
 
 
 class Section(BaseModel):

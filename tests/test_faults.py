@@ -7,13 +7,14 @@ from collections import Counter
 
 import pytest
 
-from fakes import FakeSearch
 from reportgen.acp import read_messages
 from reportgen.config import RunOptions, get_settings
 from reportgen.errors import ConfigError, RunError, RunLockedError
 from reportgen.faults import FaultPlan
 from reportgen.run import generate_report
 from reportgen.runs import RunLock, load_record
+
+from fakes import FakeSearch
 
 OPTIONS = RunOptions(topic="Renewable energy", sections=4)
 
@@ -153,7 +154,8 @@ def test_bad_fault_specs_are_refused(spec, message):
 
 
 def test_fault_draws_are_reproducible():
-    a, b = FaultPlan.parse("rate=0.5,seed=3,kinds=exception+empty"), FaultPlan.parse("rate=0.5,seed=3,kinds=exception+empty")
+    a = FaultPlan.parse("rate=0.5,seed=3,kinds=exception+empty")
+    b = FaultPlan.parse("rate=0.5,seed=3,kinds=exception+empty")
     draws_a = [a.draw("browser", f"t{i % 4}") for i in range(40)]
     draws_b = [b.draw("browser", f"t{i % 4}") for i in range(40)]
     assert draws_a == draws_b and any(draws_a) and not all(draws_a)

@@ -14,8 +14,6 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
-from fakellm import invalid_json, rate_limited, structured
-from fakeweb import stub_search
 from reportgen.acp import read_messages
 from reportgen.cli import app
 from reportgen.config import RunOptions, get_settings
@@ -23,9 +21,14 @@ from reportgen.errors import NoSourcesError
 from reportgen.run import generate_report
 from reportgen.sources.web import WebSearch
 
+from fakellm import invalid_json, rate_limited, structured
+from fakeweb import stub_search
+
 SECTIONS = [
-    {"title": "Solar power", "questions": ["How fast has solar capacity grown?"], "chart_ideas": ["solar capacity by year"]},
-    {"title": "Wind power", "questions": ["How much wind capacity is installed?"], "chart_ideas": ["wind capacity by year"]},
+    {"title": "Solar power", "questions": ["How fast has solar capacity grown?"],
+     "chart_ideas": ["solar capacity by year"]},
+    {"title": "Wind power", "questions": ["How much wind capacity is installed?"],
+     "chart_ideas": ["wind capacity by year"]},
     {"title": "Hydropower", "questions": ["How much electricity does hydropower make?"], "chart_ideas": []},
     {"title": "Battery storage", "questions": ["How fast is battery storage growing?"], "chart_ideas": []},
 ]
@@ -81,7 +84,10 @@ class ScriptedModel:
                                        "points": points})
             return structured({"no_data": True})
         if name == "SectionDraft":
-            paragraphs = [f"{text.split('. ')[0].strip().rstrip('.')}. [{label}]" for label, text in passages[:3] if text.strip()]
+            # a real writer words each section its own way: no sentence may repeat in a report
+            asked = prompt.splitlines()[0][:50]
+            paragraphs = [f"{text.split('. ')[0].strip().rstrip('.')} ({asked}). [{label}]"
+                          for label, text in passages[:3] if text.strip()]
             return structured({"paragraphs": paragraphs or ["Nothing was found. [S1]"]})
         raise AssertionError(f"unexpected schema {name!r}")
 
@@ -152,7 +158,8 @@ async def test_an_invented_citation_is_607_and_rewritten(tmp_path, model_env, fa
     result = await _report(tmp_path, fake_site)
     report = _check(result)
     messages = read_messages(result.out_dir / "messages.jsonl")
-    refused = [m for m in messages if m.type == "ASSISTANCE_REQUEST" and m.status_code == 607 and "S99" in m.description]
+    refused = [m for m in messages
+               if m.type == "ASSISTANCE_REQUEST" and m.status_code == 607 and "S99" in m.description]
     assert refused
     assert "Solar grew a lot." not in json.dumps(report.model_dump(mode="json"))
 
@@ -224,7 +231,9 @@ async def test_token_budget_stops_new_work_and_renders_what_was_done(tmp_path, m
     assert report.usage["total_tokens"] <= budget + max(s["input"] + s["output"] for s in spent.values())
 
 
-async def test_auto_search_falls_back_to_the_offline_corpus_and_logs_a_reroute(tmp_path, model_env, fake_site, monkeypatch):
+async def test_auto_search_falls_back_to_the_offline_corpus_and_logs_a_reroute(
+    tmp_path, model_env, fake_site, monkeypatch,
+):
     monkeypatch.setenv("REPORTGEN_SEARCH", "auto")
     get_settings.cache_clear()
     model_env.default = ScriptedModel()

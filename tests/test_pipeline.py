@@ -13,6 +13,7 @@ import pytest
 from reportgen.acp import read_messages
 from reportgen.config import RunOptions
 from reportgen.run import generate_report
+
 from fakes import ENERGY_DOCS, FakeSearch
 
 HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
@@ -44,7 +45,8 @@ async def test_hostile_text_in_sources_never_becomes_markup(tmp_path):
         {"title": "Tidal power", "text": (
             "Tidal power converts the energy of rising sea levels <script>alert(1)</script> into electricity. "
             "A tidal barrage <img src=\"file:///etc/hostname\" onerror=\"alert(2)\"> works like a low dam. "
-            "Tidal energy <a href=\"javascript:alert(3)\">plants</a> exist in 2 countries and barrages in 4 countries.")},
+            "Tidal energy <a href=\"javascript:alert(3)\">plants</a> exist in 2 countries "
+            "and barrages in 4 countries.")},
         *ENERGY_DOCS,
     ]
     result = await generate_report(
@@ -93,6 +95,8 @@ async def test_the_handed_hostile_documents_make_a_safe_report(tmp_path, hostile
     skipped = " ".join(lim["reason"] for lim in report["limitations"])
     assert "empty.md" in skipped and "not-a-pdf.pdf" in skipped
     text = " ".join(p["text"] for s in report["sections"] for p in s["paragraphs"])
-    assert any(word in text for word in ("Tidal power", "District heating", "Pumped hydro", "Geothermal heat pumps", "capacity factor"))
+    assert any(word in text for word in (
+        "Tidal power", "District heating", "Pumped hydro", "Geothermal heat pumps", "capacity factor",
+    ))
     assert "\x00" not in text and "\x1b" not in text
     _assert_no_local_bytes(result.out_dir)

@@ -38,7 +38,8 @@ def test_budget_is_never_exceeded():
 
 
 def test_missing_parameters_amend_the_blueprint_once():
-    assert decide(StatusCode(601), attempt=1, budget=3, strategy="default", tried=[], can_amend=True).action is Action.AMEND
+    decision = decide(StatusCode(601), attempt=1, budget=3, strategy="default", tried=[], can_amend=True)
+    assert decision.action is Action.AMEND
     assert decide(StatusCode(601), attempt=1, budget=3, strategy="default", tried=[]).action is Action.FAIL
 
 

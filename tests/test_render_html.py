@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 import reportgen.render
-from factories import sample_report
 from reportgen.errors import RenderError
 from reportgen.render import (
     BUILTIN_TEMPLATE_DIR,
@@ -20,6 +19,8 @@ from reportgen.render import (
     text_direction,
 )
 from reportgen.report import Figure, Limitation, Paragraph, Reference, Section, Sentence
+
+from factories import sample_report
 
 HOSTILE_DIR = Path(__file__).parent / "fixtures" / "hostile"
 

@@ -13,11 +13,14 @@ from pathlib import Path
 
 import pytest
 
-import reportgen.render.outputs as outputs_module
-from factories import sample_blueprint, sample_report
 from reportgen.errors import ForbiddenURLError, RenderError
-from reportgen.render import REPORT_FILES, write_report_files
+from reportgen.render import write_report_files
+from reportgen.render.exporters import CORE_FILES, DOCX, MARKDOWN
 from reportgen.report import Paragraph, Sentence, Table
+
+from factories import sample_blueprint, sample_report
+
+REPORT_FILES = (*CORE_FILES, MARKDOWN.filename, DOCX.filename)
 
 HOSTILE_DIR = Path(__file__).parent / "fixtures" / "hostile"
 
@@ -121,7 +124,7 @@ def test_export_failure_names_the_file_and_keeps_the_old_one(
     def broken(*args, **kwargs):
         raise ValueError("All strings must be XML compatible")
 
-    monkeypatch.setattr(outputs_module, "render_docx", broken)
+    monkeypatch.setattr("reportgen.render.docx.render_docx", broken)  # the Word exporter's renderer
     with pytest.raises(RenderError, match=re.escape(
             f"cannot write {tmp_path / 'report.docx'}: ValueError: All strings must be XML compatible")):
         write_report_files(sample_report(), tmp_path)

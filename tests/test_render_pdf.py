@@ -21,7 +21,6 @@ from pypdf import PdfReader
 from weasyprint.urls import FatalURLFetchingError, URLFetchingError, fetch
 
 import reportgen.render.pdf as pdf_module
-from factories import sample_report
 from reportgen.errors import ForbiddenURLError, RenderError
 from reportgen.render import (
     DataURLFetcher,
@@ -32,6 +31,8 @@ from reportgen.render import (
     write_text_atomic,
 )
 from reportgen.report import Paragraph, Section, Sentence
+
+from factories import sample_report
 
 HOSTILE_DIR = Path(__file__).parent / "fixtures" / "hostile"
 POPPLER = ("pdftotext", "pdffonts", "pdftoppm", "pdfinfo")
@@ -110,7 +111,7 @@ def pdf_fonts(path: Path) -> list[dict[str, str]]:
     header, rule, rows = lines[0], lines[1], lines[2:]
     spans = [m.span() for m in re.finditer(r"-+", rule)]
     names = [header[a:b].strip() or header[a:].split()[0] for a, b in spans]
-    return [{n: row[a:b].strip() for n, (a, b) in zip(names, spans)} for row in rows if row]
+    return [{n: row[a:b].strip() for n, (a, b) in zip(names, spans, strict=True)} for row in rows if row]
 
 
 def pdf_info(path: Path) -> dict[str, str]:
@@ -546,8 +547,9 @@ def test_report_in_another_script(
 
 
 def test_bookmarks_include_tables_sections_and_appendix(tmp_path: Path) -> None:
-    from factories import sample_blueprint
     from reportgen.render import build_appendix
+
+    from factories import sample_blueprint
 
     html = render_html(sample_report(), appendix=build_appendix(sample_blueprint()))
     path = write_pdf(html, tmp_path / "a.pdf", strict=True)
@@ -558,8 +560,9 @@ def test_bookmarks_include_tables_sections_and_appendix(tmp_path: Path) -> None:
 @requires_poppler
 def test_forty_sections_and_fifteen_charts(tmp_path: Path) -> None:
     """A big report: every section bookmarked and in the TOC, every chart on a page."""
-    from factories import sample_svg
     from reportgen.report import Figure
+
+    from factories import sample_svg
 
     report = sample_report(limitations=[])
     sections, figures = [], []

@@ -7,13 +7,14 @@ import re
 from pathlib import Path
 
 import pytest
+from test_render_pdf import pdf_info, pdf_text, requires_poppler
 
-from factories import sample_report
 from reportgen.render import render_html, table_views, write_pdf
 from reportgen.render.tables import normalise_table
 from reportgen.report import Report, Table
+
+from factories import sample_report
 from test_render_html import Page, assert_inert
-from test_render_pdf import pdf_info, pdf_text, requires_poppler
 
 HOSTILE_DIR = Path(__file__).parent / "fixtures" / "hostile"
 

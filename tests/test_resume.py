@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from fakes import ENERGY_DOCS
 from reportgen.acp import read_messages
+
+from fakes import ENERGY_DOCS
 
 TOPIC = "Renewable energy"
 

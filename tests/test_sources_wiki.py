@@ -11,12 +11,12 @@ from reportgen.errors import InputError, SourceError
 from reportgen.sources import (
     Document,
     load_wiki_documents,
+    wiki as wiki_module,
     wiki_corpus,
     wiki_fingerprint,
     wiki_url,
     wiki_version,
 )
-from reportgen.sources import wiki as wiki_module
 
 CONTROL_RE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 

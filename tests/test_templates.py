@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from factories import sample_blueprint, sample_report
 from reportgen.errors import RenderError
 from reportgen.render import BUILTIN_TEMPLATE_DIR, available_templates, build_appendix, render_html
+
+from factories import sample_blueprint, sample_report
 from test_render_html import Page, assert_inert
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -244,7 +245,10 @@ def _corpus(folder: Path) -> Path:
     [
         (["--template", "glossy"], "unknown template 'glossy'; installed: brief, report"),
         (["--template", "../report"], "unknown template '../report'; installed: brief, report"),
-        (["--template-dir", "/nonexistent/templates"], "--template-dir: template folder /nonexistent/templates does not exist"),
+        (
+            ["--template-dir", "/nonexistent/templates"],
+            "--template-dir: template folder /nonexistent/templates does not exist",
+        ),
     ],
 )
 def test_cli_refuses_a_bad_template_before_any_work(tmp_path: Path, args: list[str], message: str) -> None:

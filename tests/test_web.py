@@ -9,8 +9,6 @@ from datetime import datetime, timedelta, timezone
 
 import httpx
 import pytest
-from fakes import FakeSearch
-from fakeweb import CONTENT_PAGES, PDF_TEXT, stub_search
 
 from reportgen.config import get_settings
 from reportgen.errors import (
@@ -34,6 +32,9 @@ from reportgen.sources import (
     parse_retry_after,
     web_source_id,
 )
+
+from fakes import FakeSearch
+from fakeweb import CONTENT_PAGES, PDF_TEXT, stub_search
 
 
 @pytest.fixture(autouse=True)

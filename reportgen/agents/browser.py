@@ -15,26 +15,25 @@ from typing import Any
 
 from reportgen.acp import StatusCode
 from reportgen.agents.ranking import MIN_SENTENCE_CHARS, terms
-from reportgen.agents.runtime import Agent, RunContext
+from reportgen.agents.runtime import Brain, RunContext
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
 from reportgen.sources.models import Passage
 from reportgen.sources.text import split_sentences
 
-__all__ = ["BrowserAgent"]
+__all__ = ["BrowserBrain"]
 
 
-class BrowserAgent(Agent):
+class BrowserBrain(Brain):
     """Search + read over the run's search backend.
 
     Inputs: ``query`` (str, required), ``focus`` (str: the words a passage must
     touch, default the query), ``k`` (int, passages wanted, default 8).
-    Outputs: ``notes`` (list of passage dicts, best first).
+    Outputs: ``notes`` (list of passage dicts, best first) and ``claims``
+    (empty: the extractive writer quotes the notes themselves).
     """
 
-    name = "browser"
-    tool = "search"
-    kinds = ("research",)
+    provides = ("search",)
 
     def build_request(
         self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext
@@ -62,7 +61,7 @@ class BrowserAgent(Agent):
     def check_response(
         self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext
     ) -> dict[str, Any]:
-        passages = list(raw or [])
+        passages: list[Passage] = list(raw or [])
         if not passages:
             raise AgentError(
                 StatusCode.INCOMPLETE_INFORMATION,
@@ -87,4 +86,4 @@ class BrowserAgent(Agent):
                 f"the passages found for {params['query']!r} hold no sentence a writer could quote",
                 "broaden the query",
             )
-        return {"notes": [p.model_dump() for p in quotable]}
+        return {"notes": [p.model_dump() for p in quotable], "claims": []}

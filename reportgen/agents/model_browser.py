@@ -14,13 +14,13 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from reportgen.acp import StatusCode
-from reportgen.agents.model_common import feedback_rule, label_sources, language_rule, sources_block
-from reportgen.agents.runtime import Agent, RunContext
+from reportgen.agents.model_common import FEEDBACK_INPUT, label_sources, sources_block
+from reportgen.agents.runtime import Brain, RunContext
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
 from reportgen.sources.models import Passage
 
-__all__ = ["ModelBrowserAgent", "Note", "Notes", "Queries"]
+__all__ = ["ModelBrowserBrain", "Note", "Notes", "Queries"]
 
 #: Passages read per query, and queries per task.
 PASSAGES_PER_QUERY = 5
@@ -47,7 +47,7 @@ class Queries(BaseModel):
     queries: list[str] = Field(min_length=1, max_length=MAX_QUERIES)
 
 
-class ModelBrowserAgent(Agent):
+class ModelBrowserBrain(Brain):
     """Search + read + note-taking by the researcher model.
 
     Inputs: ``query`` (str, required), ``questions`` (list of str), ``k``.
@@ -55,9 +55,7 @@ class ModelBrowserAgent(Agent):
     (``[{"claim", "source_id"}]``).
     """
 
-    name = "browser"
-    tool = "search+read"
-    kinds = ("research",)
+    provides = ("search",)
 
     def build_request(self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext) -> dict[str, Any]:
         query = inputs.get("query")
@@ -70,16 +68,18 @@ class ModelBrowserAgent(Agent):
             raise AgentError(StatusCode.INVALID_PARAMETER_USAGE, "questions must be a list of text")
         return {"query": query.strip(), "questions": [str(q) for q in questions][:MAX_QUERIES],
                 "k": int(inputs.get("k") or PASSAGES_PER_QUERY), "reformulate": strategy == "broaden",
-                "task_id": task.id, "feedback": feedback_rule(inputs)}
+                "task_id": task.id, "feedback": inputs.get(FEEDBACK_INPUT) or ""}
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
-        llm = ctx.llm
+        llm, spec = ctx.llm, self.spec
+        assert spec is not None, "a model brain is made from its agent's spec (it holds the prompts)"
+        role = spec.role or "researcher"
         queries = [params["query"], *params["questions"]][:MAX_QUERIES]
         if params["reformulate"]:
-            asked = llm.structured("researcher", Queries, [
-                ("system", "You write web search queries. Return short, varied keyword queries."),
-                ("human", f"These queries found nothing useful: {queries}. Topic: {ctx.topic}. "
-                          f"Write up to {MAX_QUERIES} different queries."),
+            assert llm is not None, "model brains are bound only when a model is configured"
+            asked = llm.structured(role, Queries, [
+                ("system", spec.prompt("queries_system")),
+                ("human", spec.prompt("queries_human", queries=queries, topic=ctx.topic, max_queries=MAX_QUERIES)),
             ], task_id=params["task_id"])
             queries = asked.queries[:MAX_QUERIES]
         passages: list[Passage] = []
@@ -92,13 +92,11 @@ class ModelBrowserAgent(Agent):
         if not passages:
             return {"passages": [], "notes": None, "queries": queries}
         labelled = label_sources(passages)
-        questions = "\n".join(f"- {q}" for q in [params["query"], *params["questions"]])
-        notes = llm.structured("researcher", Notes, [
-            ("system", "You are a careful researcher. Take notes ONLY from the passages given; each note "
-                       "states one fact and names the label of the passage it comes from. Never use "
-                       "outside knowledge. If no passage is about the questions, set off_topic. "
-                       + language_rule(ctx.lang) + params["feedback"]),
-            ("human", f"Questions:\n{questions}\n\nPassages:\n{sources_block(labelled)}"),
+        assert llm is not None, "model brains are bound only when a model is configured"
+        notes = llm.structured(role, Notes, [
+            ("system", spec.prompt("notes_system", lang=ctx.lang, feedback=params["feedback"])),
+            ("human", spec.prompt("notes_human", questions=[params["query"], *params["questions"]],
+                                  sources=sources_block(labelled))),
         ], task_id=params["task_id"])
         return {"passages": passages, "labelled": labelled, "notes": notes, "queries": queries}
 

@@ -1,21 +1,76 @@
-"""Shared pieces of the model-driven agents: source labels, number location, prompts."""
+"""Shared pieces of the agents' brains: the writers' output contract, source labels,
+number location, prompt helpers."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from reportgen.sources.models import Passage
 from reportgen.sources.text import split_sentences
 
-__all__ = ["FEEDBACK_INPUT", "cited_labels", "feedback_rule", "label_sources", "language_rule", "locate_number", "sources_block", "strip_markers"]
+__all__ = [
+    "FEEDBACK_INPUT",
+    "cited_labels",
+    "label_sources",
+    "locate_number",
+    "quoted",
+    "section_output",
+    "source_ref",
+    "sources_block",
+    "strip_markers",
+]
 
-#: A number as printed: thousands groups with ",", ".", thin or plain spaces,
-#: an optional decimal part (either separator), an optional percent sign.
-_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:[,.\u00a0\u202f ]\d{3})+|\d+)(?:[.,](\d+))?(\s?%)?")
 #: The input through which the task graph hands an agent its previous error.
 FEEDBACK_INPUT = "_feedback"
 #: Citation markers the writer puts in prose: ``[S3]`` or ``[S3, S5]``.
 _MARKER = re.compile(r"\[(S\d+(?:\s*,\s*S\d+)*)\]")
+
+
+def source_ref(p: Passage) -> dict[str, str]:
+    """The reference a sentence or chart cites for passage ``p``: ``{source_id, title, url, corpus}``."""
+    return {"source_id": p.source_id, "title": p.title, "url": p.url, "corpus": p.corpus}
+
+
+def quoted(text: str, source: dict[str, Any] | None, paragraph: int | None = None) -> dict[str, Any]:
+    """One sentence in the writers' contract: ``{"text", "sources", "paragraph"}``.
+
+    Args:
+        text: The sentence.
+        source: The one source it is quoted from (``None``: a sentence of ours,
+            e.g. the conclusion's recap line, citing nothing).
+        paragraph: The paragraph it belongs to (``None``: the coordinator
+            makes one paragraph per run of one source).
+    """
+    return {"text": text, "sources": [source] if source else [], "paragraph": paragraph}
+
+
+def section_output(
+    section_id: str,
+    title: str,
+    role: str,
+    sentences: list[dict[str, Any]],
+    chart: dict[str, Any] | None,
+    *,
+    alternates: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The ``section`` output every writer brain produces, extractive or model.
+
+    Args:
+        section_id: The section's id (``s1``, ``introduction``).
+        title: Its heading.
+        role: ``body``, ``introduction`` or ``conclusion``.
+        sentences: In reading order, each ``{"text", "sources": [ref, ...],
+            "paragraph": int | None}`` (see :func:`quoted`).
+        chart: The section's chart output, if any.
+        alternates: Ranked spare sentences (same shape) the coordinator uses
+            in place of a sentence another section already used.
+
+    Returns:
+        ``{"id", "title", "role", "sentences", "alternates", "chart"}``.
+    """
+    return {"id": section_id, "title": title, "role": role, "sentences": sentences,
+            "alternates": list(alternates or []), "chart": chart}
 
 
 def label_sources(passages: list[Passage]) -> dict[str, Passage]:
@@ -28,17 +83,6 @@ def sources_block(labelled: dict[str, Passage], max_chars: int = 1500) -> str:
     return "\n\n".join(
         f"[{label}] {p.title} ({p.url})\n{p.text[:max_chars]}" for label, p in labelled.items()
     )
-
-
-def language_rule(lang: str) -> str:
-    """The instruction that keeps the report in its language."""
-    return f"Write in the language with code {lang!r}, whatever the language of the sources."
-
-
-def feedback_rule(inputs: dict) -> str:
-    """The previous attempt's error, attached to the prompt when the model is asked again."""
-    error = inputs.get(FEEDBACK_INPUT)
-    return f" Your previous answer was rejected: {error}. Correct that." if error else ""
 
 
 def cited_labels(text: str) -> list[str]:
@@ -56,49 +100,27 @@ def strip_markers(text: str) -> str:
     return re.sub(r"\s*\[S\d+(?:\s*,\s*S\d+)*\]", "", text).strip()
 
 
-def _values(match: re.Match[str]) -> set[float]:
-    """Every reading of a printed number (thousands separator or decimal point)."""
-    whole, decimals = match.group(1), match.group(2)
-    readings = {re.sub(r"[,.\u00a0\u202f ]", "", whole)}
-    if re.fullmatch(r"\d{1,3}[.,]\d{3}", whole):  # "4,210" or "2.500": a thousands group or a decimal
-        readings.add(whole.replace(",", "."))
-    out = set()
-    for r in readings:
-        text = f"{r}.{decimals}" if decimals else r
-        try:
-            out.add(float(text))
-        except ValueError:
-            continue
-    return out
-
-
 def locate_number(value: float, text: str, lang: str = "en") -> tuple[str, str] | None:
-    """Find ``value`` as printed in ``text``.
+    """Find ``value`` as printed in ``text``, with the one quantity reader.
 
-    Ordinary formatting is allowed: thousands separators (``4,210`` /
-    ``4 210`` / ``4.210``), decimal commas, a percent sign, and the
-    multipliers ``thousand``, ``million``, ``billion`` (``1.2 million`` matches
-    1.2 and 1,200,000).
+    The reading is :func:`reportgen.charts.numbers.printed_values`, the same
+    one the extractive chart agent uses: locale-aware thousands and decimal
+    separators, signs kept, multiplier words (``"1.2 million"`` matches 1.2
+    and 1,200,000; ``"2,5 milliards"`` in French matches 2.5e9).
 
     Args:
-        value: The number the model claims.
+        value: The number claimed (by a model, or a chart point).
         text: The source text.
-        lang: The text's language (sentence splitting).
+        lang: The text's language (separators, multipliers, sentence splitting).
 
     Returns:
-        ``(raw, sentence)``: the number as written (with its ``%``) and the
-        sentence holding it, or ``None`` when the value is not in the text.
+        ``(raw, sentence)``: the number as written and the sentence holding
+        it, or ``None`` when the value is not printed in the text.
     """
+    from reportgen.charts.numbers import printed_values
+
     for sentence in split_sentences(text, lang) or [text]:
-        for match in _NUMBER.finditer(sentence):
-            readings = _values(match)
-            tail = sentence[match.end(): match.end() + 12].lower()
-            for word, factor in (("thousand", 1e3), ("million", 1e6), ("billion", 1e9)):
-                if tail.lstrip().startswith(word):
-                    readings |= {r * factor for r in readings}
-            if any(abs(r - value) <= 1e-9 * max(1.0, abs(value)) for r in readings):
-                return match.group(0).strip(), sentence
+        for raw, reading in printed_values(sentence, lang):
+            if abs(reading - value) <= 1e-9 * max(1.0, abs(value)):
+                return raw, sentence
     return None
-
-
-

@@ -10,19 +10,20 @@ year, bars otherwise.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, Field, ValidationError
 
 from reportgen.acp import StatusCode
-from reportgen.agents.model_common import feedback_rule, label_sources, locate_number, sources_block
-from reportgen.agents.runtime import Agent, RunContext, require_notes
+from reportgen.agents.model_common import FEEDBACK_INPUT, label_sources, locate_number, sources_block
+from reportgen.agents.plot import PlotBrain, series_chart
+from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.charts import ChartPoint, ChartSpec, caption, draw_svg
 from reportgen.errors import AgentError
 from reportgen.sources.models import Passage
 
-__all__ = ["ChartProposal", "ModelPlotAgent", "ProposedPoint"]
+__all__ = ["ChartProposal", "ModelPlotBrain", "ProposedPoint"]
 
 
 class ProposedPoint(BaseModel):
@@ -44,24 +45,25 @@ class ChartProposal(BaseModel):
     no_data: bool = Field(default=False, description="True when the passages hold no comparable numbers.")
 
 
-class ModelPlotAgent(Agent):
+class ModelPlotBrain(Brain):
     """Chart data from the plot model, verified against the fetched text.
 
     Inputs: ``notes`` (passages, required), ``subject``, ``chart_ideas``.
     Outputs: ``chart`` (``spec``, ``svg``, ``caption``, ``sources``).
     """
 
-    name = "plot"
-    tool = "chart"
-    kinds = ("chart",)
+    provides = ("chart",)
 
     def build_request(self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext) -> dict[str, Any]:
         notes = require_notes(inputs)
         return {"notes": notes, "subject": inputs.get("subject") or ctx.topic,
                 "ideas": list(inputs.get("chart_ideas") or []), "task_id": task.id,
-                "broaden": strategy == "broaden", "feedback": feedback_rule(inputs)}
+                "broaden": strategy == "broaden", "feedback": inputs.get(FEEDBACK_INPUT) or "",
+                "series": inputs.get("series")}
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
+        if params["series"]:  # cells of the user's tables: no model needed to chart them
+            return {"series_chart": series_chart(params["series"], params["subject"]), "passages": []}
         passages = [Passage.model_validate(p) for p in params["notes"]]
         if params["broaden"]:
             seen = {(p.source_id, p.text) for p in passages}
@@ -69,16 +71,20 @@ class ModelPlotAgent(Agent):
                          if (p.source_id, p.text) not in seen]
         labelled = label_sources(passages)
         ideas = "; ".join(params["ideas"]) or "any comparison the numbers allow"
-        proposal = ctx.llm.structured("plot", ChartProposal, [
-            ("system", "You extract chart data from passages. Use ONLY numbers printed in the passages, "
-                       "each with the label of the passage that prints it; all values must share one unit "
-                       "and measure the same kind of thing. If fewer than two comparable numbers exist, "
-                       "set no_data." + params["feedback"]),
-            ("human", f"Subject: {params['subject']}. Chart ideas: {ideas}.\n\nPassages:\n{sources_block(labelled)}"),
+        spec = self.spec
+        assert spec is not None, "a model brain is made from its agent's spec (it holds the prompts)"
+        assert ctx.llm is not None, "model brains are bound only when a model is configured"
+        proposal = ctx.llm.structured(spec.role or "plot", ChartProposal, [
+            ("system", spec.prompt("system", feedback=params["feedback"])),
+            ("human", spec.prompt("human", subject=params["subject"], ideas=ideas, sources=sources_block(labelled))),
         ], task_id=params["task_id"])
-        return {"proposal": proposal, "labelled": labelled}
+        return {"proposal": proposal, "labelled": labelled, "passages": passages}
 
     def check_response(self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext) -> dict[str, Any]:
+        if "series_chart" in raw:
+            drawn = raw["series_chart"]
+            raw["passages"] = drawn["passages"]  # what the chart verifier checks the cells against
+            return PlotBrain.check_response(self, task, params, drawn, ctx)  # type: ignore[arg-type]
         proposal: ChartProposal = raw["proposal"]
         labelled: dict[str, Passage] = raw["labelled"]
         if proposal.no_data or len(proposal.points) < 2:
@@ -89,7 +95,7 @@ class ModelPlotAgent(Agent):
         for p in proposal.points:
             passage = labelled.get(p.source)
             found = locate_number(p.value, passage.text, ctx.lang) if passage else None
-            if found is None:
+            if passage is None or found is None:
                 where = f"source {p.source}" if passage else f"unknown source {p.source!r}"
                 raise AgentError(StatusCode.WRONG_INFORMATION,
                                  f"the value {p.value:g} for {p.label!r} is not printed in {where}",
@@ -101,7 +107,7 @@ class ModelPlotAgent(Agent):
         years = [p.year for p in points]
         line = all(y is not None for y in years) and len(set(years)) == len(years)
         if line:
-            points.sort(key=lambda p: p.year)
+            points.sort(key=lambda p: cast(int, p.year))  # ``line``: every point has a year
         unit = proposal.unit or "value"
         quantity = proposal.quantity or params["subject"]
         try:

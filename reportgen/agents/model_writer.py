@@ -17,21 +17,22 @@ from pydantic import BaseModel, Field
 
 from reportgen.acp import StatusCode
 from reportgen.agents.model_common import (
+    FEEDBACK_INPUT,
     cited_labels,
-    feedback_rule,
     label_sources,
-    language_rule,
+    section_output,
+    source_ref,
     sources_block,
     strip_markers,
 )
-from reportgen.agents.runtime import Agent, RunContext, require_notes
+from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
 from reportgen.render.labels import render_labels
 from reportgen.sources.models import Passage
 from reportgen.sources.text import split_sentences
 
-__all__ = ["ModelWriterAgent", "SectionDraft"]
+__all__ = ["ModelWriterBrain", "SectionDraft"]
 
 
 class SectionDraft(BaseModel):
@@ -40,11 +41,7 @@ class SectionDraft(BaseModel):
     paragraphs: list[str] = Field(min_length=1, description="Paragraphs; cite passages as [S1] or [S1, S2].")
 
 
-def _source(p: Passage) -> dict[str, str]:
-    return {"source_id": p.source_id, "title": p.title, "url": p.url, "corpus": p.corpus}
-
-
-class ModelWriterAgent(Agent):
+class ModelWriterBrain(Brain):
     """Writes sections with the writer model; the code checks every citation marker.
 
     Inputs like the extractive writer's (``notes``, ``claims``, ``chart``,
@@ -53,25 +50,24 @@ class ModelWriterAgent(Agent):
     "paragraph"}``.
     """
 
-    name = "writer"
-    tool = "compose"
-    kinds = ("write", "introduction", "conclusion")
+    provides = ("compose",)
 
     def build_request(self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext) -> dict[str, Any]:
-        notes = require_notes(inputs)
+        notes = require_notes(inputs) + list(inputs.get("extra_notes") or [])  # tables, MCP tools
         numbered = [(int(k[8:]), v) for k, v in inputs.items() if re.fullmatch(r"section_\d+", k)]
         return {
             "kind": task.kind, "notes": notes, "claims": list(inputs.get("claims") or []),
             "title": inputs.get("title") or "", "section_id": inputs.get("section_id") or task.section or task.id,
-            "chart": inputs.get("chart"), "task_id": task.id, "feedback": feedback_rule(inputs),
+            "chart": inputs.get("chart"), "task_id": task.id, "feedback": inputs.get(FEEDBACK_INPUT) or "",
             "sections": [v for _, v in sorted(numbered, key=lambda kv: kv[0]) if v],
         }
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
+        assert self.spec is not None, "a model brain is made from its agent's spec (it holds the prompts)"
         passages = [Passage.model_validate(p) for p in params["notes"]]
         for section in params["sections"]:  # finished sections' sources, for intro and conclusion
             for s in section.get("sentences", []):
-                for src in s.get("sources") or ([s["source"]] if s.get("source") else []):
+                for src in s.get("sources") or []:
                     passages.append(Passage(source_id=src["source_id"], title=src["title"], url=src["url"],
                                             corpus=src["corpus"], text=s["text"]))
         labelled = label_sources(_unique(passages))
@@ -79,24 +75,22 @@ class ModelWriterAgent(Agent):
         kind = params["kind"]
         if kind == "write":
             title, role = params["title"], "body"
-            claims = "\n".join(f"- {c['claim']}" for c in params["claims"])
-            ask = f"Write the section {title!r} of a report on {ctx.topic!r}, 2-4 paragraphs.\nNotes:\n{claims}"
-            if params["chart"]:
-                ask += f"\nA figure shows: {params['chart']['caption']}."
+            ask = self.spec.prompt("section", title=title, topic=ctx.topic,
+                                   claims=[c["claim"] for c in params["claims"]],
+                                   chart_caption=params["chart"]["caption"] if params["chart"] else "",
+                                   sources=sources_block(labelled))
         else:
             title, role = words[kind], kind
-            done = "\n".join(
-                f"## {s['title']}\n" + " ".join(x["text"] for x in s.get("sentences", [])) for s in params["sections"]
-            )
-            ask = (f"Write the {kind} of a report on {ctx.topic!r}, 1-2 paragraphs, from these finished "
-                   f"sections:\n{done}")
-        draft = ctx.llm.structured("writer", SectionDraft, [
-            ("system", "You write reports. Every sentence that states a fact ends with a marker naming the "
-                       "passage it comes from, like [S1] or [S1, S2], using ONLY the labels listed below; "
-                       "never invent sources, numbers or URLs. " + language_rule(ctx.lang) + params["feedback"]),
-            ("human", f"{ask}\n\nPassages:\n{sources_block(labelled)}"),
-        ], task_id=params["task_id"])
-        return {"draft": draft, "labelled": labelled, "title": title, "role": role}
+            done = [{"title": s["title"], "text": " ".join(x["text"] for x in s.get("sentences", []))}
+                    for s in params["sections"]]
+            ask = self.spec.prompt("summary", kind=kind, topic=ctx.topic, sections=done,
+                                   sources=sources_block(labelled))
+        system = self.spec.prompt("system", lang=ctx.lang, feedback=params["feedback"])
+        assert ctx.llm is not None, "model brains are bound only when a model is configured"
+        draft = ctx.llm.structured(self.spec.role or "writer", SectionDraft, [("system", system), ("human", ask)],
+                                   task_id=params["task_id"])
+        return {"draft": draft, "labelled": labelled, "passages": list(labelled.values()), "title": title,
+                "role": role}
 
     def check_response(self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext) -> dict[str, Any]:
         draft: SectionDraft = raw["draft"]
@@ -124,16 +118,16 @@ class ModelWriterAgent(Agent):
                     continue
                 pending.append(text)
                 if marks:  # a sentence without a marker shares the next marker of its paragraph
-                    sources = [_source(labelled[m]) for m in marks]
+                    sources = [source_ref(labelled[m]) for m in marks]
                     sentences += [{"text": t, "sources": sources, "paragraph": n} for t in pending]
                     pending = []
             if pending:  # trailing unmarked sentences share the paragraph's last marker
-                last = sentences[-1]["sources"] if len(sentences) > start else [_source(labelled[cited[-1]])]
+                last = sentences[-1]["sources"] if len(sentences) > start else [source_ref(labelled[cited[-1]])]
                 sentences += [{"text": t, "sources": last, "paragraph": n} for t in pending]
         if not sentences:
             raise AgentError(StatusCode.INCOMPLETE_INFORMATION, "the model wrote nothing", "ask again")
-        return {"section": {"id": params["section_id"], "title": raw["title"], "role": raw["role"],
-                            "sentences": sentences, "alternates": [], "chart": params["chart"]}}
+        return {"section": section_output(params["section_id"], raw["title"], raw["role"], sentences,
+                                          params["chart"])}
 
 
 def _unique(passages: list[Passage]) -> list[Passage]:

@@ -10,24 +10,27 @@ routing back to the agent (retry / reroute) or ending the task as failed.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable, Literal, TypedDict
+from collections.abc import Mapping
+from typing import Any, Callable, Literal, TypeAlias, TypedDict, cast
 
 from langgraph.graph import END
+from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from reportgen.acp import StatusCode, StatusUpdate
 from reportgen.agents.model_common import FEEDBACK_INPUT
 from reportgen.agents.recovery import Action, decide
-from reportgen.agents.runtime import Agent, RunContext, run_attempt
+from reportgen.agents.runtime import RunContext, run_attempt
 from reportgen.blueprint.model import Task
 
-__all__ = ["AGENT_NODES", "AMEND_SUFFIX", "TaskState", "agent_node", "recovery_node"]
+__all__ = ["AMEND_SUFFIX", "TaskGraph", "TaskState", "agent_node", "recovery_node"]
 
-#: Agent names, which are also the task graph's agent node names.
-AGENT_NODES = ("browser", "plot", "writer")
 #: Suffix of the id of a step added by a blueprint amendment (``chart-2-fetch``).
 AMEND_SUFFIX = "-fetch"
+
+#: langgraph's ``END`` (a plain ``str`` in its stubs) as the Literal the agent node's return type names.
+_END = cast(Literal["__end__"], END)
 
 
 class TaskState(TypedDict, total=False):
@@ -61,11 +64,17 @@ class TaskState(TypedDict, total=False):
     reason: str
 
 
-def agent_node(agent: Agent) -> Callable[..., Any]:
+#: The compiled task graph (:func:`reportgen.graph.build_task_graph`): state
+#: :class:`TaskState`, context :class:`RunContext`.
+TaskGraph: TypeAlias = CompiledStateGraph[TaskState, RunContext, TaskState, TaskState]
+
+
+def agent_node(agent: Any) -> Callable[..., Any]:
     """Build the node function that runs one attempt of ``agent``.
 
     Args:
-        agent: The agent the node runs.
+        agent: The agent the node runs (an :class:`~reportgen.agents.runtime.Agent`,
+            or any object with its ``name``, ``tool`` and three phases).
 
     Returns:
         An async node function returning ``Command[Literal["recovery", "__end__"]]``.
@@ -88,14 +97,14 @@ def agent_node(agent: Agent) -> Callable[..., Any]:
             "tried": sorted({*state.get("tried", []), strategy}),
         }
         if result.status_code is StatusCode.OK:
-            return Command(goto=END, update={**update, "outputs": result.outputs, "final": "done"})
+            return Command(goto=_END, update={**update, "outputs": result.outputs, "final": "done"})
         if not ctx.recovery:
             reason = f"{result.error} (recovery is off)"
             ctx.log.append(
                 StatusUpdate(task_id=task.id, agent=agent.name, attempt=attempt, status="failed",
                              detail=reason, status_code=result.status_code)
             )
-            return Command(goto=END, update={**update, "error": result.error, "final": "failed", "reason": reason})
+            return Command(goto=_END, update={**update, "error": result.error, "final": "failed", "reason": reason})
         return Command(
             goto="recovery",
             update={**update, "error": result.error, "retry_after_s": result.retry_after_s},
@@ -105,43 +114,57 @@ def agent_node(agent: Agent) -> Callable[..., Any]:
     return node
 
 
-async def recovery_node(
-    state: TaskState, runtime: Runtime[RunContext]
-) -> Command[Literal["browser", "plot", "writer", "__end__"]]:
-    """Answer the last ``ASSISTANCE_REQUEST`` of a task with the recovery policy.
+def recovery_node(agents: Mapping[str, Any]) -> Callable[..., Any]:
+    """Build the recovery node of a task graph whose agents are ``agents``.
 
-    Logs the decision as a ``STATUS_UPDATE`` (``retry``, ``reroute``,
-    ``amend`` or ``failed``) carrying the status code, waits the backoff
-    delay, and routes back to the task's agent or ends this run of the task
-    (an amendment is carried out by the dispatcher, which owns the blueprint).
+    Args:
+        agents: The graph's agents by name; each agent's own recovery policy
+            (``policy``: rules by status code, ``attempts``: its attempt
+            budget, from its spec's ``[recovery]``) beats the defaults.
+
+    Returns:
+        An async node function returning ``Command[<an agent> | "__end__"]``.
     """
-    ctx = runtime.context
-    task = Task.model_validate(state["task"])
-    code = StatusCode(state["codes"][-1])
-    attempt = state["attempt"]
-    decision = decide(
-        code,
-        attempt=attempt,
-        budget=ctx.task_attempts,
-        strategy=state.get("strategy", "default"),
-        tried=state.get("tried", []),
-        backoff_scale=ctx.backoff_scale,
-        can_amend="notes" in task.inputs and not task.id.endswith(AMEND_SUFFIX)
-        and not any(inp.from_task and inp.from_task.endswith(AMEND_SUFFIX) for inp in task.inputs.values()),
-        retry_after_s=state.get("retry_after_s"),
-    )
-    status = "failed" if decision.action is Action.FAIL else decision.action.value
-    ctx.log.append(
-        StatusUpdate(task_id=task.id, agent=task.agent, attempt=attempt, status=status,
-                     detail=decision.reason, status_code=code)
-    )
-    if decision.action is Action.FAIL:
-        return Command(
-            goto=END,
-            update={"final": "failed", "reason": f"{state.get('error', '')} ({decision.reason})"},
+
+    async def recovery(state: TaskState, runtime: Runtime[RunContext]) -> Command[Any]:
+        """Answer the last ``ASSISTANCE_REQUEST`` of a task with the recovery policy.
+
+        Logs the decision as a ``STATUS_UPDATE`` (``retry``, ``reroute``,
+        ``amend`` or ``failed``) carrying the status code, waits the backoff
+        delay, and routes back to the task's agent or ends this run of the task
+        (an amendment is carried out by the dispatcher, which owns the blueprint).
+        """
+        ctx = runtime.context
+        task = Task.model_validate(state["task"])
+        agent = agents.get(task.agent)
+        code = StatusCode(state["codes"][-1])
+        attempt = state["attempt"]
+        decision = decide(
+            code,
+            attempt=attempt,
+            budget=getattr(agent, "attempts", None) or ctx.task_attempts,
+            strategy=state.get("strategy", "default"),
+            tried=state.get("tried", []),
+            backoff_scale=ctx.backoff_scale,
+            can_amend="notes" in task.inputs and not task.id.endswith(AMEND_SUFFIX)
+            and not any(inp.from_task and inp.from_task.endswith(AMEND_SUFFIX) for inp in task.inputs.values()),
+            retry_after_s=state.get("retry_after_s"),
+            policy=getattr(agent, "policy", None),
         )
-    if decision.action is Action.AMEND:
-        return Command(goto=END, update={"final": "amend", "reason": decision.reason})
-    if decision.delay_s > 0:
-        await asyncio.sleep(decision.delay_s)
-    return Command(goto=task.agent, update={"strategy": decision.strategy})
+        status = "failed" if decision.action is Action.FAIL else decision.action.value
+        ctx.log.append(
+            StatusUpdate(task_id=task.id, agent=task.agent, attempt=attempt, status=status,
+                         detail=decision.reason, status_code=code)
+        )
+        if decision.action is Action.FAIL:
+            return Command(
+                goto=END,
+                update={"final": "failed", "reason": f"{state.get('error', '')} ({decision.reason})"},
+            )
+        if decision.action is Action.AMEND:
+            return Command(goto=END, update={"final": "amend", "reason": decision.reason})
+        if decision.delay_s > 0:
+            await asyncio.sleep(decision.delay_s)
+        return Command(goto=task.agent, update={"strategy": decision.strategy})
+
+    return recovery

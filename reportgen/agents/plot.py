@@ -1,8 +1,11 @@
 """The plot-visualisation agent: numbers found in the notes → a cited chart.
 
 A chart never shows a number that is not in a cited source: every plotted
-value's raw text must appear in its quoted sentence, and that sentence in the
-text of the passage it is attributed to, or the response is 607.
+value must be printed in its quoted sentence, and that sentence in the text
+of the passage it is attributed to, or the response is 607 (the chart
+verifier of :mod:`reportgen.agents.verify`, shared with the model brain).
+Given a ``series`` (the data agent's cells of a user's table), the chart is
+drawn from it instead.
 Too little comparable data is 605; recovery then broadens retrieval once and
 otherwise drops the chart (the section is written without it).
 """
@@ -11,15 +14,49 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 from reportgen.acp import StatusCode
+from reportgen.agents.model_common import source_ref
 from reportgen.agents.ranking import mentions, terms
-from reportgen.agents.runtime import Agent, RunContext, require_notes
+from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
-from reportgen.charts import caption, draw_svg, extract_facts, propose_chart
+from reportgen.charts import ChartPoint, ChartSpec, caption, draw_svg, extract_facts, propose_chart
 from reportgen.errors import AgentError
 from reportgen.sources.models import Passage
 
-__all__ = ["PlotAgent"]
+__all__ = ["PlotBrain", "series_chart"]
+
+
+def series_chart(series: dict[str, Any], subject: str) -> dict[str, Any]:
+    """The chart of a data series (the data agent's ``series`` output).
+
+    Args:
+        series: ``{"title", "quantity", "unit", "time", "points": [{label,
+            value, raw, source_id, url, title, quote}], "passages"}``: every
+            point a cell of a table, quoted with its row.
+        subject: The section's subject (the title when the series has none).
+
+    Returns:
+        The raw result of a plot brain's tool call: ``{"spec", "svg",
+        "facts", "passages"}`` (``spec`` is ``None`` when the series cannot
+        be charted).
+    """
+    passages = [Passage.model_validate(p) for p in series.get("passages") or []]
+    unit = series.get("unit") or "value"
+    points = []
+    for p in series.get("points") or []:
+        year = int(p["label"]) if series.get("time") and str(p["label"]).isdigit() else None
+        points.append(ChartPoint(label=str(p["label"]), value=float(p["value"]), raw=p["raw"], unit=unit, year=year,
+                                 source_id=p["source_id"], url=p["url"], title=p["title"], quote=p["quote"]))
+    quantity = series.get("quantity") or subject
+    try:
+        spec: ChartSpec | None = ChartSpec(
+            kind="line" if series.get("time") else "bar", title=series.get("title") or quantity,
+            x_label="Year" if series.get("time") else "", y_label=f"{quantity} ({unit})", unit=unit, points=points)
+    except ValidationError:
+        spec = None
+    return {"spec": spec, "svg": draw_svg(spec) if spec is not None else "", "facts": len(points), "passages": passages}
 
 def _about(text: str, keywords: list[str], lang: str) -> bool:
     """Every keyword of the section is mentioned in ``text`` (see
@@ -29,7 +66,7 @@ def _about(text: str, keywords: list[str], lang: str) -> bool:
     return all(mentions(words, k) for k in keywords)
 
 
-class PlotAgent(Agent):
+class PlotBrain(Brain):
     """Finds comparable numbers, builds a chart spec and draws it as SVG.
 
     Inputs: ``notes`` (passage dicts, required), ``subject`` (str),
@@ -39,9 +76,7 @@ class PlotAgent(Agent):
     Outputs: ``chart`` (dict: ``spec``, ``svg``, ``caption``, ``sources``).
     """
 
-    name = "plot"
-    tool = "chart"
-    kinds = ("chart",)
+    provides = ("chart",)
 
     def build_request(
         self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext
@@ -49,9 +84,12 @@ class PlotAgent(Agent):
         notes = require_notes(inputs)
         subject = inputs.get("subject") or ctx.topic
         keywords = list(inputs.get("keywords") or sorted(terms(subject, ctx.lang)))
-        return {"notes": notes, "subject": subject, "keywords": keywords, "broaden": strategy == "broaden"}
+        return {"notes": notes, "subject": subject, "keywords": keywords, "broaden": strategy == "broaden",
+                "series": inputs.get("series")}
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
+        if params["series"]:  # a data series read from the user's tables: chart it as it is
+            return series_chart(params["series"], params["subject"])
         passages = [Passage.model_validate(p) for p in params["notes"]]
         if params["broaden"]:
             seen = {(p.source_id, p.text) for p in passages}
@@ -77,24 +115,9 @@ class PlotAgent(Agent):
                 f"{params['subject']!r} ({raw['facts']} numbers found, none comparable)",
                 "broaden retrieval, else drop the chart",
             )
-        texts = {}
-        for p in raw["passages"]:
-            texts.setdefault(p.source_id, []).append(p.text)
-        sources: dict[str, dict[str, str]] = {}
-        for point in spec.points:
-            in_quote = point.raw in point.quote
-            in_source = any(point.quote in t for t in texts.get(point.source_id, []))
-            if not (in_quote and in_source):
-                raise AgentError(
-                    StatusCode.WRONG_INFORMATION,
-                    f"the value {point.raw!r} is not in the cited source {point.source_id!r}",
-                    "rebuild the chart from the sources' own numbers",
-                )
-            passage = next(p for p in raw["passages"] if p.source_id == point.source_id)
-            sources[point.source_id] = {
-                "source_id": passage.source_id, "title": passage.title,
-                "url": passage.url, "corpus": passage.corpus,
-            }
+        # every value printed in its cited source: checked by the chart verifier (agents.verify)
+        by_id = {p.source_id: p for p in raw["passages"]}
+        sources = {pt.source_id: source_ref(by_id[pt.source_id]) for pt in spec.points if pt.source_id in by_id}
         return {
             "chart": {
                 "spec": spec.model_dump(mode="json"),

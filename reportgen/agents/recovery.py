@@ -104,6 +104,7 @@ def decide(
     rng: random.Random | None = None,
     can_amend: bool = False,
     retry_after_s: float | None = None,
+    policy: dict[StatusCode, Policy] | None = None,
 ) -> Decision:
     """Decide what to do after attempt ``attempt`` failed with ``code``.
 
@@ -119,25 +120,28 @@ def decide(
             has a ``notes`` input and was not amended before).
         retry_after_s: The ``Retry-After`` delay the tool received, if any;
             a retry never waits less (scaled by ``backoff_scale`` too).
+        policy: The agent's own policy table (its spec's ``[recovery]``,
+            see :meth:`reportgen.agents.spec.RecoverySpec.policy`); default
+            :data:`POLICY`.
 
     Returns:
         The decision. ``FAIL`` whenever another attempt would exceed ``budget``.
     """
-    policy = POLICY[StatusCode(code)]
+    rule = (policy or POLICY)[StatusCode(code)]
     meaning = StatusCode(code).meaning
     if attempt >= budget:
         return Decision(Action.FAIL, strategy, 0.0, f"gave up: attempt budget of {budget} spent")
-    if policy.action is Action.RETRY:
-        cap = min(policy.backoff_cap_s, policy.backoff_s * 2 ** (attempt - 1))
+    if rule.action is Action.RETRY:
+        cap = min(rule.backoff_cap_s, rule.backoff_s * 2 ** (attempt - 1))
         delay = (rng or random).uniform(0.0, cap)  # full jitter
         if retry_after_s is not None:
             delay = max(delay, retry_after_s)
         delay *= backoff_scale
         return Decision(Action.RETRY, strategy, delay, f"{meaning}; retrying (attempt {attempt + 1} of {budget})")
-    if policy.action is Action.REROUTE and policy.strategy not in tried:
-        return Decision(Action.REROUTE, policy.strategy, 0.0, f"{meaning}; rerouting to the {policy.strategy!r} strategy")
-    if policy.action is Action.REROUTE:
-        return Decision(Action.FAIL, strategy, 0.0, f"gave up after the {policy.strategy!r} strategy too")
-    if policy.action is Action.AMEND and can_amend:
+    if rule.action is Action.REROUTE and rule.strategy not in tried:
+        return Decision(Action.REROUTE, rule.strategy, 0.0, f"{meaning}; rerouting to the {rule.strategy!r} strategy")
+    if rule.action is Action.REROUTE:
+        return Decision(Action.FAIL, strategy, 0.0, f"gave up after the {rule.strategy!r} strategy too")
+    if rule.action is Action.AMEND and can_amend:
         return Decision(Action.AMEND, strategy, 0.0, f"{meaning}; amending the blueprint with a step that fetches it")
     return Decision(Action.FAIL, strategy, 0.0, f"gave up: {meaning}")

@@ -1,12 +1,18 @@
 """The three-phase ACP runtime that every agent runs for every attempt of a task.
 
-1. ``AGENT_REQUEST`` — :meth:`Agent.build_request` turns the task's resolved
-   inputs into tool-call parameters, or raises an :class:`AgentError` with
-   601 (missing input), 602 (wrong step details) or 603 (misused parameter).
-2. ``TOOL_CALL`` — :meth:`Agent.call` runs the tool under a deadline; any
+An :class:`Agent` is a declared spec (:mod:`reportgen.agents.spec`) plus a
+:class:`Brain` chosen per model role (extractive or model): the spec decides
+what goes in and out, the brain does the work, and the verifiers of
+:mod:`reportgen.agents.verify` check what either brain produced.
+
+1. ``AGENT_REQUEST`` — the spec's typed inputs are checked (601 missing, 603
+   wrong type), then :meth:`Brain.build_request` turns them into tool-call
+   parameters, or raises an :class:`AgentError` with 601 / 602 / 603.
+2. ``TOOL_CALL`` — :meth:`Brain.call` runs the tool under a deadline; any
    exception or a timeout becomes 604 TOOL_CALL_FAILURE.
-3. ``AGENT_RESPONSE`` — :meth:`Agent.check_response` validates the output
-   against what this task and its dependents need (605 / 606 / 607).
+3. ``AGENT_RESPONSE`` — :meth:`Brain.check_response` builds the outputs, the
+   verifier of each declared output checks them, and every declared output
+   must be there (605 / 606 / 607).
 
 Each phase is logged to ``messages.jsonl``; a failure also posts an
 ``ASSISTANCE_REQUEST`` that the recovery node answers.
@@ -19,7 +25,8 @@ import contextvars
 import time
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from reportgen.acp import (
     AgentRequest,
@@ -35,7 +42,10 @@ from reportgen.faults import FaultPlan
 from reportgen.llm import LLM, ModelOutputError
 from reportgen.sources.models import SearchBackend
 
-__all__ = ["Agent", "Attempt", "RunContext", "require_notes", "run_attempt"]
+if TYPE_CHECKING:
+    from reportgen.agents.spec import AgentSpec
+
+__all__ = ["Agent", "Attempt", "Brain", "RunContext", "require_notes", "run_attempt"]
 
 
 @dataclass
@@ -58,6 +68,8 @@ class RunContext:
         llm: The run's model clients; ``None`` in extractive mode.
         executor: Thread pool of the tool calls (sized to the run's
             concurrency); ``None``: the event loop's default pool.
+        corpus_dirs: The user's document folders searched in this run
+            (agents that read files, e.g. tables, look there).
         extra: Agent-specific shared objects (e.g. the run's sentence registry).
     """
 
@@ -73,6 +85,7 @@ class RunContext:
     deadline: float | None = None
     llm: LLM | None = None
     executor: Executor | None = None
+    corpus_dirs: list[Path] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -98,17 +111,31 @@ class Attempt:
     retry_after_s: float | None = None
 
 
-class Agent:
-    """Base class of the browser, plot and writer agents.
+class Brain:
+    """What does an agent's work: the three phases, for one agent spec.
 
-    Subclasses set :attr:`name`, :attr:`tool` and :attr:`kinds` and implement
-    the three phases. ``strategy`` is the recovery node's choice for this
-    attempt (``"default"`` first; e.g. ``"broaden"`` after a 605).
+    A brain is made by its registered factory from the agent's spec
+    (``factory(spec)``); :attr:`spec` is ``None`` for a brain used on its own
+    (tests). ``strategy`` is the recovery node's choice for the attempt
+    (``"default"`` first; e.g. ``"broaden"`` after a 605).
+
+    Attributes:
+        name: The agent name it runs for (from the spec when bound).
+        tool: The endpoint logged in ``AGENT_REQUEST`` (the spec's first tool).
+        kinds: Task kinds it accepts (empty: any).
+        provides: Names of the built-in tools it implements (``None``: any),
+            checked against the spec's ``tools`` when the registry loads.
     """
 
     name: str = "agent"
     tool: str = "tool"
     kinds: tuple[str, ...] = ()
+    provides: tuple[str, ...] | None = None
+
+    def __init__(self, spec: AgentSpec | None = None) -> None:
+        self.spec = spec
+        if spec is not None:
+            self.name, self.tool, self.kinds = spec.name, spec.tool, tuple(spec.kinds)
 
     def check_step(self, task: Task) -> None:
         """Refuse a step this agent cannot do.
@@ -147,6 +174,76 @@ class Agent:
             AgentError: 605, 606 or 607.
         """
         raise NotImplementedError
+
+
+class Agent:
+    """One registered agent, bound to the brain chosen for this run.
+
+    The spec is the contract (typed inputs, declared outputs, recovery
+    policy); the brain does the work; the verifier of each output
+    (:data:`reportgen.agents.verify.VERIFIERS`) checks what the brain
+    produced, whichever brain it was.
+
+    Args:
+        spec: The agent's spec.
+        brain: Its brain, made from the spec.
+        mode: ``"extractive"``, ``"model"`` or ``"default"``.
+        brain_name: The registered brain's name (for ``report.json``).
+        model: The model the brain uses, in model mode.
+    """
+
+    def __init__(self, spec: AgentSpec, brain: Brain, *, mode: str, brain_name: str, model: str | None = None) -> None:
+        self.spec, self.brain, self.mode, self.brain_name, self.model = spec, brain, mode, brain_name, model
+        self.name, self.tool, self.kinds = spec.name, spec.tool, tuple(spec.kinds)
+        self.policy = spec.recovery.policy()
+        self.attempts = spec.recovery.attempts
+
+    def describe(self) -> dict[str, Any]:
+        """``{"brain", "mode", "model", "role"}`` for ``report.json``."""
+        return {"brain": self.brain_name, "mode": self.mode, "model": self.model, "role": self.spec.role}
+
+    def check_step(self, task: Task) -> None:
+        """Refuse a task kind the agent does not serve (602)."""
+        Brain.check_step(self, task)  # type: ignore[arg-type]
+
+    def build_request(self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext) -> dict[str, Any]:
+        """Check the spec's typed inputs, then let the brain build the request.
+
+        Raises:
+            AgentError: 601 for a missing required input, 603 for a value of
+                the wrong type, or what the brain raises.
+        """
+        for name, spec in self.spec.inputs.items():
+            value = inputs.get(name)
+            if value is None and spec.required:
+                raise AgentError(StatusCode.MISSING_REQUIRED_PARAMETERS,
+                                 f"the {self.name} agent's required input {name!r} is missing")
+            if not spec.accepts(value):
+                raise AgentError(StatusCode.INVALID_PARAMETER_USAGE,
+                                 f"input {name!r} must be of type {spec.type}, not {type(value).__name__}")
+        return self.brain.build_request(task, inputs, strategy, ctx)
+
+    def call(self, params: dict[str, Any], ctx: RunContext) -> Any:
+        """Run the brain's tool call."""
+        return self.brain.call(params, ctx)
+
+    def check_response(self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext) -> dict[str, Any]:
+        """The brain's outputs, verified, with every output the task declares.
+
+        Raises:
+            AgentError: 605 / 606 / 607 from the brain or a verifier; 606 when
+                a declared output is missing (the dependents need it).
+        """
+        from reportgen.agents.verify import verify_outputs
+
+        outputs = self.brain.check_response(task, params, raw, ctx)
+        missing = [name for name in task.outputs if name not in outputs]
+        if missing:
+            raise AgentError(StatusCode.DEPENDENCY_INCOMPLETE_INFORMATION,
+                             f"the {self.name} agent produced no {', '.join(map(repr, missing))}",
+                             "ask again for every declared output")
+        verify_outputs(outputs, raw, ctx)
+        return outputs
 
 
 def require_notes(inputs: dict[str, Any]) -> list[Any]:
@@ -254,7 +351,7 @@ async def run_attempt(
     except AgentError as exc:
         return _fail(ctx, common, agent, exc.status_code, "response", str(exc), exc.resolution)
     duration = (time.perf_counter() - started) * 1000.0
-    dependents = {name: [] for name in outputs}
+    dependents: dict[str, list[str]] = {name: [] for name in outputs}
     ctx.log.append(
         AgentResponse(
             **common,

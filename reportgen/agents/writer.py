@@ -18,15 +18,16 @@ import re
 from typing import Any
 
 from reportgen.acp import StatusCode
+from reportgen.agents.model_common import quoted, section_output
 from reportgen.agents.ranking import rank_sentences, terms
-from reportgen.agents.runtime import Agent, RunContext, require_notes
+from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
 from reportgen.i18n import LABELS
 from reportgen.render.labels import render_labels
 from reportgen.sources.models import Passage
 
-__all__ = ["WriterAgent"]
+__all__ = ["WriterBrain"]
 
 #: Sentences per body section, and spares kept for deduplication.
 BODY_SENTENCES = 5
@@ -36,7 +37,7 @@ INTRO_SENTENCES = 4
 CONCLUSION_SENTENCES = 2
 
 
-class WriterAgent(Agent):
+class WriterBrain(Brain):
     """Writes body sections, then the introduction and conclusion.
 
     Inputs by task kind:
@@ -45,19 +46,19 @@ class WriterAgent(Agent):
     * ``introduction`` / ``conclusion``: ``notes`` (the overview research),
       ``section_1`` .. ``section_N`` (the finished body sections, optional each).
 
-    Outputs: ``section`` — ``{"id", "title", "role", "sentences", "alternates",
-    "chart"}`` where each sentence is ``{"text", "source": {source_id, title,
-    url, corpus}}`` (``source`` is ``None`` for the conclusion's recap line).
+    Outputs: ``section`` in the writers' one contract (see
+    :func:`reportgen.agents.model_common.section_output`): sentences
+    ``{"text", "sources": [{source_id, title, url, corpus}], "paragraph": None}``
+    (``sources`` is empty for the conclusion's recap line; paragraphs are
+    then made per source by the coordinator), plus ranked ``alternates``.
     """
 
-    name = "writer"
-    tool = "compose"
-    kinds = ("write", "introduction", "conclusion")
+    provides = ("compose",)
 
     def build_request(
         self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext
     ) -> dict[str, Any]:
-        notes = require_notes(inputs)
+        notes = require_notes(inputs) + list(inputs.get("extra_notes") or [])  # tables, MCP tools
         numbered = [(int(k[8:]), v) for k, v in inputs.items() if re.fullmatch(r"section_\d+", k)]
         sections = [v for _, v in sorted(numbered, key=lambda kv: kv[0]) if v]
         return {
@@ -97,45 +98,41 @@ class WriterAgent(Agent):
         if kind == "conclusion":  # the introduction, written at the same time, takes the best ones
             ranked = ranked[INTRO_SENTENCES:]
         chosen, alternates = ranked[:wanted], ranked[wanted: wanted + SPARE_SENTENCES]
-        sentences = [{"text": s.text, "source": s.source} for s in _reading_order(chosen)]
+        sentences = [quoted(s.text, s.source) for s in _reading_order(chosen)]
         if kind == "conclusion" and params["sections"] and ctx.lang in LABELS:  # the recap is ours: en, es, fr
             covered = ", ".join(sec["title"] for sec in params["sections"])
-            sentences.insert(0, {"text": words["recap"].format(sections=covered), "source": None})
+            sentences.insert(0, quoted(words["recap"].format(sections=covered), None))
         return {
-            "id": params["section_id"],
-            "title": title,
-            "role": role,
-            "sentences": sentences,
-            "alternates": [{"text": s.text, "source": s.source} for s in alternates],
-            "chart": params["chart"],
+            "section": section_output(params["section_id"], title, role, sentences, params["chart"],
+                                      alternates=[quoted(s.text, s.source) for s in alternates]),
             "passages": passages,
         }
 
     def check_response(
         self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext
     ) -> dict[str, Any]:
-        raw = dict(raw or {})
-        passages = raw.pop("passages", None) or []
-        sentences = raw.get("sentences") or []
-        recap_only = raw.get("role") == "conclusion" and sentences  # the recap line alone is a conclusion
-        if not any(s.get("source") for s in sentences) and not recap_only:
+        section = dict((raw or {}).get("section") or {})
+        passages = (raw or {}).get("passages") or []
+        sentences = section.get("sentences") or []
+        recap_only = section.get("role") == "conclusion" and sentences  # the recap line alone is a conclusion
+        if not any(s.get("sources") for s in sentences) and not recap_only:
             raise AgentError(
                 StatusCode.INCOMPLETE_INFORMATION,
-                f"the notes hold no usable sentence for {raw.get('title') or task.id!r}",
+                f"the notes hold no usable sentence for {section.get('title') or task.id!r}",
                 "broaden retrieval for this section",
             )
         texts: dict[str, list[str]] = {}
         for p in passages:
             texts.setdefault(p.source_id, []).append(p.text)
-        for sentence in raw["sentences"] + raw.get("alternates", []):
-            source = sentence.get("source")
-            if source and not any(sentence["text"] in t for t in texts.get(source["source_id"], [])):
-                raise AgentError(
-                    StatusCode.WRONG_INFORMATION,
-                    f"a sentence of {raw['title']!r} is not in its cited source {source['source_id']!r}",
-                    "rewrite the section from the notes",
-                )
-        return {"section": raw}
+        for sentence in sentences + section.get("alternates", []):
+            for source in sentence.get("sources") or []:  # a quote is verbatim in its source
+                if not any(sentence["text"] in t for t in texts.get(source["source_id"], [])):
+                    raise AgentError(
+                        StatusCode.WRONG_INFORMATION,
+                        f"a sentence of {section['title']!r} is not in its cited source {source['source_id']!r}",
+                        "rewrite the section from the notes",
+                    )
+        return {"section": section}
 
 
 def _reading_order(chosen: list[Any]) -> list[Any]:
@@ -144,3 +141,4 @@ def _reading_order(chosen: list[Any]) -> list[Any]:
     for rank, s in enumerate(chosen):
         first_rank.setdefault(s.source["source_id"], rank)
     return sorted(chosen, key=lambda s: (first_rank[s.source["source_id"]], s.position))
+

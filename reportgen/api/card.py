@@ -10,7 +10,10 @@ Two documents describe the same agent:
   built with ``a2a-sdk``), where A2A clients look first; its interface points
   at the JSON-RPC endpoint ``/a2a``.
 
-Neither needs the API key: discovery comes before credentials.
+Neither needs the API key: discovery comes before credentials. Besides the
+``generate-report`` skill, each card lists one skill per registered agent
+(built-in, plugin or user folder), derived from the agent registry: the
+registry is the one source of what the service can do.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from a2a.utils.constants import PROTOCOL_VERSION_CURRENT, TransportProtocol
 from reportgen.config import Settings
 from reportgen.worker import ReportRequest
 
-__all__ = ["A2A_PATH", "SKILL_ID", "a2a_agent_card", "agent_card"]
+__all__ = ["A2A_PATH", "SKILL_ID", "a2a_agent_card", "agent_card", "agent_skills"]
 
 #: Path of the A2A JSON-RPC endpoint.
 A2A_PATH = "/a2a"
@@ -63,6 +66,25 @@ def _version() -> str:
     from reportgen import __version__
 
     return __version__
+
+
+def agent_skills(settings: Settings) -> list[dict[str, Any]]:
+    """One skill per registered agent: ``{"id", "name", "description", "tags", "inputSchema"}``.
+
+    Args:
+        settings: Select the agent folder and plugins (``REPORTGEN_AGENTS_DIR``, ``REPORTGEN_PLUGINS``).
+
+    Raises:
+        AgentDefinitionError: An agent definition is broken.
+        PluginError: A plugin failed to load.
+    """
+    from reportgen.agents.registry import load_registry
+
+    return [
+        {"id": f"agent-{spec.name}", "name": f"{spec.name} agent", "description": spec.description,
+         "tags": ["agent", *spec.kinds], "inputSchema": spec.input_schema()}
+        for spec in load_registry(settings).agents.values()
+    ]
 
 
 def agent_card(settings: Settings, base_url: str, templates: list[str]) -> dict[str, Any]:
@@ -101,7 +123,8 @@ def agent_card(settings: Settings, base_url: str, templates: list[str]) -> dict[
                 "inputModes": INPUT_MODES,
                 "outputModes": OUTPUT_MODES,
                 "inputSchema": ReportRequest.model_json_schema(),
-            }
+            },
+            *agent_skills(settings),
         ],
         "corpora": sorted(settings.corpora),
         "templates": templates,
@@ -137,7 +160,10 @@ def a2a_agent_card(settings: Settings, base_url: str) -> AgentCard:
             AgentSkill(
                 id=SKILL_ID, name=SKILL_NAME, description=SKILL_DESCRIPTION, tags=TAGS,
                 examples=EXAMPLES, input_modes=INPUT_MODES, output_modes=OUTPUT_MODES,
-            )
+            ),
+            *(AgentSkill(id=skill["id"], name=skill["name"], description=skill["description"], tags=skill["tags"],
+                         input_modes=["application/json"], output_modes=["application/json"])
+              for skill in agent_skills(settings)),
         ],
     )
     if settings.api_key and settings.api_key.get_secret_value():

@@ -32,7 +32,8 @@ _ERRORS: dict[int | str, dict] = {
 
 
 def _worker(request: Request) -> Worker:
-    return request.app.state.worker
+    worker: Worker = request.app.state.worker
+    return worker
 
 
 def _job_or_404(worker: Worker, report_id: str) -> Job:

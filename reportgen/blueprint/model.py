@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from enum import Enum
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -148,21 +149,25 @@ class Blueprint(BaseModel):
                 return t
         raise KeyError(task_id)
 
-    def validate_dag(self, agents: Iterable[str]) -> list[str]:
+    def validate_dag(self, agents: Iterable[str] | Mapping[str, Iterable[str]]) -> list[str]:
         """Check the blueprint and return its task ids in a topological order.
 
         Args:
-            agents: Names of the registered agents.
+            agents: Names of the registered agents, or the task kinds each
+                serves by name (the registry's :meth:`~reportgen.agents.registry.Registry.kinds`);
+                then a task whose kind its agent does not serve is refused too.
 
         Returns:
             Task ids, dependencies first.
 
         Raises:
-            UnknownAgentError: A task names an agent not in ``agents``.
+            UnknownAgentError: A task names an agent not in ``agents``, or a
+                kind its agent does not serve.
             UnresolvedInputError: Duplicate ids, or an input or dependency names a
                 task that does not exist or an output that task does not declare.
             CycleError: The dependencies form a cycle (the cycle is named).
         """
+        kinds = {name: set(k) for name, k in agents.items()} if isinstance(agents, Mapping) else None
         known = set(agents)
         by_id: dict[str, Task] = {}
         for t in self.tasks:
@@ -173,6 +178,11 @@ class Blueprint(BaseModel):
             if t.agent not in known:
                 raise UnknownAgentError(
                     f"task {t.id!r} names agent {t.agent!r}; known agents: {', '.join(sorted(known))}"
+                )
+            if kinds is not None and kinds[t.agent] and t.kind not in kinds[t.agent]:
+                raise UnknownAgentError(
+                    f"task {t.id!r} is a {t.kind!r} task, which agent {t.agent!r} does not do "
+                    f"(it does: {', '.join(sorted(kinds[t.agent]))})"
                 )
             for name, inp in t.inputs.items():
                 if inp.from_task is None:
@@ -272,7 +282,7 @@ class Blueprint(BaseModel):
         from reportgen.render.files import write_text_atomic
 
         data = self.model_dump(mode="json")
-        for raw, task in zip(data["tasks"], self.tasks):
+        for raw, task in zip(data["tasks"], self.tasks, strict=True):
             raw["depends_on"] = task.dependencies
             raw["duration_s"] = task.duration_s
         write_text_atomic(Path(path), json.dumps(data, indent=2, ensure_ascii=False) + "\n")

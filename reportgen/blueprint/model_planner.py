@@ -10,6 +10,8 @@ all; then planning reroutes to the corpus-driven planner, and says so.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from pydantic import BaseModel, Field
 
 from reportgen.acp import AssistanceRequest, MessageLog, StatusCode, StatusUpdate
@@ -18,6 +20,9 @@ from reportgen.blueprint.planner import compile_blueprint, plan_extractive
 from reportgen.config import RunOptions
 from reportgen.llm import LLM, ModelCallError, ModelOutputError
 from reportgen.sources.models import SearchBackend
+
+if TYPE_CHECKING:
+    from reportgen.agents.registry import Registry
 
 __all__ = ["PLAN_ATTEMPTS", "Outline", "SectionPlan", "plan_with_model"]
 
@@ -56,7 +61,8 @@ def _problems(outline: Outline, wanted: int) -> str:
 
 
 def plan_with_model(
-    report_id: str, options: RunOptions, llm: LLM, search: SearchBackend, log: MessageLog
+    report_id: str, options: RunOptions, llm: LLM, search: SearchBackend, log: MessageLog,
+    *, registry: Registry | None = None,
 ) -> Blueprint:
     """Plan the report with the planner model.
 
@@ -66,6 +72,7 @@ def plan_with_model(
         llm: The run's models.
         search: The search backend (for the fallback planner).
         log: The run's message log (the attempts are logged as task ``plan``).
+        registry: The agent registry (see :func:`~reportgen.blueprint.planner.compile_blueprint`).
 
     Returns:
         The blueprint: per section research (with the outline's questions),
@@ -75,16 +82,13 @@ def plan_with_model(
     Raises:
         NoSourcesError: The fallback planner found nothing on the topic.
     """
-    guidance = f"\nGuidance from the reader: {options.guidance}" if options.guidance else ""
     error = ""
     for attempt in range(1, PLAN_ATTEMPTS + 1):
-        feedback = f"\nYour previous outline was rejected: {error}. Fix that." if error else ""
         try:
             outline = llm.structured("planner", Outline, [
-                ("system", "You plan research reports. Return an outline of sections, each with 1-4 research "
-                           "questions and, where numbers would help, chart ideas. Write titles and questions "
-                           f"in the language with code {options.lang!r}."),
-                ("human", f"Topic: {options.topic}\nSections wanted: {options.sections}{guidance}{feedback}"),
+                ("system", planner_prompt("system", lang=options.lang)),
+                ("human", planner_prompt("human", topic=options.topic, sections=options.sections,
+                                         guidance=options.guidance or "", feedback=error)),
             ], task_id="plan")
             code, error = StatusCode.WRONG_STEP_DETAILS, _problems(outline, options.sections)
         except ModelOutputError as exc:
@@ -96,6 +100,7 @@ def plan_with_model(
             return compile_blueprint(
                 report_id, options.topic, [s.title.strip() for s in sections], options.lang,
                 details=[{"questions": s.questions[:4], "chart_ideas": s.chart_ideas[:3]} for s in sections],
+                registry=registry, local_corpus=bool(options.corpus_dirs),
             )
         log.append(AssistanceRequest(task_id="plan", agent="planner", attempt=attempt, status_code=code,
                                      error_step="response" if code != 604 else "tool_call", tool="planner",
@@ -104,4 +109,13 @@ def plan_with_model(
         log.append(StatusUpdate(task_id="plan", agent="planner", attempt=attempt, status_code=code,
                                 status="reroute" if last else "retry",
                                 detail="falling back to the corpus-driven planner" if last else "asking again"))
-    return plan_extractive(report_id, options, search, model_mode=True)
+    return plan_extractive(report_id, options, search, registry=registry)
+
+
+def planner_prompt(name: str, **values: Any) -> str:
+    """Render the planner's prompt ``name`` (``agents/planner/prompts/<name>.j2``, Jinja sandbox)."""
+    from reportgen.agents.spec import render_prompt
+    from reportgen.resources import agents_root
+
+    source = (agents_root() / "planner" / "prompts" / f"{name}.j2").read_text(encoding="utf-8")
+    return render_prompt(source, f"agents/planner/prompts/{name}.j2", **values)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import TYPE_CHECKING, Any
 
 from reportgen.agents.ranking import terms
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
@@ -27,6 +28,9 @@ from reportgen.errors import NoSourcesError
 from reportgen.i18n import labels
 from reportgen.sources.models import Passage, SearchBackend
 from reportgen.sources.text import fold
+
+if TYPE_CHECKING:
+    from reportgen.agents.registry import Registry
 
 __all__ = ["choose_themes", "compile_blueprint", "plan_extractive", "section_keywords"]
 
@@ -144,6 +148,48 @@ def section_keywords(theme: str, lang: str) -> list[str]:
     return sorted(terms(theme, lang))
 
 
+def _render(value: Any, names: dict[str, Any]) -> Any:
+    """A ``[plan]`` input value with ``{topic}``, ``{theme}``, ``{n}`` filled in; ``"{keywords}"`` is a list."""
+    if value == "{keywords}":
+        return names["keywords"]
+    if isinstance(value, str):
+        return value.format_map({k: v for k, v in names.items() if k != "keywords"})
+    return value
+
+
+def _planned_tasks(
+    registry: Registry, topic: str, themes: list[str], keywords: list[list[str]], local_corpus: bool,
+    tasks: list[Task],
+) -> list[Task]:
+    """Tasks of the agents that declare a ``[plan]`` (data, MCP tools, plugins), wired into their consumers."""
+    added: list[Task] = []
+    for spec in registry.planned_agents():
+        plan = spec.plan
+        assert plan is not None
+        if "local_corpus" in plan.requires and not local_corpus:
+            continue
+        scopes = ([(n, theme, keywords[n - 1]) for n, theme in enumerate(themes, start=1)]
+                  if plan.scope == "section" else [(0, topic, sorted({k for ks in keywords for k in ks}))])
+        for n, theme, words in scopes:
+            names = {"topic": topic, "theme": theme, "n": n, "keywords": words}
+            task = Task(
+                id=f"{spec.name}-{n}" if n else spec.name, agent=spec.name, kind=spec.kinds[0],
+                section=f"s{n}" if n else None, aim=_render(plan.aim, names),
+                inputs={k: TaskInput(value=_render(v, names)) for k, v in plan.inputs.items()},
+                outputs=list(spec.outputs),
+            )
+            added.append(task)
+            for feed in plan.feeds:
+                for consumer in tasks:
+                    if consumer.kind != feed.kind or (n and consumer.section != task.section):
+                        continue
+                    name, i = feed.input, 2
+                    while name in consumer.inputs:  # a second feeder of the same input: extra_notes_2
+                        name, i = f"{feed.input}_{i}", i + 1
+                    consumer.inputs[name] = TaskInput(from_task=task.id, output=feed.output, optional=True)
+    return added
+
+
 def compile_blueprint(
     report_id: str,
     topic: str,
@@ -151,9 +197,16 @@ def compile_blueprint(
     lang: str = "en",
     *,
     details: list[dict] | None = None,
-    model_mode: bool | None = None,
+    registry: Registry | None = None,
+    local_corpus: bool = False,
 ) -> Blueprint:
     """Compile section themes into the execution blueprint.
+
+    The agent of each task is the registered agent serving its kind
+    (:meth:`Registry.agent_for <reportgen.agents.registry.Registry.agent_for>`),
+    and the agents that declare a ``[plan]`` add their tasks and feed their
+    outputs to the tasks they name. The blueprint is the same whatever brain
+    each agent will run: research always yields ``notes`` and ``claims``.
 
     Args:
         report_id: The report id.
@@ -161,21 +214,27 @@ def compile_blueprint(
         themes: Section titles, in reading order.
         lang: Report language (for the sections' keywords).
         details: Per theme, the planner model's ``questions`` and
-            ``chart_ideas`` (model mode).
-        model_mode: Research tasks also produce ``claims`` (notes tied to
-            sources) and write tasks read them; default: when ``details`` is given.
+            ``chart_ideas`` (model planning).
+        registry: The agent registry; default the one of the current settings.
+        local_corpus: Whether the run searches a folder of the user's documents
+            (agents whose ``[plan]`` requires it are planned only then).
 
     Returns:
-        A blueprint of ``1 + 3 x len(themes) + 2`` tasks.
+        A blueprint of ``1 + 3 x len(themes) + 2`` tasks, plus the planned agents' tasks.
     """
+    if registry is None:
+        from reportgen.agents.registry import load_registry
+        from reportgen.config import get_settings
+
+        registry = load_registry(get_settings())
+    research, chart, writer = (registry.agent_for(k).name for k in ("research", "chart", "write"))
     keywords = [section_keywords(theme, lang) for theme in themes]
     words = labels(lang)
-    model_mode = bool(details) if model_mode is None else model_mode
     details = details or [{} for _ in themes]
-    research_outputs = ["notes", "claims"] if model_mode else ["notes"]
+    research_outputs = ["notes", "claims"]
     tasks = [
         Task(
-            id="research-overview", agent="browser", kind="research",
+            id="research-overview", agent=research, kind="research",
             aim=words["aim_overview"].format(topic=topic),
             inputs={"query": TaskInput(value=topic), "k": TaskInput(value=8)},
             outputs=research_outputs,
@@ -185,29 +244,29 @@ def compile_blueprint(
         sid = f"s{n}"
         tasks += [
             Task(
-                id=f"research-{n}", agent="browser", kind="research", section=sid,
+                id=f"research-{n}", agent=research, kind="research", section=sid,
                 aim=words["aim_research"].format(theme=theme, n=n),
                 inputs={
                     "query": TaskInput(value=f"{theme} {topic}"),
                     "focus": TaskInput(value=theme),
                     "k": TaskInput(value=8),
-                    **({"questions": TaskInput(value=details[n - 1].get("questions", []))} if model_mode else {}),
+                    "questions": TaskInput(value=list(details[n - 1].get("questions", []))),
                 },
                 outputs=research_outputs,
             ),
             Task(
-                id=f"chart-{n}", agent="plot", kind="chart", section=sid,
+                id=f"chart-{n}", agent=chart, kind="chart", section=sid,
                 aim=words["aim_chart"].format(theme=theme),
                 inputs={
                     "notes": TaskInput(from_task=f"research-{n}", output="notes"),
                     "subject": TaskInput(value=theme),
                     "keywords": TaskInput(value=keywords[n - 1]),
-                    **({"chart_ideas": TaskInput(value=details[n - 1].get("chart_ideas", []))} if model_mode else {}),
+                    "chart_ideas": TaskInput(value=list(details[n - 1].get("chart_ideas", []))),
                 },
                 outputs=["chart"],
             ),
             Task(
-                id=f"write-{n}", agent="writer", kind="write", section=sid,
+                id=f"write-{n}", agent=writer, kind="write", section=sid,
                 aim=words["aim_write"].format(theme=theme),
                 inputs={
                     "notes": TaskInput(from_task=f"research-{n}", output="notes"),
@@ -215,7 +274,7 @@ def compile_blueprint(
                     "title": TaskInput(value=theme),
                     "keywords": TaskInput(value=keywords[n - 1]),
                     "section_id": TaskInput(value=sid),
-                    **({"claims": TaskInput(from_task=f"research-{n}", output="claims")} if model_mode else {}),
+                    "claims": TaskInput(from_task=f"research-{n}", output="claims"),
                 },
                 outputs=["section"],
             ),
@@ -223,7 +282,7 @@ def compile_blueprint(
     for kind in ("introduction", "conclusion"):
         tasks.append(
             Task(
-                id=kind, agent="writer", kind=kind, section=kind,
+                id=kind, agent=registry.agent_for(kind).name, kind=kind, section=kind,
                 aim=words[f"aim_{kind}"],
                 inputs={
                     "notes": TaskInput(from_task="research-overview", output="notes"),
@@ -235,20 +294,20 @@ def compile_blueprint(
                 outputs=["section"],
             )
         )
+    tasks += _planned_tasks(registry, topic, themes, keywords, local_corpus, tasks)
     return Blueprint(report_id=report_id, topic=topic, tasks=tasks)
 
 
 def plan_extractive(
-    report_id: str, options: RunOptions, search: SearchBackend, *, model_mode: bool = False
+    report_id: str, options: RunOptions, search: SearchBackend, *, registry: Registry | None = None
 ) -> Blueprint:
     """Plan a report from what the corpora hold on ``options.topic``.
 
     Args:
         report_id: The report id.
-        options: The run options (topic, language, sections wanted).
+        options: The run options (topic, language, sections wanted, corpora).
         search: The search backend over every configured corpus.
-        model_mode: Compile for the model-driven agents (the fallback when
-            the planner model fails).
+        registry: The agent registry (see :func:`compile_blueprint`).
 
     Returns:
         The validated-shape blueprint (validate it with
@@ -262,4 +321,5 @@ def plan_extractive(
         raise NoSourcesError(f"found no sources on {options.topic!r} in {search.name}")
     _, themes = choose_themes(options.topic, found, options.sections, options.lang)
     titles = [d.title for d in themes] or [options.topic]
-    return compile_blueprint(report_id, options.topic, titles, options.lang, model_mode=model_mode)
+    return compile_blueprint(report_id, options.topic, titles, options.lang, registry=registry,
+                             local_corpus=bool(options.corpus_dirs))

@@ -14,7 +14,7 @@ that sentence of the passage it came from).
 from __future__ import annotations
 
 from reportgen.charts.draw import draw_svg
-from reportgen.charts.numbers import NumericFact, extract_facts
+from reportgen.charts.numbers import NumericFact, extract_facts, parse_number
 from reportgen.charts.spec import ChartPoint, ChartSpec, caption, propose_chart
 
 __all__ = [
@@ -24,5 +24,6 @@ __all__ = [
     "caption",
     "draw_svg",
     "extract_facts",
+    "parse_number",
     "propose_chart",
 ]

@@ -29,7 +29,9 @@ import re
 import textwrap
 import threading
 import unicodedata
+from collections.abc import Callable, Mapping
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any, cast
 from xml.sax.saxutils import escape, quoteattr
 
 import matplotlib
@@ -42,7 +44,10 @@ from matplotlib.ft2font import FT2Font
 from reportgen.charts.spec import ChartSpec
 from reportgen.errors import RenderError
 
-__all__ = ["FONT_CANDIDATES", "draw_svg"]
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType  # the Literal of rcParams keys; annotations only
+
+__all__ = ["FONT_CANDIDATES", "draw_bar", "draw_line", "draw_svg"]
 
 #: Font families tried in order; only those matplotlib can find are used.
 FONT_CANDIDATES: tuple[str, ...] = (
@@ -127,13 +132,13 @@ def _style(ax: Axes) -> None:
     ax.tick_params(axis="x", colors=_INK, length=0)
 
 
-def _draw_bar(ax: Axes, spec: ChartSpec) -> None:
+def draw_bar(ax: Axes, spec: ChartSpec) -> None:
     n = len(spec.points)
     xs = list(range(n))
     values = [p.value for p in spec.points]
     ax.bar(xs, values, width=0.6, color=_BAR_COLOR, zorder=2)
     tops: list[float] = []
-    for x, p in zip(xs, spec.points):
+    for x, p in zip(xs, spec.points, strict=True):
         top = max(p.value, p.high) if p.high is not None else p.value
         if p.high is not None:
             ax.errorbar(
@@ -162,17 +167,17 @@ def _draw_bar(ax: Axes, spec: ChartSpec) -> None:
     ax.axhline(0, color=_MUTED, linewidth=0.8, zorder=1)
 
 
-def _draw_line(ax: Axes, spec: ChartSpec) -> None:
-    years = [p.year for p in spec.points]
+def draw_line(ax: Axes, spec: ChartSpec) -> None:
+    years = [cast(int, p.year) for p in spec.points]  # ChartSpec checks every line point has a year
     values = [p.value for p in spec.points]
     ax.plot(years, values, color=_BAR_COLOR, marker="o", linewidth=1.8, zorder=2)
-    for p in spec.points:
+    for year, p in zip(years, spec.points, strict=True):
         if p.high is not None:
-            ax.vlines(p.year, p.value, p.high, color=_BAR_COLOR, linewidth=1.2, alpha=0.6)
+            ax.vlines(year, p.value, p.high, color=_BAR_COLOR, linewidth=1.2, alpha=0.6)
         top = max(p.value, p.high) if p.high is not None else p.value
         ax.annotate(
             _displayable(p.raw),
-            xy=(p.year, top),
+            xy=(year, top),
             xytext=(0, 5),
             textcoords="offset points",
             ha="center",
@@ -190,8 +195,8 @@ def _draw_line(ax: Axes, spec: ChartSpec) -> None:
     low, high = min(min(values), 0.0), max(max(tops), 0.0)
     span = (high - low) or 1.0
     ax.set_ylim(low - (0.1 * span if low < 0 else 0.0), high + 0.18 * span)
-    pad = max((max(years) - min(years)) * 0.06, 0.5)  # type: ignore[type-var,operator]
-    ax.set_xlim(min(years) - pad, max(years) + pad)  # type: ignore[type-var,operator]
+    pad = max((max(years) - min(years)) * 0.06, 0.5)
+    ax.set_xlim(min(years) - pad, max(years) + pad)
 
 
 def finish_svg(svg: str, title: str) -> str:
@@ -221,11 +226,13 @@ def finish_svg(svg: str, title: str) -> str:
     return svg
 
 
-def draw_svg(spec: ChartSpec) -> str:
+def draw_svg(spec: ChartSpec, kinds: Mapping[str, Callable[[Axes, ChartSpec], None]] | None = None) -> str:
     """Draw a chart as a standalone, scalable SVG document.
 
     Args:
         spec: A validated chart spec (2+ points of one unit).
+        kinds: Drawing functions by chart kind (``draw(ax, spec)``), the
+            registry's ``chart_kinds``; default the built-in bar and line.
 
     Returns:
         SVG text starting with ``<svg`` (UTF-8 when encoded), sized
@@ -239,7 +246,7 @@ def draw_svg(spec: ChartSpec) -> str:
     Thread-safety: drawings are serialised by a module lock, because
     matplotlib's rcParams (fonts, SVG options) are process-wide.
     """
-    rc = {
+    rc: dict[RcKeyType, Any] = {
         "svg.fonttype": "path",
         "svg.hashsalt": _HASH_SALT,
         "font.family": list(_families()),
@@ -256,10 +263,10 @@ def draw_svg(spec: ChartSpec) -> str:
         FigureCanvasSVG(fig)
         ax = fig.add_subplot()
         _style(ax)
-        if spec.kind == "line":
-            _draw_line(ax, spec)
-        else:
-            _draw_bar(ax, spec)
+        draw = (kinds or {}).get(spec.kind) or {"bar": draw_bar, "line": draw_line}.get(spec.kind)
+        if draw is None:
+            raise RenderError(f"no chart kind {spec.kind!r} is registered")
+        draw(ax, spec)
         ax.set_title(_wrap(spec.title, 80, 2), loc="left", color=_INK)
         ax.set_ylabel(_wrap(spec.y_label, 36, 2))
         if spec.x_label:

@@ -60,7 +60,7 @@ from pydantic import BaseModel
 
 from reportgen.sources.models import Passage
 
-__all__ = ["NumericFact", "extract_facts"]
+__all__ = ["NumericFact", "extract_facts", "parse_number", "printed_values"]
 
 
 class NumericFact(BaseModel):
@@ -313,7 +313,7 @@ _FUNCTION_CAPITALS = frozenset(w.capitalize() for w in _STOP | _PREPOSITIONS | _
     "From", "By", "Since", "Until", "As", "With", "Of", "In", "At", "To", "For",
     "Environ", "Près", "Plus", "Moins", "Selon", "Avec", "Sur", "Entre", "Depuis",
     "En", "Casi", "Más", "Menos", "Unos", "Unas", "Cerca", "Alrededor", "Hasta",
-    "Desde", "Con", "Según", "Aproximadamente", "Hacia", "Some", "Almost",
+    "Desde", "Con", "Según", "Aproximadamente", "Hacia",
 }
 
 _VERBS: dict[str, frozenset[str]] = {
@@ -437,6 +437,49 @@ def _parse_number(text: str, lang: _Lang) -> float:
     return float(s)
 
 
+#: Longest text :func:`parse_number` reads, in characters: a longer cell is
+#: not one number a person wrote.
+_MAX_NUMBER_CHARS = 64
+
+
+def parse_number(text: str, lang: str = "en") -> float | None:
+    """Read ``text`` as exactly one number written the way ``lang`` writes numbers.
+
+    The same reader :func:`extract_facts` uses, for a whole string such as a
+    table cell: English ``"1,136"`` is 1136, French ``"2,5"`` is 2.5,
+    ``"1 200"`` (space, no-break or thin space) is 1200 in every language.
+    A leading ``-``, ``+`` or ``"−"`` (U+2212) sets the sign and one trailing
+    ``%`` is allowed (``"12.5 %"`` → 12.5, the percentage as written).
+
+    Args:
+        text: The candidate, e.g. a cell as printed; surrounding whitespace
+            is ignored.
+        lang: BCP 47 language of the text (``"en"``, ``"fr"``, ``"es-ES"``);
+            decides whether ``","`` is a decimal mark.
+
+    Returns:
+        The value, or ``None`` when ``text`` is not one finite number (words,
+        units, ranges, ``"inf"``, ``"NaN"``, scientific notation, empty, or
+        longer than 64 characters).
+    """
+    profile = _lang(lang)
+    s = (text or "").strip(_SPACES + "\t\r\n")
+    if len(s) > _MAX_NUMBER_CHARS:
+        return None
+    sign = 1.0
+    if s[:1] in ("-", "+", "\u2212"):
+        sign = -1.0 if s[0] != "+" else 1.0
+        s = s[1:]
+    if s.endswith("%"):
+        s = s[:-1].rstrip(_SPACES)
+    mark = "," if profile.decimal_comma else r"\."
+    spaced = rf"\d{{1,3}}(?:[{_SPACES}]\d{{3}})+(?:{mark}\d+)?"
+    if not (re.fullmatch(profile.body, s) or re.fullmatch(spaced, s)):
+        return None
+    value = _parse_number(s, profile)
+    return sign * value if math.isfinite(value) else None
+
+
 # --------------------------------------------------------------------------
 # Sentences and clause segments
 # --------------------------------------------------------------------------
@@ -446,6 +489,49 @@ _ABBREV_BEFORE_DOT = frozenset(
     inc ltd co corp dept est av apr sept oct nov dec jan feb aug""".split()
 )
 _SENTENCE_END = re.compile(r"[.!?…]+[\"”’»)]*(?=\s+|$)|\n+")
+
+
+def printed_values(text: str, lang: str = "en") -> list[tuple[str, float]]:
+    """Every number printed in ``text``, read the way :func:`extract_facts` reads it.
+
+    The one quantity reader of both brains: a chart value a model proposes is
+    accepted only if this reads the same value from its cited source, so the
+    extractive and model checks never disagree. Locale-aware separators
+    (English ``"1,136"`` is 1136; French ``"2,5"`` is 2.5), a leading ``-`` or
+    ``"−"`` keeps its sign, and a multiplier word gives a second reading
+    (``"2,5 milliards"`` is 2.5 and 2.5e9; long-scale ``billion`` where the
+    language uses it).
+
+    Args:
+        text: Any text (a sentence, a table row).
+        lang: BCP 47 language of the text.
+
+    Returns:
+        ``(raw, value)`` pairs in reading order, ``raw`` being the text as
+        printed (sign and multiplier word included when applied).
+    """
+    profile = _lang(lang)
+    out: list[tuple[str, float]] = []
+    for m in profile.number.finditer(text):
+        start, end = m.span()
+        try:
+            value = _parse_number(m.group(0), profile)
+        except ValueError:
+            continue
+        if not math.isfinite(value):
+            continue
+        if start > 0 and text[start - 1] in "−-" and (start < 2 or text[start - 2] in " (  "):
+            value, start = -value, start - 1
+        out.append((text[start:end], value))
+        mm = _MULT_RE.match(text[end:])
+        if mm:
+            word = re.sub(r"\s+", " ", mm.group("m").lower())
+            mult = _MULTIPLIERS.get(word)
+            if word in {"billion", "billions"} and profile.long_scale:
+                mult = 1e12
+            if mult is not None and not (word == "mil" and profile.code != "es"):
+                out.append((text[start: end + mm.end("m")], value * mult))
+    return out
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
@@ -533,7 +619,7 @@ def _segments(sentence: str, lang: _Lang) -> list[_Segment]:
         cuts.extend([m.start(), m.end()])
     cuts.append(len(sentence))
     segments: list[_Segment] = []
-    for s, e in zip(cuts[::2], cuts[1::2]):
+    for s, e in zip(cuts[::2], cuts[1::2], strict=True):
         if e <= s:
             continue
         text = sentence[s:e]
@@ -664,6 +750,7 @@ def _label_for(
         return _clean_label(paren, title)
     seg = segments[seg_index]
     if seg.kind == "clause":
+        assert seg.verb_index is not None  # _segment gives every clause its verb
         subj_end = seg.words[seg.verb_index - 1][1] if seg.verb_index else seg.start
         if start >= subj_end:
             return _clean_label(seg.subject, title)
@@ -713,7 +800,7 @@ def _respectively(sentence: str, segments: list[_Segment], facts: list[_Found], 
         subject = re.sub(r"\s*\([^)]*\)", "", seg.subject)
         parts = [p for p in re.split(r",\s*|\s+(?:and|et|y)\s+", subject) if p.strip()]
         if len(mine) >= 2 and len(parts) == len(mine):
-            for fact, part in zip(mine, parts):
+            for fact, part in zip(mine, parts, strict=True):
                 fact.label = _clean_label(part, title)
 
 
@@ -766,7 +853,7 @@ def _is_plural(word: str) -> bool:
     low = word.lower()
     if low in _IRREGULAR_PLURALS:
         return True
-    return bool(re.search(r"(?:[^su]s|x)$", low)) or low.endswith("ies") or low.endswith("ses")
+    return bool(re.search(r"(?:[^su]s|x)$", low)) or low.endswith(("ies", "ses"))
 
 
 _NEXT_WORD_RE = re.compile(rf"[{_SPACES}]+({_WORD})")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from reportgen.render.appendix import AppendixView, build_appendix
 from reportgen.render.docx import render_docx
+from reportgen.render.exporters import Exporter, output_files
 from reportgen.render.files import atomic_writer, write_bytes_atomic, write_text_atomic
 from reportgen.render.html import (
     BUILTIN_TEMPLATE_DIR,
@@ -32,7 +33,7 @@ from reportgen.render.html import (
     text_direction,
 )
 from reportgen.render.markdown import MarkdownExport, escape_markdown, render_markdown
-from reportgen.render.outputs import REPORT_FILES, write_report_files
+from reportgen.render.outputs import write_report_files
 from reportgen.render.pdf import DataURLFetcher, ForbiddenFetch, RenderedPDF, render_pdf, write_pdf
 from reportgen.render.sanitize import sanitize_html
 from reportgen.render.tables import TableView, table_views
@@ -43,9 +44,9 @@ __all__ = [
     "BUILTIN_TEMPLATE_DIR",
     "BUILTIN_THEMES",
     "DataURLFetcher",
+    "Exporter",
     "ForbiddenFetch",
     "MarkdownExport",
-    "REPORT_FILES",
     "RenderedPDF",
     "TableView",
     "atomic_writer",
@@ -54,6 +55,7 @@ __all__ = [
     "css_string",
     "escape_markdown",
     "is_web_url",
+    "output_files",
     "page_counter",
     "render_docx",
     "render_html",

@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 from matplotlib.backends.backend_svg import FigureCanvasSVG
@@ -34,6 +35,9 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Patch
 
 from reportgen.blueprint.model import Blueprint, Task, TaskStatus
 from reportgen.charts import draw as _charts_draw
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType  # the Literal of rcParams keys; annotations only
 
 __all__ = [
     "AppendixView",
@@ -168,7 +172,7 @@ def _columns(tasks: list[Task]) -> list[list[Task]]:
 # ---- drawing ----------------------------------------------------------------------
 
 
-def _rc() -> dict[str, object]:
+def _rc() -> dict[RcKeyType, Any]:
     return {
         "svg.fonttype": "path",
         "svg.hashsalt": _HASH_SALT,
@@ -189,10 +193,10 @@ def _draw_graph(tasks: list[Task]) -> str:
     box_w, box_h = 0.8, 0.62
     label_pt = max(3.5, min(7.5, row_in * 72 * 0.36, 6.4 / n_cols * 72 * 0.8 / 11))
     centre: dict[str, tuple[float, float]] = {}
-    for x, column in enumerate(columns):
+    for col, column in enumerate(columns):
         offset = (rows - len(column)) / 2
-        for y, task in enumerate(column):
-            centre[task.id] = (float(x), offset + y)
+        for row, task in enumerate(column):
+            centre[task.id] = (float(col), offset + row)
     with _charts_draw.DRAW_LOCK, matplotlib.rc_context(_rc()):
         fig = Figure(figsize=(_WIDTH_IN, height))
         FigureCanvasSVG(fig)
@@ -242,7 +246,7 @@ def _draw_timeline(tasks: list[Task]) -> str:
         end = (_utc(task.finished_at) - t0).total_seconds() if task.finished_at else start
         starts.append(start)
         lengths.append(max(end - start, 0.0))
-    span = max((s + w for s, w in zip(starts, lengths)), default=0.0) or 1.0
+    span = max((s + w for s, w in zip(starts, lengths, strict=True)), default=0.0) or 1.0
     with _charts_draw.DRAW_LOCK, matplotlib.rc_context(_rc()):
         fig = Figure(figsize=(_WIDTH_IN, height), layout="constrained")
         FigureCanvasSVG(fig)

@@ -24,13 +24,14 @@ from markupsafe import Markup
 from reportgen.errors import RenderError
 from reportgen.render.appendix import AppendixView
 from reportgen.render.labels import render_labels
-from reportgen.render.sanitize import sanitize_markup
 from reportgen.render.layout import place_figures
+from reportgen.render.sanitize import sanitize_markup
 from reportgen.render.tables import TableView, table_views
 from reportgen.render.templates import (
     BUILTIN_PREFIX,
     BUILTIN_TEMPLATE_DIR,
     Budget,
+    TemplateEnvironment,
     check_template_name,
     make_environment,
     render_template,
@@ -233,7 +234,7 @@ def render_html(
     return render_template(env, page, context)
 
 
-def report_environment(template_dir: Path | None, timeout_s: float | None = None) -> jinja2.Environment:
+def report_environment(template_dir: Path | None, timeout_s: float | None = None) -> TemplateEnvironment:
     """The sandboxed environment the report templates render in, filters and tests included.
 
     Args:

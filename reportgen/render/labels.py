@@ -105,7 +105,10 @@ RENDER_LABELS: dict[str, dict[str, str]] = {
         "table": "表",
         "tables": "表",
         "appendix": "附录：本报告的生成过程",
-        "appendix_intro": "本报告按执行蓝图规划：一个由任务组成的图，每个任务由一个智能体执行。共 {total} 个任务：{counts}。",
+        "appendix_intro": (
+            "本报告按执行蓝图规划：一个由任务组成的图，每个任务由一个智能体执行。"
+            "共 {total} 个任务：{counts}。"
+        ),
         "appendix_graph": "执行蓝图；箭头从一个任务指向使用其输出的任务。",
         "appendix_timeline": "智能体工作时间线（自第一个任务开始起的秒数）。",
         "appendix_figure": "图 A",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -20,18 +20,21 @@ from pydantic import ValidationError
 from reportgen.blueprint.model import Blueprint
 from reportgen.errors import RenderError
 from reportgen.render.appendix import AppendixView, build_appendix
-from reportgen.render.docx import render_docx
+from reportgen.render.exporters import Exporter
 from reportgen.render.files import write_bytes_atomic
 from reportgen.render.html import render_html
-from reportgen.render.markdown import render_markdown
 from reportgen.render.pdf import write_pdf
 from reportgen.render.templates import available_templates, check_template_name
 from reportgen.report import Report
 
-__all__ = ["REPORT_FILES", "write_report_files"]
+__all__ = ["write_report_files"]
 
-#: The files :func:`write_report_files` writes, besides ``figures/*.svg``.
-REPORT_FILES = ("report.json", "report.html", "report.pdf", "report.md", "report.docx")
+
+def _registered_exporters() -> list[Exporter]:
+    from reportgen.agents.registry import load_registry
+    from reportgen.config import get_settings
+
+    return list(load_registry(get_settings()).exporters.values())
 
 
 def write_report_files(
@@ -43,8 +46,9 @@ def write_report_files(
     appendix: bool = True,
     blueprint: Blueprint | None = None,
     timeout_s: float | None = None,
+    exporters: Iterable[Exporter] | None = None,
 ) -> dict[str, float]:
-    """Write ``report.json``, ``.html``, ``.pdf``, ``.md`` (+ ``figures/``) and ``.docx``.
+    """Write ``report.json``, ``.html``, ``.pdf``, then every export (``.md`` + ``figures/``, ``.docx``, ...).
 
     Args:
         report: The coordinated report.
@@ -60,9 +64,12 @@ def write_report_files(
         timeout_s: Time limit, in seconds, for the HTML template and, in a
             worker process, for the PDF; default the
             ``REPORTGEN_RENDER_TIMEOUT_S`` setting (120).
+        exporters: The exports to write; default the registry's
+            (:mod:`reportgen.render.exporters`: Markdown and Word built in).
 
     Returns:
-        Seconds spent per output: ``{"json", "appendix", "html", "pdf", "md", "docx"}``.
+        Seconds spent per output: ``{"json", "appendix", "html", "pdf"}`` and
+        one entry per exporter (``"md"``, ``"docx"``, ...).
 
     Raises:
         RenderError: The template is unknown (nothing is written then), or a
@@ -108,26 +115,22 @@ def write_report_files(
     write_pdf(html, out_dir / "report.pdf", timeout_s=timeout_s)
     timings["pdf"] = time.perf_counter() - started
 
-    started = time.perf_counter()
-    target = out_dir / "report.md"
-    with _naming(target):
-        markdown = render_markdown(report, appendix=view)
-    for name, svg in markdown.files.items():  # the figures first, so the links resolve
-        path = out_dir / name
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise RenderError(f"cannot write {path}: {exc.strerror or exc}") from exc
-        _write_text(path, svg)
-    _write_text(target, markdown.text)
-    timings["md"] = time.perf_counter() - started
-
-    started = time.perf_counter()
-    target = out_dir / "report.docx"
-    with _naming(target, any_error=True):  # python-docx / lxml may refuse something
-        document = render_docx(report, appendix=view)
-    _write_bytes(target, document)
-    timings["docx"] = time.perf_counter() - started
+    for exporter in exporters if exporters is not None else _registered_exporters():
+        started = time.perf_counter()
+        with _naming(out_dir / exporter.filename, any_error=True):  # a third-party exporter may raise anything
+            files = exporter.render(report, view)
+        for name, content in files.items():
+            path = out_dir / name
+            if path.parent != out_dir:
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise RenderError(f"cannot write {path}: {exc.strerror or exc}") from exc
+            if isinstance(content, str):
+                _write_text(path, content)
+            else:
+                _write_bytes(path, content)
+        timings[exporter.name] = time.perf_counter() - started
     return timings
 
 

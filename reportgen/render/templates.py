@@ -40,6 +40,7 @@ from jinja2 import nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from reportgen.errors import RenderError
+from reportgen.resources import templates_path
 
 __all__ = [
     "BUILTIN_PREFIX",
@@ -53,9 +54,10 @@ __all__ = [
     "render_template",
 ]
 
-#: The built-in templates: ``templates/`` at the repository root (the package
-#: is installed editable from the repository). Users copy and customise it.
-BUILTIN_TEMPLATE_DIR: Path = Path(__file__).resolve().parents[2] / "templates"
+#: The built-in templates: ``templates/`` at the repository root, shipped as
+#: the package ``reportgen.builtin_templates`` (:mod:`reportgen.resources`).
+#: Users copy and customise it.
+BUILTIN_TEMPLATE_DIR: Path = templates_path()
 
 #: Template names under this prefix always resolve to the built-in files.
 BUILTIN_PREFIX = "builtin"
@@ -253,8 +255,8 @@ def render_template(env: TemplateEnvironment, name: str, context: dict[str, Any]
             "extends or includes itself? extend builtin/<name> instead)"
         ) from exc
     except Exception as exc:  # sandbox SecurityError, UndefinedError, errors in filters
-        where = _template_frame(exc.__traceback__, env)
-        location = _describe(*where) if where else f"template {name!r}"
+        frame = _template_frame(exc.__traceback__, env)
+        location = _describe(*frame) if frame else f"template {name!r}"
         kind = type(exc).__name__
         raise RenderError(f"cannot render HTML: {location}: {kind}: {exc}") from exc
 

@@ -176,8 +176,8 @@ def render_in_worker(html: str, *, target: str, timeout_s: float):
         RenderError: WeasyPrint failed, the deadline passed (the worker is
             killed), or the worker could not be started or died.
     """
-    from reportgen.render.pdf import ForbiddenFetch, RenderedPDF
     from reportgen.errors import ForbiddenURLError
+    from reportgen.render.pdf import ForbiddenFetch, RenderedPDF
 
     deadline = time.monotonic() + timeout_s
     try:

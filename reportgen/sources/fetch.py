@@ -46,6 +46,7 @@ import socket
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 import httpx
 import lxml.etree
@@ -54,8 +55,8 @@ from pydantic import BaseModel, Field
 
 from reportgen.config import get_settings
 from reportgen.errors import BlockedURLError, FetchError, PageRejectedError, RateLimitedError
-from reportgen.sources.models import Closing
 from reportgen.sources.local import _decode, _NotPdfError, _pdf_to_text, html_to_text
+from reportgen.sources.models import Closing
 from reportgen.sources.text import clean_text
 
 __all__ = [
@@ -135,21 +136,30 @@ class FetchedPage(BaseModel):
 
 
 def normalize_url(url: str) -> str:
-    """Return the canonical form of a URL used as a cache key.
+    """Return the canonical form of a URL: the one rule for cache keys and reference deduplication.
 
-    Scheme and host in lower case, the default port dropped, the fragment
-    removed.
+    Scheme and host in lower case, the default port dropped (80 for http,
+    443 for https), the fragment and a trailing slash removed, and the path
+    re-quoted so ``Wind%20power`` and ``Wind power`` compare equal.
 
     Args:
-        url: An absolute URL.
+        url: An absolute URL (``https:``, ``file:``, ``mcp:`` ...).
 
     Returns:
-        The normalised URL; the input unchanged when httpx cannot parse it.
+        The normalised URL; the input stripped when it cannot be parsed.
     """
     try:
-        return str(httpx.URL(url).copy_with(fragment=None))
-    except (httpx.InvalidURL, TypeError, ValueError):
-        return url
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return url.strip()
+    host = (parts.hostname or "").lower()
+    if port and not ((parts.scheme == "http" and port == 80) or (parts.scheme == "https" and port == 443)):
+        host = f"{host}:{port}"
+    path = quote(unquote(parts.path), safe="/()_,'-:@!$*+;=~.") or "/"
+    if len(path) > 1:
+        path = path.rstrip("/")
+    return urlunsplit((parts.scheme.lower(), host, path, parts.query, ""))
 
 
 def is_public_address(address: str) -> bool:

@@ -39,7 +39,7 @@ import sqlite3
 import tempfile
 import threading
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -418,7 +418,7 @@ class CorpusIndex(Closing):
         query_terms = set(tokenize(query))
         stop = stopwords(lang)
         total = sum(score for _, score in top) or 1.0
-        weight: Counter[str] = Counter()
+        weight: defaultdict[str, float] = defaultdict(float)  # Counter is typed for int counts
         seen_in: Counter[str] = Counter()
         for rowid, score in top:
             if rowid not in rows:
@@ -436,7 +436,8 @@ class CorpusIndex(Closing):
             for term, count in Counter(terms).items():
                 weight[term] += (score / total) * count / len(terms)
                 seen_in[term] += 1
-        candidates = [term for term, _ in weight.most_common() if seen_in[term] >= 2][:500]
+        by_weight = sorted(weight.items(), key=lambda item: item[1], reverse=True)  # as Counter.most_common()
+        candidates = [term for term, _ in by_weight if seen_in[term] >= 2][:500]
         if not candidates:
             return first
         n = max(self.passage_count, 1)

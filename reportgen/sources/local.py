@@ -41,6 +41,7 @@ __all__ = [
     "html_to_text",
     "load_local_documents",
     "markdown_to_text",
+    "walk_corpus",
 ]
 
 logger = logging.getLogger(__name__)
@@ -101,13 +102,23 @@ def _is_inside(path: Path, root: Path) -> bool:
     return True
 
 
-def _walk(folder: Path, root: Path, skipped: list[SkippedFile] | None) -> Iterator[Path]:
-    """Yield supported files under ``folder`` in a stable order.
+def walk_corpus(
+    folder: Path, root: Path, skipped: list[SkippedFile] | None, suffixes: frozenset[str] | None = None
+) -> Iterator[Path]:
+    """Yield the files under ``folder`` with one of ``suffixes``, in a stable order.
 
-    Hidden files and folders (name starting with ``.``) are ignored. Symlinks
-    are followed only when they resolve inside ``root``; symlinked folders are
-    never descended (their target, when inside, is walked anyway).
+    The one walking rule of every reader of a corpus folder (documents and
+    tables): hidden files and folders (name starting with ``.``) are ignored;
+    symlinks are followed only when they resolve inside ``root``; symlinked
+    folders are never descended (their target, when inside, is walked anyway).
+
+    Args:
+        folder: Where to start.
+        root: The corpus folder nothing may escape.
+        skipped: Receives a :class:`SkippedFile` per symlink pointing outside.
+        suffixes: File name suffixes wanted, lower case; default :data:`SUPPORTED_SUFFIXES`.
     """
+    wanted = SUPPORTED_SUFFIXES if suffixes is None else suffixes
     for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
         base = Path(dirpath)
         kept_dirs = []
@@ -124,7 +135,7 @@ def _walk(folder: Path, root: Path, skipped: list[SkippedFile] | None) -> Iterat
             kept_dirs.append(name)
         dirnames[:] = kept_dirs
         for name in sorted(filenames):
-            if name.startswith(".") or Path(name).suffix.lower() not in SUPPORTED_SUFFIXES:
+            if name.startswith(".") or Path(name).suffix.lower() not in wanted:
                 continue
             path = base / name
             if path.is_symlink() and not _is_inside(path, root):
@@ -154,7 +165,7 @@ def folder_fingerprint(folder: Path) -> str:
     """
     root = _check_folder(folder)
     digest = hashlib.sha1(root.as_posix().encode("utf-8", "surrogatepass"))
-    for path in _walk(root, root, None):
+    for path in walk_corpus(root, root, None):
         try:
             stat = path.stat()
         except OSError:
@@ -572,7 +583,7 @@ def load_local_documents(folder: Path) -> LocalLoad:
     documents: list[Document] = []
     skipped: list[SkippedFile] = []
     seen: set[Path] = set()
-    for path in _walk(root, root, skipped):
+    for path in walk_corpus(root, root, skipped):
         real = path.resolve()
         if real in seen:
             continue  # a symlink to a file already read

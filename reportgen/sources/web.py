@@ -88,13 +88,14 @@ def ddgs_search(query: str, max_results: int, *, client: Any = None) -> list[dic
     if client is None:
         client = DDGS(timeout=DDGS_TIMEOUT_S)
     try:
-        return client.text(query, max_results=max_results)
+        results: list[dict[str, Any]] = client.text(query, max_results=max_results)
     except RatelimitException as exc:
         raise RateLimitedError(f"web search rate limited: {exc}") from exc
     except TimeoutException as exc:
         raise FetchError(f"web search timed out: {exc}") from exc
     except DDGSException as exc:
         raise FetchError(f"web search failed: {exc}") from exc
+    return results
 
 
 def web_source_id(url: str) -> str:
@@ -545,6 +546,7 @@ def open_search(
     *,
     web: SearchBackend | None = None,
     mix: bool = False,
+    settings: Any = None,
 ) -> SearchBackend:
     """Return the search backend of a search mode (``Settings.search``).
 
@@ -556,14 +558,17 @@ def open_search(
         web: The web backend; default a new :class:`WebSearch` (ddgs, a
             fresh cache).
         mix: In ``auto`` mode, fuse web and offline passages.
+        settings: The run's settings (``fetch_allow_private`` for a new
+            :class:`WebSearch`); default none.
 
     Returns:
         A backend. Its ``close`` closes what it holds: the offline backends
         (``offline``, ``auto``) and the web backend (``web``, ``auto``).
     """
     if mode == "offline":
-        return MultiSearch(offline, name="offline")
-    backend = web if web is not None else WebSearch()
+        return MultiSearch(offline, name=" + ".join(b.name for b in offline) or "offline")
+    private = bool(getattr(settings, "fetch_allow_private", False))
+    backend = web if web is not None else WebSearch(allow_private=private)
     if mode == "web":
         return backend
     return AutoSearch(backend, offline, mix=mix)

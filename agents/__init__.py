@@ -1,0 +1,1 @@
+"""The built-in agent definitions (shipped as ``reportgen.builtin_agents``)."""

@@ -1,0 +1,102 @@
+"""The data agent's brain: tables in the user's documents → a data series the plot agent draws.
+
+It reads every table of the run's ``--corpus`` folders (CSV, TSV, XLSX, JSON
+records, and tables inside HTML, Markdown and PDF documents; see
+:mod:`reportgen.sources.tables`), picks the column that best matches the
+section's subject, and returns it as a ``series``: each point a cell of a
+cited file, quoted with its row and located by row and column. The series
+verifier (:mod:`reportgen.agents.verify`) checks every value is printed in
+its cited table before the plot agent may draw it.
+
+Outcomes: no folder or no matching table → 605 INCOMPLETE_INFORMATION
+(recovery then fails the task, and the chart is drawn from the notes instead).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from typing import Any
+
+from reportgen.acp import StatusCode
+from reportgen.agents.runtime import Brain, RunContext
+from reportgen.blueprint.model import Task
+from reportgen.errors import AgentError
+from reportgen.sources.models import Passage
+from reportgen.sources.tables import DataTable, Series, find_series, load_tables
+
+__all__ = ["DataBrain", "series_output"]
+
+_LOCK = threading.Lock()
+
+
+def _tables(ctx: RunContext) -> list[DataTable]:
+    """Every table of the run's folders, read once per run (kept in ``ctx.extra``)."""
+    with _LOCK:
+        cached = ctx.extra.get("tables")
+        if cached is None:
+            cached = []
+            for folder in ctx.corpus_dirs:
+                found, _ = load_tables(folder, lang=ctx.lang)
+                cached += [(folder.name, t) for t in found]
+            ctx.extra["tables"] = cached
+    return [t for _, t in cached]
+
+
+def series_output(series: Series, corpus: str) -> dict[str, Any]:
+    """The ``series`` output: points quoted from their table row, and the table as the fetched passage.
+
+    Args:
+        series: A series found by :func:`~reportgen.sources.tables.find_series`.
+        corpus: The corpus name the table's file belongs to.
+
+    Returns:
+        ``{"title", "quantity", "unit", "time", "points", "passages"}``; each
+        point ``{label, value, raw, source_id, url, title, quote, locator, path}``.
+    """
+    table = series.table
+    unit = series.unit
+    quantity = re.sub(r"\s*\([^)]*\)\s*$", "", series.value_column).strip() or series.value_column
+    rows = {row[0].row: " | ".join(c.text for c in row) for row in table.rows if row}
+    points = [
+        {"label": p.label, "value": p.value, "raw": p.cell.text, "source_id": table.source_id,
+         "url": table.file_uri, "title": table.title, "quote": rows[p.cell.row], "locator": p.locator,
+         "path": table.path}
+        for p in series.points
+    ]
+    passage = Passage(source_id=table.source_id, title=table.title, url=table.file_uri, text=table.as_text(),
+                      corpus=corpus)
+    return {"title": f"{quantity} ({table.title})", "quantity": quantity, "unit": unit, "time": series.time,
+            "points": points, "passages": [passage.model_dump()]}
+
+
+class DataBrain(Brain):
+    """Finds the series for a subject in the user's tables.
+
+    Inputs: ``subject`` (str, required), ``keywords`` (list of str).
+    Outputs: ``series`` (see :func:`series_output`).
+    """
+
+    provides = ("tables",)
+
+    def build_request(self, task: Task, inputs: dict[str, Any], strategy: str, ctx: RunContext) -> dict[str, Any]:
+        subject = inputs.get("subject")
+        if not isinstance(subject, str) or not subject.strip():
+            raise AgentError(StatusCode.INVALID_PARAMETER_USAGE, "the subject must be non-empty text")
+        return {"subject": subject.strip(), "keywords": [str(k) for k in inputs.get("keywords") or []]}
+
+    def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
+        tables = _tables(ctx)
+        series = find_series(tables, params["subject"], params["keywords"], ctx.lang)
+        if series is None:
+            return {"series": None, "tables": len(tables), "passages": []}
+        corpus = next((f"local:{d.name}" for d in ctx.corpus_dirs), "local")
+        out = series_output(series, corpus)
+        return {"series": out, "tables": len(tables), "passages": out["passages"]}
+
+    def check_response(self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext) -> dict[str, Any]:
+        if raw["series"] is None:
+            raise AgentError(StatusCode.INCOMPLETE_INFORMATION,
+                             f"no table of the {raw['tables']} in your documents holds a series on "
+                             f"{params['subject']!r}", "chart the notes' numbers instead")
+        return {"series": raw["series"]}

@@ -1,0 +1,1 @@
+"""The built-in report and browse-page templates (shipped as ``reportgen.builtin_templates``)."""

@@ -1,0 +1,69 @@
+"""The data agent: tables in a --corpus folder become a chart whose every value is a cell of the cited file."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+from reportgen.config import RunOptions
+from reportgen.run import generate_report
+from reportgen.sources.tables import load_tables
+
+CAPACITY = [("China", "1,200"), ("United States", "390"), ("Germany", "160"), ("India", "190")]
+SHARES = [("2019", "9.1"), ("2020", "10.4"), ("2021", "11.9"), ("2022", "13.2")]
+
+
+def _corpus(tmp_path):
+    folder = tmp_path / "docs"
+    (folder / "data").mkdir(parents=True)
+    with open(folder / "data" / "wind capacity.csv", "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["Country", "Wind capacity (GW)"])
+        writer.writerows(CAPACITY)
+    rows = "".join(f"<tr><td>{y}</td><td>{v}</td></tr>" for y, v in SHARES)
+    (folder / "solar.html").write_text(
+        "<html><body><h1>Solar share</h1><p>Solar power share of world electricity, by year.</p>"
+        "<table><caption>Solar power share</caption><tr><th>Year</th><th>Solar power share (%)</th></tr>"
+        f"{rows}</table><script>alert(1)</script></body></html>", encoding="utf-8")
+    (folder / "notes.md").write_text(
+        "# Wind and solar\n\nWind power and solar power are the fastest-growing sources of electricity. "
+        "Wind power uses turbines; solar power uses photovoltaic panels.\n\n"
+        "## Wind power\n\nWind power capacity grew in China, the United States, Germany and India. "
+        "Wind power is variable and needs grid storage.\n\n"
+        "## Solar power\n\nSolar power share of electricity rose every year. "
+        "Solar power panels convert sunlight into electricity.\n", encoding="utf-8")
+    return folder
+
+
+def _cell_texts(folder):
+    tables, _ = load_tables(folder)
+    return {t.source_id: {(c.row, c.column_name): c.text for row in t.rows for c in row} for t in tables}
+
+
+async def test_tables_in_the_corpus_become_charts_of_cited_cells(tmp_path):
+    folder = _corpus(tmp_path)
+    result = await generate_report(
+        RunOptions(topic="Wind power and solar power", sections=2, corpus_dirs=[folder], use_wiki=False),
+        out_dir=tmp_path / "out", backoff_scale=0)
+    report = result.report
+    blueprint = json.loads((result.out_dir / "blueprint.json").read_text())
+    data_tasks = [t for t in blueprint["tasks"] if t["agent"] == "data"]
+    assert data_tasks and any(t["status"] == "done" for t in data_tasks)
+    cells = _cell_texts(folder)
+    charted = [f for f in report.figures if any(p["source_id"].startswith("table:") for p in f.data)]
+    assert charted, "a chart drawn from the tables"
+    refs = {r.id: r for r in report.references}
+    for figure in charted:
+        cited = {refs[n].source_id for n in figure.citations}
+        for point in figure.data:
+            table = cells[point["source_id"]]
+            assert point["source_id"] in cited  # the cited file is the one the value comes from
+            assert point["raw"] in table.values()  # the value is a cell of that file, as printed
+            assert point["raw"] in point["quote"]
+    expected = {"1,200": 1200.0, "390": 390.0, "160": 160.0, "190": 190.0, "9.1": 9.1, "13.2": 13.2}
+    seen = {p["raw"]: p["value"] for f in charted for p in f.data}
+    assert all(expected[raw] == value for raw, value in seen.items() if raw in expected)
+    assert set(seen) <= {v for _, v in CAPACITY} | {v for _, v in SHARES}
+    refs_of_tables = [r for r in report.references if r.source_id.startswith("table:")]
+    assert all(r.url.startswith("file://") for r in refs_of_tables)
+    assert "alert(1)" not in (result.out_dir / "report.html").read_text()
