@@ -8,8 +8,10 @@ cited file, quoted with its row and located by row and column. The series
 verifier (:mod:`reportgen.agents.verify`) checks every value is printed in
 its cited table before the plot agent may draw it.
 
-Outcomes: no folder or no matching table → 605 INCOMPLETE_INFORMATION
-(recovery then fails the task, and the chart is drawn from the notes instead).
+Outcomes: a section whose subject no table matches falls back to the
+report's topic; when no table matches either, the output is ``series: None``
+(not a failure: the chart is then drawn from the notes, and the report's
+Limitations are not cluttered with sections that simply have no table).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import threading
 from typing import Any
 
 from reportgen.acp import StatusCode
+from reportgen.agents.ranking import terms
 from reportgen.agents.runtime import Brain, RunContext
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
@@ -51,7 +54,8 @@ def series_output(series: Series, corpus: str) -> dict[str, Any]:
         corpus: The corpus name the table's file belongs to.
 
     Returns:
-        ``{"title", "quantity", "unit", "time", "points", "passages"}``; each
+        ``{"title", "quantity", "unit", "time", "points", "passages"}`` (the
+        brain adds ``match``: ``subject`` or ``topic``, what the table matched); each
         point ``{label, value, raw, source_id, url, title, quote, locator, path}``.
     """
     table = series.table
@@ -74,7 +78,7 @@ class DataBrain(Brain):
     """Finds the series for a subject in the user's tables.
 
     Inputs: ``subject`` (str, required), ``keywords`` (list of str).
-    Outputs: ``series`` (see :func:`series_output`).
+    Outputs: ``series`` (see :func:`series_output`), or ``None`` when no table matches.
     """
 
     provides = ("tables",)
@@ -87,16 +91,15 @@ class DataBrain(Brain):
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
         tables = _tables(ctx)
+        match = "subject"
         series = find_series(tables, params["subject"], params["keywords"], ctx.lang)
+        if series is None:
+            match, series = "topic", find_series(tables, ctx.topic, sorted(terms(ctx.topic, ctx.lang)), ctx.lang)
         if series is None:
             return {"series": None, "tables": len(tables), "passages": []}
         corpus = next((f"local:{d.name}" for d in ctx.corpus_dirs), "local")
-        out = series_output(series, corpus)
+        out = {**series_output(series, corpus), "match": match}
         return {"series": out, "tables": len(tables), "passages": out["passages"]}
 
     def check_response(self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext) -> dict[str, Any]:
-        if raw["series"] is None:
-            raise AgentError(StatusCode.INCOMPLETE_INFORMATION,
-                             f"no table of the {raw['tables']} in your documents holds a series on "
-                             f"{params['subject']!r}", "chart the notes' numbers instead")
-        return {"series": raw["series"]}
+        return {"series": raw["series"]}  # None: no table on this subject; the plot agent uses the notes

@@ -88,8 +88,15 @@ class PlotBrain(Brain):
                 "series": inputs.get("series")}
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
-        if params["series"]:  # a data series read from the user's tables: chart it as it is
-            return series_chart(params["series"], params["subject"])
+        series = params["series"]
+        if series and series.get("match") != "topic":  # the user's table on this very subject: chart it
+            return series_chart(series, params["subject"])
+        drawn = self._from_notes(params, ctx)
+        if drawn["spec"] is None and series:  # a table on the report's topic, when the notes hold no chart
+            return series_chart(series, params["subject"])
+        return drawn
+
+    def _from_notes(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
         passages = [Passage.model_validate(p) for p in params["notes"]]
         if params["broaden"]:
             seen = {(p.source_id, p.text) for p in passages}
