@@ -25,13 +25,20 @@ def _corpus(tmp_path):
         "<html><body><h1>Solar share</h1><p>Solar power share of world electricity, by year.</p>"
         "<table><caption>Solar power share</caption><tr><th>Year</th><th>Solar power share (%)</th></tr>"
         f"{rows}</table><script>alert(1)</script></body></html>", encoding="utf-8")
-    (folder / "notes.md").write_text(
-        "# Wind and solar\n\nWind power and solar power are the fastest-growing sources of electricity. "
-        "Wind power uses turbines; solar power uses photovoltaic panels.\n\n"
-        "## Wind power\n\nWind power capacity grew in China, the United States, Germany and India. "
-        "Wind power is variable and needs grid storage.\n\n"
-        "## Solar power\n\nSolar power share of electricity rose every year. "
-        "Solar power panels convert sunlight into electricity.\n", encoding="utf-8")
+    (folder / "overview.md").write_text(
+        "# Renewable electricity\n\nRenewable electricity comes mostly from wind power and solar power, the "
+        "fastest-growing sources of renewable electricity. Both are variable.\n",
+        encoding="utf-8")
+    (folder / "wind.md").write_text(
+        "# Wind power\n\nWind power is renewable electricity from turbines. "
+        "Wind power capacity grew in China, the United States, Germany and India. "
+        "Wind power is variable and needs grid storage. Wind power turbines stand on land and at sea.\n",
+        encoding="utf-8")
+    (folder / "solar.md").write_text(
+        "# Solar power\n\nSolar power is renewable electricity from sunlight. "
+        "Solar power share of electricity rose every year. "
+        "Solar power panels convert sunlight into electricity. Solar power works best in sunny regions.\n",
+        encoding="utf-8")
     return folder
 
 
@@ -43,7 +50,7 @@ def _cell_texts(folder):
 async def test_tables_in_the_corpus_become_charts_of_cited_cells(tmp_path):
     folder = _corpus(tmp_path)
     result = await generate_report(
-        RunOptions(topic="Wind power and solar power", sections=2, corpus_dirs=[folder], use_wiki=False),
+        RunOptions(topic="Renewable electricity", sections=2, corpus_dirs=[folder], use_wiki=False),
         out_dir=tmp_path / "out", backoff_scale=0)
     report = result.report
     blueprint = json.loads((result.out_dir / "blueprint.json").read_text())
