@@ -47,6 +47,10 @@ def _cell_texts(folder):
     return {t.source_id: {(c.row, c.column_name): c.text for row in t.rows for c in row} for t in tables}
 
 
+def _file_uris(folder):
+    return {t.source_id: t.file_uri for t in load_tables(folder)[0]}
+
+
 async def test_tables_in_the_corpus_become_charts_of_cited_cells(tmp_path):
     folder = _corpus(tmp_path)
     result = await generate_report(
@@ -60,11 +64,12 @@ async def test_tables_in_the_corpus_become_charts_of_cited_cells(tmp_path):
     charted = [f for f in report.figures if any(p["source_id"].startswith("table:") for p in f.data)]
     assert charted, "a chart drawn from the tables"
     refs = {r.id: r for r in report.references}
+    uris = _file_uris(folder)
     for figure in charted:
-        cited = {refs[n].source_id for n in figure.citations}
+        cited = {refs[n].url for n in figure.citations}
         for point in figure.data:
             table = cells[point["source_id"]]
-            assert point["source_id"] in cited  # the cited file is the one the value comes from
+            assert uris[point["source_id"]] in cited  # the cited file is the one the value comes from
             assert point["raw"] in table.values()  # the value is a cell of that file, as printed
             assert point["raw"] in point["quote"]
     expected = {"1,200": 1200.0, "390": 390.0, "160": 160.0, "190": 190.0, "9.1": 9.1, "13.2": 13.2}
