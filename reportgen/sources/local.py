@@ -39,6 +39,7 @@ __all__ = [
     "SkippedFile",
     "folder_fingerprint",
     "html_to_text",
+    "is_inside",
     "load_local_documents",
     "markdown_to_text",
     "walk_corpus",
@@ -94,7 +95,8 @@ def _check_folder(folder: Path) -> Path:
     return folder.resolve()
 
 
-def _is_inside(path: Path, root: Path) -> bool:
+def is_inside(path: Path, root: Path) -> bool:
+    """Whether ``path`` resolves (symlinks followed) to a place inside ``root``."""
     try:
         path.resolve().relative_to(root)
     except (ValueError, OSError, RuntimeError):
@@ -127,7 +129,7 @@ def walk_corpus(
                 continue
             sub = base / name
             if sub.is_symlink():
-                if skipped is not None and not _is_inside(sub, root):
+                if skipped is not None and not is_inside(sub, root):
                     skipped.append(
                         SkippedFile(path=sub, reason="symlink points outside the corpus folder")
                     )
@@ -138,7 +140,7 @@ def walk_corpus(
             if name.startswith(".") or Path(name).suffix.lower() not in wanted:
                 continue
             path = base / name
-            if path.is_symlink() and not _is_inside(path, root):
+            if path.is_symlink() and not is_inside(path, root):
                 if skipped is not None:
                     skipped.append(
                         SkippedFile(path=path, reason="symlink points outside the corpus folder")

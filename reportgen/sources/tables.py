@@ -42,7 +42,7 @@ from pydantic import BaseModel, Field
 
 from reportgen.agents.ranking import mentions, terms
 from reportgen.charts.numbers import parse_number
-from reportgen.sources.local import SkippedFile, walk_corpus
+from reportgen.sources.local import SkippedFile, is_inside, walk_corpus
 from reportgen.sources.text import _ANSI_RE, clean_text
 
 __all__ = [
@@ -501,14 +501,6 @@ def _walk(root: Path, skipped: list[tuple[str, str]]) -> Iterator[Path]:
     skipped.extend((s.path.relative_to(root).as_posix(), "symlink points outside the folder") for s in outside)
 
 
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.resolve().relative_to(root)
-    except (ValueError, OSError, RuntimeError):
-        return False
-    return True
-
-
 def _read_file(path: Path, rel: str, lang: str) -> list[DataTable]:
     suffix = path.suffix.lower()
     if suffix == ".xlsx":
@@ -572,7 +564,7 @@ def load_tables(folder: Path, *, lang: str = "en") -> tuple[list[DataTable], lis
         if count > MAX_FILES:
             skipped.append((rel, f"more than {MAX_FILES} files: this and later files not read"))
             break
-        if path.is_symlink() and not _inside(path, root):
+        if path.is_symlink() and not is_inside(path, root):
             skipped.append((rel, "symlink points outside the folder"))
             continue
         try:
