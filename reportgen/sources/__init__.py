@@ -44,8 +44,10 @@ from reportgen.sources.local import (
     SkippedFile,
     folder_fingerprint,
     html_to_text,
+    is_inside,
     load_local_documents,
     markdown_to_text,
+    walk_corpus,
 )
 from reportgen.sources.models import Closing, Document, Passage, SearchBackend
 from reportgen.sources.text import (
@@ -114,6 +116,7 @@ __all__ = [
     "folder_fingerprint",
     "has_cjk",
     "html_to_text",
+    "is_inside",
     "is_public_address",
     "load_local_documents",
     "load_wiki_documents",
@@ -128,6 +131,7 @@ __all__ = [
     "split_sentences",
     "stopwords",
     "tokenize",
+    "walk_corpus",
     "web_source_id",
     "wiki_corpus",
     "wiki_fingerprint",
