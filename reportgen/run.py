@@ -266,6 +266,7 @@ async def _invoke(
         corpus_dirs=list(options.corpus_dirs),
     )
     registry = load_registry(settings)
+    ctx.chart_kinds = dict(registry.chart_kinds)
     agents = registry.bind(settings, ctx.llm)
     settings.home.mkdir(parents=True, exist_ok=True)
     config: RunnableConfig = {"configurable": {"thread_id": report_id}}

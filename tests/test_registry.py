@@ -267,3 +267,33 @@ def test_loading_a_plugin_in_process(tmp_path, monkeypatch):
     get_settings.cache_clear()
     with pytest.raises(PluginError, match="inproc_plugin.*not a callable"):
         load_registry(get_settings())
+
+
+def test_a_plugin_chart_kind_is_drawn_by_its_registered_function(tmp_path, monkeypatch):
+    from reportgen.charts import ChartPoint, ChartSpec
+    from reportgen.charts.draw import draw_svg
+
+    site = tmp_path / "site"
+    site.mkdir()
+    _plugin(site, "dots_plugin", """
+        from reportgen.plugins import hookimpl
+
+        def draw_dots(ax, spec):
+            ax.scatter(range(len(spec.points)), [p.value for p in spec.points], label="dots-kind")
+
+        @hookimpl
+        def register_chart_kinds(register):
+            register("dots", draw_dots)
+    """)
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setenv("REPORTGEN_PLUGINS", "dots_plugin")
+    get_settings.cache_clear()
+    kinds = load_registry(get_settings()).chart_kinds
+    assert set(kinds) == {"bar", "line", "dots"}
+    quote = "A had 3 units and B had 5 units."
+    points = [ChartPoint(label=label, value=v, raw=f"{v:g} units", unit="units", source_id="s", url="u", title="t",
+                         quote=quote) for label, v in (("A", 3), ("B", 5))]
+    spec = ChartSpec(kind="dots", title="Dots", y_label="units", unit="units", points=points)
+    assert "<svg" in draw_svg(spec, kinds)
+    with pytest.raises(Exception, match="no chart kind 'dots'"):
+        draw_svg(spec)  # without the registry's drawers the kind is unknown

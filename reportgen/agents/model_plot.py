@@ -63,7 +63,7 @@ class ModelPlotBrain(Brain):
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
         if params["series"]:  # cells of the user's tables: no model needed to chart them
-            return {"series_chart": series_chart(params["series"], params["subject"]), "passages": []}
+            return {"series_chart": series_chart(params["series"], params["subject"], ctx.chart_kinds), "passages": []}
         passages = [Passage.model_validate(p) for p in params["notes"]]
         if params["broaden"]:
             seen = {(p.source_id, p.text) for p in passages}
@@ -119,7 +119,7 @@ class ModelPlotBrain(Brain):
                              "propose comparable values") from None
         sources = {p.source_id: {"source_id": p.source_id, "title": p.title, "url": p.url,
                                  "corpus": labelled_corpus(labelled, p.source_id)} for p in points}
-        return {"chart": {"spec": spec.model_dump(mode="json"), "svg": draw_svg(spec),
+        return {"chart": {"spec": spec.model_dump(mode="json"), "svg": draw_svg(spec, ctx.chart_kinds),
                           "caption": caption(spec), "sources": list(sources.values())}}
 
 

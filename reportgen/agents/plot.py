@@ -28,7 +28,7 @@ from reportgen.sources.models import Passage
 __all__ = ["PlotBrain", "series_chart"]
 
 
-def series_chart(series: dict[str, Any], subject: str) -> dict[str, Any]:
+def series_chart(series: dict[str, Any], subject: str, kinds: dict[str, Any] | None = None) -> dict[str, Any]:
     """The chart of a data series (the data agent's ``series`` output).
 
     Args:
@@ -36,6 +36,7 @@ def series_chart(series: dict[str, Any], subject: str) -> dict[str, Any]:
             value, raw, source_id, url, title, quote}], "passages"}``: every
             point a cell of a table, quoted with its row.
         subject: The section's subject (the title when the series has none).
+        kinds: The registry's chart drawers (``RunContext.chart_kinds``).
 
     Returns:
         The raw result of a plot brain's tool call: ``{"spec", "svg",
@@ -56,7 +57,8 @@ def series_chart(series: dict[str, Any], subject: str) -> dict[str, Any]:
             x_label="Year" if series.get("time") else "", y_label=f"{quantity} ({unit})", unit=unit, points=points)
     except ValidationError:
         spec = None
-    return {"spec": spec, "svg": draw_svg(spec) if spec is not None else "", "facts": len(points), "passages": passages}
+    svg = draw_svg(spec, kinds) if spec is not None else ""
+    return {"spec": spec, "svg": svg, "facts": len(points), "passages": passages}
 
 def _about(text: str, keywords: list[str], lang: str) -> bool:
     """Every keyword of the section is mentioned in ``text`` (see
@@ -90,10 +92,10 @@ class PlotBrain(Brain):
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
         series = params["series"]
         if series and series.get("match") != "topic":  # the user's table on this very subject: chart it
-            return series_chart(series, params["subject"])
+            return series_chart(series, params["subject"], ctx.chart_kinds)
         drawn = self._from_notes(params, ctx)
         if drawn["spec"] is None and series:  # a table on the report's topic, when the notes hold no chart
-            return series_chart(series, params["subject"])
+            return series_chart(series, params["subject"], ctx.chart_kinds)
         return drawn
 
     def _from_notes(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
@@ -108,7 +110,7 @@ class PlotBrain(Brain):
             if _about(f"{f.title} {f.sentence}", params["keywords"], ctx.lang)
         ]
         spec = propose_chart(facts, params["subject"])
-        svg = draw_svg(spec) if spec is not None else ""
+        svg = draw_svg(spec, ctx.chart_kinds) if spec is not None else ""
         return {"spec": spec, "svg": svg, "facts": len(facts), "passages": passages}
 
     def check_response(

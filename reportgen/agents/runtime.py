@@ -70,6 +70,8 @@ class RunContext:
             concurrency); ``None``: the event loop's default pool.
         corpus_dirs: The user's document folders searched in this run
             (agents that read files, e.g. tables, look there).
+        chart_kinds: Chart drawing functions by kind, from the registry
+            (``register_chart_kinds``); empty: the built-in bar and line.
         extra: Agent-specific shared objects (e.g. the run's sentence registry).
     """
 
@@ -86,6 +88,7 @@ class RunContext:
     llm: LLM | None = None
     executor: Executor | None = None
     corpus_dirs: list[Path] = field(default_factory=list)
+    chart_kinds: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -103,7 +102,8 @@ class ChartSpec(BaseModel):
     """A chart to draw: kind, labels and sourced points.
 
     Attributes:
-        kind: ``"bar"`` (categories) or ``"line"`` (one quantity over years).
+        kind: ``"bar"`` (categories), ``"line"`` (one quantity over years),
+            or a kind a plugin registered (``register_chart_kinds``).
         title: Plain-text chart title.
         x_label: X axis label (``"Year"`` for lines; ``""`` for bars, whose
             category labels speak for themselves).
@@ -118,7 +118,7 @@ class ChartSpec(BaseModel):
             its quote, or a line whose points lack distinct ascending years.
     """
 
-    kind: Literal["bar", "line"]
+    kind: str = Field(pattern=r"^[a-z][a-z0-9_-]{0,31}$")
     title: str = Field(min_length=1)
     x_label: str = ""
     y_label: str
