@@ -18,7 +18,7 @@ BENCH_DEB_PACKAGES := chromium
 # The browser test drives Debian's Chromium through Playwright (never `playwright install`).
 TEST_DEB_PACKAGES := chromium
 
-.PHONY: setup system-deps bench-deps test-deps report test check serve bench graph clean
+.PHONY: setup system-deps bench-deps test-deps report test check serve bench bench-quality graph clean
 
 setup: $(VENV)/.installed system-deps
 
@@ -64,6 +64,11 @@ serve: setup
 # one table, and bench/results.json.
 bench: setup bench-deps
 	$(BIN)/python -m bench
+
+# Report quality on the handed requests and an own-documents scenario, offline: one table and bench/quality.json.
+bench-quality: setup
+	$(BIN)/python -m pip install --quiet -e '.[test,quality]'
+	$(BIN)/python -m bench.quality
 
 graph: setup
 	@$(BIN)/reportgen graph

@@ -233,12 +233,22 @@ class RunOptions(BaseModel):
 
 
 def clean_topic(value: str) -> str:
-    """Normalise a topic's whitespace and check its length.
+    """Remove control, format (bidi) and surrogate characters, normalise whitespace, check the length.
+
+    Control characters (Unicode category Cc: NUL, ESC, ...), format characters
+    (Cf: the bidi embeddings and isolates U+202A..U+202E, U+2066..U+2069,
+    zero-width marks) and lone surrogates (Cs) go first, before anything
+    reads the topic: they are invisible to the person and would steer search
+    and matching. Tabs and newlines count as spaces.
 
     Raises:
         ValueError: The topic is empty or longer than :data:`MAX_TOPIC_CHARS`.
     """
-    cleaned = " ".join(value.split())
+    import unicodedata
+
+    visible = "".join(" " if ch in "\t\n\r" else ch for ch in value
+                      if ch in "\t\n\r" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs"))
+    cleaned = " ".join(visible.split())
     if not cleaned:
         raise ValueError("the topic is empty")
     if len(cleaned) > MAX_TOPIC_CHARS:
@@ -252,7 +262,9 @@ def resolve_language(topic: str, lang: str | None, *, encyclopedia: bool, model:
     Without ``lang`` the report language is the topic's (``py3langid``, see
     :func:`reportgen.i18n.detect_language`). When the offline encyclopedia is
     searched without a model, the language must be one of its editions
-    (:data:`LANGUAGES`; a detected language it lacks falls back to ``en``);
+    (:data:`LANGUAGES`): a detected language it lacks is detected again among
+    the editions when the topic has accented letters ("Cambio climático",
+    read as Galician, is Spanish), and falls back to ``en`` otherwise;
     with a model, or with only the user's own documents, any ISO 639-1/639-3
     code (2-3 lowercase letters) works.
 
@@ -285,4 +297,11 @@ def resolve_language(topic: str, lang: str | None, *, encyclopedia: bool, model:
     from reportgen.i18n import detect_language
 
     detected = detect_language(topic)
-    return detected if free or detected in LANGUAGES else "en"
+    if free or detected in LANGUAGES:
+        return detected
+    if any(ord(ch) > 127 and ch.isalpha() for ch in topic):
+        # "Cambio climático" reads as Galician: among the editions it is Spanish. A short ASCII-only
+        # title ("Internet", "Tea") is read as English rather than guessed among three languages.
+        among = detect_language(topic, LANGUAGES)
+        return among if among in LANGUAGES else "en"
+    return "en"

@@ -107,6 +107,10 @@ def _limitations(blueprint: Blueprint) -> list[Limitation]:
     return out
 
 
+def _title(subject: str) -> str:
+    return subject[:1].upper() + subject[1:]
+
+
 def coordinate(
     blueprint: Blueprint,
     outputs: dict[str, dict[str, Any]],
@@ -184,7 +188,7 @@ def coordinate(
     corpora_text = ", ".join(corpora)
     return Report(
         id=blueprint.report_id,
-        title=words["title"].format(topic=blueprint.topic[:1].upper() + blueprint.topic[1:]),
+        title=words["title"].format(topic=_title(blueprint.subject or blueprint.topic)),
         topic=blueprint.topic,
         lang=lang,
         mode="model" if model else "extractive",

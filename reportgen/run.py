@@ -24,6 +24,7 @@ from reportgen.agents.mcp_tool import check_mcp_tools
 from reportgen.agents.registry import load_registry
 from reportgen.agents.runtime import RunContext
 from reportgen.blueprint.model import Blueprint
+from reportgen.blueprint.request import read_request
 from reportgen.config import RunOptions, Settings, get_settings
 from reportgen.errors import InputError, ReportgenError, RunCanceled, RunError
 from reportgen.faults import FaultPlan
@@ -257,7 +258,7 @@ async def _invoke(
     if hasattr(search, "reroutes"):
         search = _LoggedReroutes(search, log)
     ctx = RunContext(
-        topic=options.topic, lang=options.lang, search=search, log=log,
+        topic=read_request(options.topic, options.lang).subject, lang=options.lang, search=search, log=log,
         task_attempts=settings.task_attempts,
         recovery=hooks.recovery, backoff_scale=hooks.backoff_scale, faults=hooks.faults,
         tool_timeout_s=settings.tool_timeout_s, deadline=time.monotonic() + settings.run_deadline_s,

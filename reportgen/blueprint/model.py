@@ -130,12 +130,15 @@ class Blueprint(BaseModel):
 
     Attributes:
         report_id: The report this blueprint belongs to.
-        topic: The report topic.
+        topic: The request as the user typed it.
+        subject: What it is about (:func:`reportgen.blueprint.request.read_request`);
+            agents search and rank by it. Default: the topic.
         tasks: Tasks in planning order (a valid topological order is not required).
     """
 
     report_id: str
     topic: str
+    subject: str = ""
     tasks: list[Task] = Field(default_factory=list)
 
     def task(self, task_id: str) -> Task:

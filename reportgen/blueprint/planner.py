@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from reportgen.agents.ranking import terms
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
+from reportgen.blueprint.relevance import ON_TOPIC_THRESHOLD, Relatedness, term_counts
+from reportgen.blueprint.request import Request, read_request
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
 from reportgen.i18n import labels
@@ -44,7 +46,7 @@ MENTION_BOOST = 0.5
 PREFIX_CHARS = 5
 
 
-def _relevant(passages: list[Passage], topic: str, lang: str) -> list[Passage]:
+def _relevant(passages: list[Passage], topic: str, lang: str) -> tuple[list[Passage], list[Passage]]:
     """The passages on the topic: the *core* ones hold every content term of
     the topic (three quarters of them for topics of more than three terms),
     and the *linked* ones are documents a core passage names by title (a
@@ -58,7 +60,7 @@ def _relevant(passages: list[Passage], topic: str, lang: str) -> list[Passage]:
     need = len(wanted) if len(wanted) <= 3 else math.ceil(0.75 * len(wanted))
     core = [p for p in passages if len(wanted & terms(f"{p.title} {p.text}", lang)) >= need]
     if not core:
-        return []
+        return [], []
     named = " ".join(fold(p.text) for p in core)
     linked = [
         p for p in passages
@@ -66,7 +68,7 @@ def _relevant(passages: list[Passage], topic: str, lang: str) -> list[Passage]:
         and re.search(rf"(?<!\w){re.escape(fold(p.title))}(?!\w)", named)  # "Farm" is not in "wind farms"
         and wanted & terms(f"{p.title} {p.text}", lang)
     ]
-    return core + linked
+    return core, linked
 
 
 def choose_themes(
@@ -199,6 +201,7 @@ def compile_blueprint(
     details: list[dict] | None = None,
     registry: Registry | None = None,
     local_corpus: bool = False,
+    subject: str | None = None,
 ) -> Blueprint:
     """Compile section themes into the execution blueprint.
 
@@ -218,6 +221,8 @@ def compile_blueprint(
         registry: The agent registry; default the one of the current settings.
         local_corpus: Whether the run searches a folder of the user's documents
             (agents whose ``[plan]`` requires it are planned only then).
+        subject: What the request is about (:func:`~reportgen.blueprint.request.read_request`),
+            searched instead of the request's full wording; default ``topic``.
 
     Returns:
         A blueprint of ``1 + 3 x len(themes) + 2`` tasks, plus the planned agents' tasks.
@@ -228,6 +233,7 @@ def compile_blueprint(
 
         registry = load_registry(get_settings())
     research, chart, writer = (registry.agent_for(k).name for k in ("research", "chart", "write"))
+    subject = subject or topic
     keywords = [section_keywords(theme, lang) for theme in themes]
     words = labels(lang)
     details = details or [{} for _ in themes]
@@ -235,8 +241,8 @@ def compile_blueprint(
     tasks = [
         Task(
             id="research-overview", agent=research, kind="research",
-            aim=words["aim_overview"].format(topic=topic),
-            inputs={"query": TaskInput(value=topic), "k": TaskInput(value=8)},
+            aim=words["aim_overview"].format(topic=subject),
+            inputs={"query": TaskInput(value=subject), "k": TaskInput(value=8)},
             outputs=research_outputs,
         )
     ]
@@ -247,7 +253,8 @@ def compile_blueprint(
                 id=f"research-{n}", agent=research, kind="research", section=sid,
                 aim=words["aim_research"].format(theme=theme, n=n),
                 inputs={
-                    "query": TaskInput(value=f"{theme} {topic}"),
+                    "query": TaskInput(value=theme if terms(subject, lang) <= terms(theme, lang)
+                                       else f"{theme} {subject}"),
                     "focus": TaskInput(value=theme),
                     "k": TaskInput(value=8),
                     "questions": TaskInput(value=list(details[n - 1].get("questions", []))),
@@ -294,14 +301,135 @@ def compile_blueprint(
                 outputs=["section"],
             )
         )
-    tasks += _planned_tasks(registry, topic, themes, keywords, local_corpus, tasks)
-    return Blueprint(report_id=report_id, topic=topic, tasks=tasks)
+    tasks += _planned_tasks(registry, subject, themes, keywords, local_corpus, tasks)
+    return Blueprint(report_id=report_id, topic=topic, subject=subject, tasks=tasks)
+
+
+#: Core passages kept when the subject has no document of its own (the densest in the subject's terms).
+CORE_PASSAGES = 5
+
+
+def _core(holding: list[Passage], subject: str, lang: str) -> list[Passage]:
+    """The subject's core: its own document when the corpus has one, else the passages densest in its terms.
+
+    Every passage that merely mentions "tea" holds the subject's one term, so
+    "holding every term" alone made Chittagong (a tea port) part of the core of
+    "Tea"; the core is what the subject's vocabulary is learnt from.
+    """
+    wanted = terms(subject, lang)
+    own = [p for p in holding if terms(p.title, lang) == wanted]
+    if own:
+        return own
+
+    def density(p: Passage) -> float:
+        counts = term_counts(f"{p.title} {p.text}", lang)
+        return sum(counts[t] for t in wanted) / (1 + sum(counts.values()))
+
+    return sorted(holding, key=density, reverse=True)[:CORE_PASSAGES]
+
+
+def _core_terms(subject: str, found: list[Passage], lang: str) -> str:
+    """The subject's terms the corpus holds, when no passage holds all of them ("" when that is no subject).
+
+    Only for subjects of three or more terms, keeping at least two: "resilient
+    healthcare supply chains" without "resilient" is still a subject; a short
+    subject missing a term is a different subject ("found no sources").
+    """
+    wanted = terms(subject, lang)
+    if len(wanted) < 3:  # "../../etc/passwd" holding "etc" is not a subject
+        return ""
+    df = {t: sum(t in terms(f"{p.title} {p.text}", lang) for p in found) for t in wanted}
+    held = [t for t in sorted(wanted, key=lambda t: df[t]) if df[t] > 0]
+    return " ".join(held) if len(held) >= 2 and len(held) < len(wanted) else ""
+
+
+def _closest(search: SearchBackend, request: Request, lang: str) -> list[str]:
+    """Titles the corpora do hold that come closest to the request (for the "found no sources" message)."""
+    titles: list[str] = []
+    queries = [*request.subjects, *request.acronyms, *sorted(terms(request.subject, lang))]
+    for query in queries:
+        for p in search.search(query, k=10):
+            if p.title not in titles:
+                titles.append(p.title)
+        if len(titles) >= 5:
+            break
+    return titles[:5]
+
+
+def gather_themes(
+    request: Request, search: SearchBackend, count: int, lang: str
+) -> tuple[list[str], list[Passage]]:
+    """Choose the section themes of a request from what the corpora hold.
+
+    1. Each subject is searched; its *core* passages hold every subject term
+       (or are the subject's own document), its *linked* documents are named
+       by a core passage; acronyms given in brackets are searched too.
+    2. Each aspect asked for is searched with the subject.
+    3. Every candidate document is scored by :class:`~reportgen.blueprint.relevance.Relatedness`
+       to the core passages; those below
+       :data:`~reportgen.blueprint.relevance.ON_TOPIC_THRESHOLD` are dropped
+       (a shorter on-topic report beats a longer wandering one), so an
+       ambiguous word keeps the sense of its core and a subject with no
+       article of its own is found through the passages that mention it.
+    4. With two subjects, each subject's own document leads; then the best
+       scored themes, one per document, no theme twice (see :func:`choose_themes`).
+
+    Args:
+        request: The read request.
+        search: The search backend over every configured corpus.
+        count: Body sections wanted.
+        lang: Report language.
+
+    Returns:
+        ``(theme titles in reading order, core passages)``; empty when the
+        corpora hold nothing on the subject.
+    """
+    core: list[Passage] = []
+    candidates: list[Passage] = []
+    for subject in [*request.subjects, *request.acronyms]:
+        found = search.search(subject, k=PLAN_SEARCH_K)
+        holding, linked = _relevant(found, subject, lang)
+        fallback = _core_terms(subject, found, lang) if not holding else ""
+        if fallback:  # no passage holds every term of a long subject: the passages holding most of them
+            holding, linked = _relevant(found, fallback, lang)
+        core += _core(holding, subject, lang)
+        candidates += holding + linked + found[:40]
+    if not core:
+        return [], []
+    for aspect in request.aspects:
+        candidates += search.search(f"{request.subject} {aspect}", k=30)
+    by_doc: dict[str, list[Passage]] = {}
+    for p in candidates:
+        if p.text not in {q.text for q in by_doc.get(p.source_id, [])}:
+            by_doc.setdefault(p.source_id, []).append(p)
+    docs = {sid: " ".join(q.text for q in ps) for sid, ps in by_doc.items()}
+    scorer = Relatedness([p.text for p in core], docs.values(), lang, subject=request.subject)
+    # relatedness filters; the order stays the search's (its score, with the boost of being named by the core)
+    scored = [ps[0] for sid, ps in by_doc.items() if scorer.score(f"{ps[0].title} {docs[sid]}") >= ON_TOPIC_THRESHOLD]
+    leads: list[Passage] = []
+    if len(request.subjects) > 1:  # "Malaria and tuberculosis": each subject's own document is a section
+        for subject in request.subjects:
+            own, _ = choose_themes(subject, scored, 0, lang)
+            if own is not None and own not in leads:
+                leads.append(own)
+    _, themes = choose_themes(request.subject, [p for p in scored if p not in leads], max(0, count - len(leads)),
+                              lang)
+    return [p.title for p in leads + themes][:count], core
+
+
+def no_sources_message(request: Request, search: SearchBackend, lang: str) -> str:
+    """The one-line error when the corpora hold nothing on the request: what they hold instead, and what to do."""
+    closest = _closest(search, request, lang)
+    hint = f"; the closest subjects it holds: {', '.join(closest)}" if closest else ""
+    return (f"found no sources on {request.subject!r} in {search.name}{hint}. For a report on it, add your own "
+            "documents (--corpus DIR) or configure a model with web search "
+            "(REPORTGEN_LLM_MODEL, REPORTGEN_SEARCH=auto)")
 
 
 def plan_extractive(
     report_id: str, options: RunOptions, search: SearchBackend, *, registry: Registry | None = None
 ) -> Blueprint:
-    """Plan a report from what the corpora hold on ``options.topic``.
+    """Plan a report from what the corpora hold on the request (see :func:`gather_themes`).
 
     Args:
         report_id: The report id.
@@ -314,12 +442,14 @@ def plan_extractive(
         :meth:`Blueprint.validate_dag` before running).
 
     Raises:
-        NoSourcesError: No passage on the topic was found.
+        NoSourcesError: Nothing on the subject was found; the message names
+            the closest subjects the corpora hold and how to get a report.
     """
-    found = _relevant(search.search(options.topic, k=PLAN_SEARCH_K), options.topic, options.lang)
-    if not found:
-        raise NoSourcesError(f"found no sources on {options.topic!r} in {search.name}")
-    _, themes = choose_themes(options.topic, found, options.sections, options.lang)
-    titles = [d.title for d in themes] or [options.topic]
+    request = read_request(options.topic, options.lang)
+    titles, core = gather_themes(request, search, options.sections, options.lang)
+    if not core:
+        raise NoSourcesError(no_sources_message(request, search, options.lang))
+    titles = titles or [request.subject]
     return compile_blueprint(report_id, options.topic, titles, options.lang, registry=registry,
-                             local_corpus=bool(options.corpus_dirs))
+                             local_corpus=bool(options.corpus_dirs), subject=request.subject)
+

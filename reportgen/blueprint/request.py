@@ -1,0 +1,186 @@
+"""Reading a request the way people type it: the subject, the aspects asked for, two subjects, questions.
+
+People write "Write a comprehensive report on electric vehicle (EV) adoption
+rates and the infrastructure challenges shaping the future of transportation."
+or "Why do volcanoes erupt?", not encyclopedia titles. :func:`read_request`
+separates the instruction from what it is about:
+
+* the instruction ("Write a comprehensive and well-researched report on",
+  "Prepare a briefing on", "Rédige un rapport sur", "Escribe un informe
+  sobre") is dropped;
+* a question keeps its subject ("Why do volcanoes erupt?" → ``volcanoes``,
+  aspect ``erupt``; "What causes inflation?" → ``inflation``, aspect ``causes``);
+* framing words ("the rise of", "the history and future of") go;
+* what follows "and how", "and its", ", drawing lessons from" or a comma
+  becomes an *aspect*: a candidate section, searched with the subject;
+* a short "A and B" is two subjects ("Malaria and tuberculosis"; "Wind and
+  solar power" → ``wind power``, ``solar power``).
+
+Control and format characters are removed by :func:`reportgen.config.clean_topic`
+before any of this. The rules are patterns of English, French and Spanish,
+the languages the offline encyclopedia ships; any other text is taken whole.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["Request", "read_request"]
+
+_ADJ = (r"(?:comprehensive|detailed|thorough|short|brief|concise|well[- ]researched|in[- ]depth|full|complete|"
+        r"balanced|critical|technical|executive|exhaustive|complet|détaillé|detaille|approfondi|bref|completo|"
+        r"detallado|breve|exhaustivo)")
+_DOC = (r"(?:report|briefing|brief|overview|analysis|summary|paper|study|article|essay|review|primer|explainer|"
+        r"rapport|synthèse|synthese|étude|etude|note|informe|resumen|estudio|análisis|analisis)")
+_VERB = (r"(?:write|prepare|produce|create|draft|compile|give|make|generate|provide|put\s+together|"
+         r"rédige[rz]?|redige[rz]?|écri[sr]e?z?|ecri[sr]e?z?|prépare[rz]?|prepare[rz]?|fais|faites|"
+         r"escribe|escribir|redacta|redactar|prepara|preparar|haz|elabora)")
+_INSTRUCTION = re.compile(
+    rf"^(?:(?:please|s'il (?:te|vous) pla[iî]t|por favor)[,\s]+)?{_VERB}\s+(?:me\s+|us\s+|moi\s+|nous\s+)?"
+    rf"(?:(?:a|an|the|un|une|le|la|el|una)\s+)?(?:{_ADJ}(?:\s*,\s*|\s+and\s+|\s+et\s+|\s+y\s+|\s+))*{_DOC}\s+"
+    rf"(?:(?:on|about|of|into|regarding|covering|sur|à propos de|de|du|des|sobre|acerca de|de la|del)\s+)",
+    re.IGNORECASE,
+)
+_QUESTION = re.compile(
+    r"^(?:why|how|what|which|when|where|who|pourquoi|comment|qu['’]est-ce qu[e']|quel(?:le)?s?|"
+    r"por\s*qu[ée]|c[óo]mo|qu[ée]|cu[áa]l(?:es)?)\b",
+    re.IGNORECASE,
+)
+#: "Why do volcanoes erupt", "How do nuclear power plants work", "What causes inflation".
+_QUESTION_FORMS = [
+    re.compile(r"^(?:why|how|when|where)\s+(?:do|does|did|is|are|was|were|can|could|will|would)\s+"
+               r"(?P<subject>.+?)\s+(?P<aspect>\w+)$", re.IGNORECASE),
+    re.compile(r"^what\s+(?P<aspect>causes|drives|affects|determines|is|are|was|were)\s+(?:an?\s+|the\s+)?"
+               r"(?P<subject>.+)$", re.IGNORECASE),
+    re.compile(r"^(?:what|which)\s+(?P<aspect>\w+)\s+(?:of|in|for)\s+(?P<subject>.+)$", re.IGNORECASE),
+    re.compile(r"^(?:pourquoi|comment)\s+(?P<subject>.+?)\s+(?P<aspect>\w+)[- ](?:t[- ])?(?:il|elle|ils|elles)"
+               r".*$", re.IGNORECASE),
+    re.compile(r"^(?:por\s*qu[ée]|c[óo]mo)\s+(?P<aspect>\w+)\s+(?:el|la|los|las)?\s*(?P<subject>.+)$",
+               re.IGNORECASE),
+]
+#: Framing words before the subject: "the rise of DeFi", "the history and future of nuclear energy".
+_FRAMING = re.compile(
+    r"^(?:the\s+)?(?:(?:rise|history|future|state|role|impact|evolution|growth|development|economics|science|"
+    r"politics|basics|fundamentals|shift|transition|causes|effects|benefits|risks|challenges|prospects)"
+    r"(?:\s*(?:,|and|&)\s*(?:the\s+)?)?)+\s+(?:of|in|from)\s+",
+    re.IGNORECASE,
+)
+#: Where the aspects start: "X and how it ...", "X, drawing lessons from ...", "X and its ...".
+_ASPECT_SPLIT = re.compile(
+    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+(?=how\b|why\b|what\b|its\b|their\b|the\b|proposing\b)|"
+    r"\s+(?=drawing\b|proposing\b|including\b|focusing\b|with\s+a\s+focus\b|shaping\b|influencing\b))",
+    re.IGNORECASE,
+)
+#: Nouns that name an aspect of a subject rather than the subject ("adoption rates", "costs").
+_ASPECT_NOUNS = r"(?:rates?|adoption|costs?|prices?|trends?|challenges?|risks?|benefits?|impacts?|effects?)"
+_ARTICLE = re.compile(r"^(?:(?:the|a|an|le|la|les|el|los|las|un|une)\s+|l['’])", re.IGNORECASE)
+#: Markup is not a subject: "<script>alert(1)</script>" asks about nothing.
+_MARKUP = re.compile(r"<[^<>]{0,200}>|&[a-z]+;|&#\d+;")
+_TRAILING_AUX = re.compile(r"\s+(?:is|are|was|were|has|have|will|can)$", re.IGNORECASE)
+_ACRONYM = re.compile(r"\s*\(([A-Za-z0-9&.\-]{2,10})\)")
+_ASPECT_LEAD = re.compile(r"^(?:and\s+)?(?:how|why|what|its|their|the|drawing|proposing|including|focusing on|"
+                          r"with a focus on|shaping|influencing)\s+(?:it\s+|they\s+|lessons\s+from\s+)?",
+                          re.IGNORECASE)
+
+
+@dataclass
+class Request:
+    """What a request asks for.
+
+    Attributes:
+        text: The request as typed (cleaned).
+        subjects: What the report is about, one or two subjects (``["electric vehicle"]``).
+        aspects: What it asks about the subject, each a candidate section
+            (``["adoption rates", "infrastructure challenges shaping the future of transportation"]``).
+        question: Whether the request was a question.
+        acronyms: Acronyms given in brackets (``EV``, ``DeFi``), searched too.
+    """
+
+    text: str
+    subjects: list[str] = field(default_factory=list)
+    aspects: list[str] = field(default_factory=list)
+    question: bool = False
+    acronyms: list[str] = field(default_factory=list)
+
+    @property
+    def subject(self) -> str:
+        """The subjects as one phrase ("malaria and tuberculosis")."""
+        return " and ".join(self.subjects)
+
+
+def _tidy(text: str) -> str:
+    return " ".join(text.strip(" \t.,;:!?¿¡\"'“”«»").split())
+
+
+def _split_aspects(text: str) -> tuple[str, list[str]]:
+    parts = [p for p in _ASPECT_SPLIT.split(text) if p and p.strip()]
+    head, rest = parts[0], parts[1:]
+    aspects = []
+    for part in rest:
+        part = _tidy(_TRAILING_AUX.sub("", _ASPECT_LEAD.sub("", _tidy(part))))
+        # "adoption rates and the infrastructure challenges" are two aspects
+        aspects += [_tidy(_ARTICLE.sub("", a)) for a in re.split(r"\s+and\s+(?:the\s+)?", part) if a.strip()]
+    return head, [a for a in aspects if len(a) > 2]
+
+
+def _head_aspects(head: str) -> tuple[str, list[str]]:
+    """ "electric vehicle adoption rates" → ``electric vehicle`` + aspect ``adoption rates``.
+
+    Trailing aspect nouns are split off only when at least two words of
+    subject remain ("interest rates" stays whole).
+    """
+    words = head.split()
+    tail: list[str] = []
+    while len(words) > 2 and re.fullmatch(_ASPECT_NOUNS, words[-1], re.IGNORECASE):
+        tail.insert(0, words.pop())
+    return (" ".join(words), [" ".join(tail)]) if tail else (head, [])
+
+
+def _two_subjects(subject: str) -> list[str]:
+    """ "Malaria and tuberculosis" → both; "Wind and solar power" → "wind power", "solar power"."""
+    m = re.fullmatch(r"(.+?)\s+(?:and|&|et|y|e)\s+(.+)", subject, re.IGNORECASE)
+    if not m or len(subject.split()) > 6:
+        return [subject]
+    a, b = _tidy(m.group(1)), _tidy(m.group(2))
+    a_words, b_words = a.split(), b.split()
+    if len(a_words) == 1 and len(b_words) >= 2:  # "wind and solar power": the head noun is shared
+        return [f"{a} {' '.join(b_words[1:])}", b]
+    return [a, b]
+
+
+def read_request(text: str, lang: str = "en") -> Request:
+    """Read what a request is about.
+
+    Args:
+        text: The request as the user typed it (already through
+            :func:`~reportgen.config.clean_topic`).
+        lang: The request's language (``en``, ``fr``, ``es`` patterns; any
+            other is taken whole).
+
+    Returns:
+        The subjects and aspects; the subject is the whole text when no
+        pattern applies (a plain title such as "Solar power").
+    """
+    raw = _tidy(text)
+    body = _tidy(_MARKUP.sub(" ", _INSTRUCTION.sub("", raw)))
+    question = raw.rstrip().endswith("?") or bool(_QUESTION.match(raw))
+    aspects: list[str] = []
+    subject = _tidy(body)
+    if question:
+        for form in _QUESTION_FORMS:
+            m = form.match(subject)
+            if m:
+                subject, aspects = _tidy(m.group("subject")), [_tidy(m.group("aspect"))]
+                break
+    acronyms = _ACRONYM.findall(subject)
+    subject = _ACRONYM.sub("", subject)
+    subject, more = _split_aspects(subject)
+    aspects += more
+    subject = _tidy(_FRAMING.sub("", _tidy(subject)))
+    subject, head_aspects = _head_aspects(subject)
+    aspects = head_aspects + aspects
+    subject = _tidy(_ARTICLE.sub("", subject)) or raw
+    subjects = _two_subjects(subject)
+    aspects = [a for a in dict.fromkeys(aspects) if a.casefold() not in {s.casefold() for s in subjects}]
+    return Request(text=raw, subjects=subjects, aspects=aspects[:6], question=question, acronyms=acronyms)

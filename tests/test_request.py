@@ -1,0 +1,139 @@
+"""Reading requests the way people type them, and planning sections that stay on the subject."""
+
+from __future__ import annotations
+
+import pytest
+
+from reportgen.blueprint.planner import gather_themes, plan_extractive
+from reportgen.blueprint.relevance import ON_TOPIC_THRESHOLD, Relatedness
+from reportgen.blueprint.request import read_request
+from reportgen.config import RunOptions, clean_topic, resolve_language
+from reportgen.errors import NoSourcesError
+
+from fakes import FakeSearch
+
+
+@pytest.mark.parametrize(("text", "subjects", "aspects"), [
+    ("Solar power", ["Solar power"], []),
+    ("Write a report on the history and future of nuclear energy.", ["nuclear energy"], []),
+    ("Prepare a briefing on global rice production and food security.", ["global rice production", "food security"],
+     []),
+    ("Why do volcanoes erupt?", ["volcanoes"], ["erupt"]),
+    ("What causes inflation?", ["inflation"], ["causes"]),
+    ("How do nuclear power plants work?", ["nuclear power plants"], ["work"]),
+    ("Wind and solar power", ["Wind power", "solar power"], []),
+    ("Malaria and tuberculosis", ["Malaria", "tuberculosis"], []),
+    ("Interest rates", ["Interest rates"], []),
+    ("Write a comprehensive report on electric vehicle (EV) adoption rates and the infrastructure challenges "
+     "shaping the future of transportation.", ["electric vehicle"],
+     ["adoption rates", "infrastructure challenges", "future of transportation"]),
+    ("Write a comprehensive report on AI-driven automation and its influence on workforce productivity, cost "
+     "savings, and job displacement.", ["AI-driven automation"],
+     ["influence on workforce productivity", "cost savings", "job displacement"]),
+])
+def test_the_subject_is_separated_from_the_instruction(text, subjects, aspects):
+    request = read_request(text)
+    assert request.subjects == subjects
+    assert request.aspects == aspects
+
+
+def test_acronyms_questions_and_markup():
+    assert read_request("Write a detailed report on the rise of Decentralized Finance (DeFi).").acronyms == ["DeFi"]
+    assert read_request("Why do volcanoes erupt?").question
+    assert read_request("<script>alert(1)</script>").subjects == ["alert(1)"]
+
+
+def test_control_and_bidi_characters_go_before_anything_else():
+    assert clean_topic("Wind\u202e power\x00\u2066 farms\u2069") == "Wind power farms"
+    with pytest.raises(ValueError, match="empty"):
+        clean_topic("\u202e\x00\u200b")
+
+
+def test_a_spanish_request_is_read_among_the_editions():
+    assert resolve_language("Cambio climático", None, encyclopedia=True, model=False) == "es"
+    assert resolve_language("Internet", None, encyclopedia=True, model=False) == "en"
+
+
+def _doc(title: str, text: str) -> dict[str, str]:
+    return {"title": title, "text": text}
+
+
+#: "Inflation" in two senses: prices (the request's) and the early universe.
+SENSES = [
+    _doc("Inflation", "Inflation is a general increase in the prices of goods and services in an economy. "
+         "Inflation reduces the purchasing power of money. Central banks target low inflation with interest rates."),
+    _doc("Central bank", "A central bank manages the money supply and interest rates of a country. Central banks "
+         "fight inflation by raising interest rates, which slows the growth of prices and wages."),
+    _doc("Wage", "A wage is payment for work. When prices rise faster than wages, inflation lowers the purchasing "
+         "power of workers and their money buys fewer goods and services."),
+    _doc("Cosmic inflation", "Cosmic inflation is a theory of exponential expansion of space in the early universe. "
+         "The inflation epoch lasted a tiny fraction of a second after the Big Bang, before the universe cooled."),
+    _doc("Big Bang", "The Big Bang describes how the universe expanded from an initial state of high density. "
+         "Cosmic inflation explains why the universe is flat; galaxies formed as the universe cooled."),
+]
+
+
+def test_an_ambiguous_word_keeps_the_sense_of_its_own_article():
+    themes, core = gather_themes(read_request("Inflation"), FakeSearch(SENSES), 5, "en")
+    assert [p.title for p in core] == ["Inflation"]
+    assert "Cosmic inflation" not in themes and "Big Bang" not in themes
+    assert {"Central bank", "Wage"} <= set(themes)
+
+
+def test_the_relatedness_threshold_separates_the_senses():
+    core = [SENSES[0]["text"]]
+    pool = [d["text"] for d in SENSES]
+    scorer = Relatedness(core, pool, "en", subject="inflation")
+    assert scorer.score(SENSES[1]["text"]) >= ON_TOPIC_THRESHOLD
+    assert scorer.score(SENSES[3]["text"]) < ON_TOPIC_THRESHOLD
+
+
+#: No article of its own on heat pumps: they are found through the articles that mention them.
+NO_ARTICLE = [
+    _doc("Air conditioning", "Air conditioning cools a building. Heat pumps can work as air conditioners in summer "
+         "and move heat into the building in winter. Heat pumps use a refrigerant cycle."),
+    _doc("Geothermal heating", "Geothermal heating uses the heat of the ground. Ground-source heat pumps move heat "
+         "from the ground into buildings; heat pumps need electricity to run the compressor."),
+    _doc("Refrigerator", "A refrigerator is a heat pump that moves heat out of a box. Heat pumps and refrigerators "
+         "share the vapour-compression cycle and the refrigerant."),
+    _doc("Volcano", "A volcano is a rupture in the crust of a planet. Volcanoes erupt lava and ash."),
+]
+
+
+def test_a_subject_without_its_own_article_is_found_through_the_passages_that_mention_it(tmp_path):
+    blueprint = plan_extractive("r", RunOptions(topic="Heat pumps", sections=4), FakeSearch(NO_ARTICLE))
+    titles = [t.inputs["title"].value for t in blueprint.tasks if t.kind == "write"]
+    assert titles and set(titles) <= {"Air conditioning", "Geothermal heating", "Refrigerator"}
+    assert blueprint.subject == "Heat pumps"
+
+
+def test_instructions_and_questions_plan_the_subject():
+    search = FakeSearch(SENSES)
+    for text in ("Write a comprehensive report on inflation.", "What causes inflation?"):
+        blueprint = plan_extractive("r", RunOptions(topic=text, sections=3), search)
+        assert blueprint.subject == "inflation" and blueprint.topic == text
+        assert blueprint.task("research-overview").inputs["query"].value == "inflation"
+        assert "Cosmic inflation" not in {t.inputs["title"].value for t in blueprint.tasks if t.kind == "write"}
+
+
+TWO = [
+    _doc("Malaria", "Malaria is a disease spread by mosquitoes. Malaria kills hundreds of thousands each year."),
+    _doc("Tuberculosis", "Tuberculosis is a disease caused by bacteria. Tuberculosis usually affects the lungs."),
+    _doc("Infectious disease", "An infectious disease such as malaria or tuberculosis is caused by a pathogen. "
+         "Malaria and tuberculosis are leading infectious diseases."),
+]
+
+
+def test_two_subjects_each_lead_a_section():
+    themes, _ = gather_themes(read_request("Malaria and tuberculosis"), FakeSearch(TWO), 4, "en")
+    assert themes[:2] == ["Malaria", "Tuberculosis"]
+
+
+def test_nothing_on_the_subject_names_the_closest_subjects_and_the_way_out():
+    with pytest.raises(NoSourcesError) as info:
+        plan_extractive("r", RunOptions(topic="Quantum gravity of volcanoes"), FakeSearch(NO_ARTICLE))
+    message = str(info.value)
+    assert "closest subjects it holds: Volcano" in message
+    assert "--corpus" in message and "REPORTGEN_LLM_MODEL" in message
+    with pytest.raises(NoSourcesError):
+        plan_extractive("r", RunOptions(topic="<script>alert(1)</script>"), FakeSearch(NO_ARTICLE))
