@@ -23,18 +23,17 @@ from reportgen.agents.ranking import rank_sentences, terms
 from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
-from reportgen.i18n import LABELS
 from reportgen.render.labels import render_labels
 from reportgen.sources.models import Passage
 
 __all__ = ["WriterBrain"]
 
 #: Sentences per body section, and spares kept for deduplication.
-BODY_SENTENCES = 5
+BODY_SENTENCES = 8
 SPARE_SENTENCES = 8
 #: Sentences in the introduction and (besides the recap) the conclusion.
-INTRO_SENTENCES = 4
-CONCLUSION_SENTENCES = 2
+INTRO_SENTENCES = 5
+CONCLUSION_SENTENCES = 4
 
 
 class WriterBrain(Brain):
@@ -99,9 +98,9 @@ class WriterBrain(Brain):
             ranked = ranked[INTRO_SENTENCES:]
         chosen, alternates = ranked[:wanted], ranked[wanted: wanted + SPARE_SENTENCES]
         sentences = [quoted(s.text, s.source) for s in _reading_order(chosen)]
-        if kind == "conclusion" and params["sections"] and ctx.lang in LABELS:  # the recap is ours: en, es, fr
-            covered = ", ".join(sec["title"] for sec in params["sections"])
-            sentences.insert(0, quoted(words["recap"].format(sections=covered), None))
+        if kind == "conclusion" and params["sections"]:
+            sentences, extra = _summary(ranked, params["sections"], exclude, ctx)
+            passages += extra
         return {
             "section": section_output(params["section_id"], title, role, sentences, params["chart"],
                                       alternates=[quoted(s.text, s.source) for s in alternates]),
@@ -133,6 +132,45 @@ class WriterBrain(Brain):
                         "rewrite the section from the notes",
                     )
         return {"section": section}
+
+
+def _summary(
+    ranked: list[Any], sections: list[dict[str, Any]], exclude: set[str], ctx: RunContext
+) -> tuple[list[dict[str, Any]], list[Passage]]:
+    """The conclusion: the unused source sentences most central to the finished body.
+
+    Candidates are the overview's remaining sentences and each body section's
+    spare sentences (never used: no sentence repeats in a report); each is
+    scored by :class:`~reportgen.blueprint.relevance.Relatedness` to the body's
+    text, and the best are kept, at most one per section, so the conclusion
+    sums up the body instead of listing its titles.
+
+    Returns:
+        ``(sentences, passages)``: the chosen sentences, and a passage per
+        section sentence (its verbatim text, for the citation check).
+    """
+    from reportgen.blueprint.relevance import Relatedness
+
+    body = [" ".join(x["text"] for x in sec.get("sentences", [])) for sec in sections]
+    spares = [(alt, sec["id"]) for sec in sections for alt in sec.get("alternates", []) if alt.get("sources")]
+    scorer = Relatedness(body, [c.text for c in ranked] + [a["text"] for a, _ in spares], ctx.lang,
+                         subject=ctx.topic)
+    candidates = [(scorer.score(c.text), quoted(c.text, c.source), "overview") for c in ranked]
+    candidates += [(scorer.score(a["text"]), quoted(a["text"], a["sources"][0]), sid) for a, sid in spares]
+    chosen: list[dict[str, Any]] = []
+    used_sections: set[str] = set()
+    for _, sentence, origin in sorted(candidates, key=lambda c: -c[0]):
+        if len(chosen) == CONCLUSION_SENTENCES:
+            break
+        if sentence["text"] in exclude or (origin != "overview" and origin in used_sections):
+            continue
+        chosen.append(sentence)
+        used_sections.add(origin)
+        exclude = exclude | {sentence["text"]}
+    passages = [Passage(source_id=s["sources"][0]["source_id"], title=s["sources"][0]["title"],
+                        url=s["sources"][0]["url"], corpus=s["sources"][0]["corpus"], text=s["text"])
+                for s in chosen]
+    return chosen, passages
 
 
 def _reading_order(chosen: list[Any]) -> list[Any]:
