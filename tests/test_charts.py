@@ -404,8 +404,9 @@ def _check_svg(svg: str) -> ET.Element:
     assert "<!DOCTYPE" not in svg and "<script" not in svg and "<image" not in svg
     for ref in re.findall(r"url\(([^)]*)\)", svg):
         assert ref.startswith("#")
-    # Text drawn as paths: nothing needs a font to display.
-    assert root.find(f".//{SVG_NS}text") is None
+    # Text stays text (issue 15), in the report's own font families.
+    for text in root.iter(f"{SVG_NS}text"):
+        assert "font-family: 'Noto Sans'" in (text.get("style") or "") or "DejaVu" in (text.get("style") or "")
     return root
 
 

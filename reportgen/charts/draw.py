@@ -7,11 +7,17 @@ runs under one module lock with its settings applied by ``rc_context``.
 
 The SVG is made to be inlined in HTML and PDF:
 
-* text is drawn as paths (``svg.fonttype: path``): no font is needed to view
-  it; matplotlib's fallback list covers Latin, Greek and Cyrillic (DejaVu
-  Sans) and, when installed, CJK and Arabic/Hebrew/Indic scripts (Noto);
-  characters no installed font covers are replaced by "□" rather than
-  triggering a missing-glyph warning;
+* text stays text (``svg.fonttype: none``): each label is one ``<text>``
+  element naming :data:`FONT_CANDIDATES` that matplotlib found, the same
+  families the report's body uses (``templates/base.css``), so the PDF
+  renderer lays it out with the fonts it already embeds for the page — one
+  font set per document, selectable and searchable text in the PDF, and an
+  SVG about a quarter the size of one with a path per glyph (which
+  WeasyPrint spent about 40 % of a 32-page render transforming; issue 15,
+  README "Performance"). Latin, Greek and Cyrillic come from Noto Sans
+  (DejaVu Sans as a fallback), CJK and Arabic/Hebrew/Indic scripts from Noto
+  when installed; characters no installed font covers are replaced by "□"
+  rather than left as missing glyphs;
 * the only numbers shown are the sources' own: value labels print each
   point's ``raw`` text, line charts label the x axis with the sources' years,
   and the y axis carries its label and unit but no tick numbers;
@@ -50,9 +56,12 @@ if TYPE_CHECKING:
 __all__ = ["FONT_CANDIDATES", "draw_bar", "draw_line", "draw_svg"]
 
 #: Font families tried in order; only those matplotlib can find are used.
+#: Noto Sans first, as in the templates' ``--font-body``, so chart text and
+#: body text share embedded fonts; DejaVu Sans covers what Noto Sans lacks
+#: (and is matplotlib's own default, so a family always exists).
 FONT_CANDIDATES: tuple[str, ...] = (
-    "DejaVu Sans",
     "Noto Sans",
+    "DejaVu Sans",
     "Noto Sans CJK JP",
     "Noto Sans Arabic",
     "Noto Sans Hebrew",
@@ -247,7 +256,7 @@ def draw_svg(spec: ChartSpec, kinds: Mapping[str, Callable[[Axes, ChartSpec], No
     matplotlib's rcParams (fonts, SVG options) are process-wide.
     """
     rc: dict[RcKeyType, Any] = {
-        "svg.fonttype": "path",
+        "svg.fonttype": "none",
         "svg.hashsalt": _HASH_SALT,
         "font.family": list(_families()),
         "font.size": 9,
