@@ -98,19 +98,33 @@ class Settings(BaseSettings):
         llm_base_url: Base URL of the endpoint (OpenAI when unset; vLLM,
             Ollama, LM Studio, llama.cpp server: ``http://host:port/v1``).
         llm_temperature: Sampling temperature.
-        llm_timeout_s: Deadline of one model call, in seconds.
-        llm_max_concurrency: Model calls in flight at once.
+        llm_timeout_s: Deadline of one model call, in seconds; a call also
+            ends by its attempt's deadline (``tool_timeout_s``) and the run's.
+        llm_max_concurrency: Model calls in flight at once to one endpoint, at
+            most (halved on timeouts, 429 and 503, grown back on successes);
+            1 for a one-slot local server (llama-cpp-python).
         llm_planner_model / llm_researcher_model / llm_plot_model /
             llm_writer_model: A model per role, overriding ``llm_model``
             (a cheap one for extraction, a strong one for writing).
-        llm_structured_output: How structured output is asked for:
-            ``json_schema`` (OpenAI, vLLM), ``function_calling`` (most local
-            servers), or ``json_mode``.
+        llm_structured_output: How structured output is asked for: ``auto``
+            (detected once per endpoint and model: ``json_schema``, then
+            ``function_calling``, then ``json_mode``), or one of those three
+            (a method the endpoint refuses then stops the run with its words).
+        llm_max_output_tokens: ``max_tokens`` sent with every model call (a
+            bound on each answer), in tokens.
+        llm_planner_max_tokens / llm_researcher_max_tokens / llm_plot_max_tokens /
+            llm_writer_max_tokens: The same per role, overriding it.
+        llm_prompt_max_chars: Longest passages block put in one prompt, in
+            characters (about four a token): keep prompt plus answer inside
+            the model's context window.
         llm_price_in / llm_price_out: Price in USD per million input / output
             tokens, for the cost estimate (known OpenAI models are priced
             without it).
-        max_tokens: Token budget of a run (input + output); when reached, no
-            new task starts and the report is made from what is done.
+        max_tokens: Token budget of a run (input + output, every call the
+            server computed, failed ones too); checked before every call.
+            Planning, research and charts stop at 60% of it, the rest is kept
+            for writing, so a budget stop still renders the sections research
+            reached; the spend passes it by at most one call's bound.
     """
 
     model_config = SettingsConfigDict(env_prefix="REPORTGEN_", extra="ignore")
@@ -151,7 +165,13 @@ class Settings(BaseSettings):
     llm_researcher_model: str | None = None
     llm_plot_model: str | None = None
     llm_writer_model: str | None = None
-    llm_structured_output: Literal["json_schema", "function_calling", "json_mode"] = "json_schema"
+    llm_structured_output: Literal["auto", "json_schema", "function_calling", "json_mode"] = "auto"
+    llm_max_output_tokens: int = Field(default=1024, ge=16, le=131_072)
+    llm_planner_max_tokens: int | None = Field(default=None, ge=16, le=131_072)
+    llm_researcher_max_tokens: int | None = Field(default=None, ge=16, le=131_072)
+    llm_plot_max_tokens: int | None = Field(default=None, ge=16, le=131_072)
+    llm_writer_max_tokens: int | None = Field(default=None, ge=16, le=131_072)
+    llm_prompt_max_chars: int = Field(default=24_000, ge=1000, le=2_000_000)
     llm_price_in: float | None = Field(default=None, ge=0)
     llm_price_out: float | None = Field(default=None, ge=0)
     max_tokens: int | None = Field(default=None, ge=1)

@@ -234,6 +234,9 @@ async def _run(
         except ReportgenError as exc:
             record.state, record.error = "failed", str(exc)
             raise
+        except Exception as exc:  # a bug: the record still says failed, never "running"
+            record.state, record.error = "failed", f"{type(exc).__name__}: {exc}"
+            raise
         else:
             record.state = "completed"
         finally:
@@ -255,6 +258,7 @@ async def _invoke(
     log = MessageLog(folder / "messages.jsonl")
     if hooks.on_message is not None:
         log.subscribe(hooks.on_message)
+    stop = hooks.cancel or asyncio.Event()  # set by a fatal model endpoint error too
     if hasattr(search, "reroutes"):
         search = _LoggedReroutes(search, log)
     ctx = RunContext(
@@ -262,7 +266,7 @@ async def _invoke(
         task_attempts=settings.task_attempts,
         recovery=hooks.recovery, backoff_scale=hooks.backoff_scale, faults=hooks.faults,
         tool_timeout_s=settings.tool_timeout_s, deadline=time.monotonic() + settings.run_deadline_s,
-        llm=LLM(settings) if settings.llm_configured else None,
+        llm=_model(settings, log, hooks, stop) if settings.llm_configured else None,
         executor=ThreadPoolExecutor(max_workers=settings.max_concurrency, thread_name_prefix="reportgen-tool"),
         corpus_dirs=list(options.corpus_dirs),
     )
@@ -271,12 +275,12 @@ async def _invoke(
     agents = registry.bind(settings, ctx.llm)
     settings.home.mkdir(parents=True, exist_ok=True)
     config: RunnableConfig = {"configurable": {"thread_id": report_id}}
-    async with open_checkpointer(settings.checkpoint_db) as saver, _shut_down(ctx.executor):
+    async with open_checkpointer(settings.checkpoint_db) as saver, _shut_down(ctx.executor, ctx.llm):
         pipeline = Pipeline(
             options=options, report_id=report_id, out_dir=folder, run=ctx,
             task_graph=build_task_graph(saver, agents), corpora=corpora, limitations=skipped,
             max_concurrency=settings.max_concurrency, on_blueprint=hooks.on_blueprint,
-            agents=agents, registry=registry, template_dir=hooks.template_dir, cancel=hooks.cancel,
+            agents=agents, registry=registry, template_dir=hooks.template_dir, cancel=stop,
             settings=settings,
         )
         graph = build_report_graph(saver)
@@ -318,12 +322,35 @@ class _LoggedReroutes:
 
 
 @contextlib.asynccontextmanager
-async def _shut_down(executor: Any) -> AsyncIterator[None]:
-    """Release the tool threads at the end of a run without waiting for hung ones."""
+async def _shut_down(executor: Any, llm: LLM | None = None) -> AsyncIterator[None]:
+    """Release the tool threads at the end of a run without waiting for hung ones.
+
+    Model calls still in flight are stopped (:meth:`LLM.close`: their sockets
+    shut, so the server stops computing), so the process can exit at once. A
+    run stopped by a fatal model endpoint error raises that error, in the
+    server's own words, instead of the cancellation it caused.
+    """
     try:
         yield
+    except ReportgenError:
+        if llm is not None and llm.fatal is not None:
+            raise llm.fatal from None
+        raise
     finally:
+        if llm is not None:
+            llm.close()
         executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _model(settings: Settings, log: MessageLog, hooks: _Hooks, stop: asyncio.Event) -> LLM:
+    """The run's model endpoint: its retries logged, a fatal error stopping new work."""
+    loop = asyncio.get_running_loop()
+
+    def retried(task_id: str, role: str, detail: str) -> None:
+        log.append(StatusUpdate(task_id=task_id, agent=role, status="retry", status_code=604, detail=detail))
+
+    return LLM(settings, run_deadline=time.monotonic() + settings.run_deadline_s, backoff_scale=hooks.backoff_scale,
+               on_retry=retried, on_fatal=lambda _exc: loop.call_soon_threadsafe(stop.set))
 
 
 @contextlib.asynccontextmanager

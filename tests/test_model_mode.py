@@ -52,6 +52,9 @@ def _passages(prompt: str) -> list[tuple[str, str]]:
     return out
 
 
+NO_DATA = {"title": "", "unit": "", "quantity": "", "points": [], "no_data": True}
+
+
 class ScriptedModel:
     """Answers each schema from the prompt; ``faults`` replaces the first answers of a schema."""
 
@@ -81,12 +84,13 @@ class ScriptedModel:
                     points = [{"label": year, "value": float(v.replace(",", "")), "source": label, "year": int(year)}
                               for v, year in found[:4]]
                     return structured({"title": "Installed capacity", "unit": "GW", "quantity": "Installed capacity",
-                                       "points": points})
-            return structured({"no_data": True})
+                                       "points": points, "no_data": False})
+            return structured(NO_DATA)
         if name == "SectionDraft":
             # a real writer words each section its own way: no sentence may repeat in a report
-            asked = prompt.splitlines()[0][:50]
-            paragraphs = [f"{text.split('. ')[0].strip().rstrip('.')} ({asked}). [{label}]"
+            found = re.search(r"the section '([^']+)'|the (introduction|conclusion)", prompt)
+            asked = (found.group(1) or found.group(2)) if found else "report"
+            paragraphs = [f"{text.split('. ')[0].strip().rstrip('.')} (see {asked}). [{label}]"
                           for label, text in passages[:3] if text.strip()]
             return structured({"paragraphs": paragraphs or ["Nothing was found. [S1]"]})
         raise AssertionError(f"unexpected schema {name!r}")
@@ -165,7 +169,7 @@ async def test_an_invented_citation_is_607_and_rewritten(tmp_path, model_env, fa
 
 
 async def test_a_chart_value_not_in_its_source_is_607(tmp_path, model_env, fake_site):
-    wrong = structured({"title": "t", "unit": "GW", "points": [
+    wrong = structured({"title": "t", "unit": "GW", "quantity": "q", "no_data": False, "points": [
         {"label": "2015", "value": 999.0, "source": "S1", "year": 2015},
         {"label": "2023", "value": 1234.5, "source": "S1", "year": 2023}]})
     model_env.default = ScriptedModel(ChartProposal=[wrong])

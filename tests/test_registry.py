@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -119,6 +120,12 @@ def test_the_cli_refuses_a_broken_agents_folder_before_any_research(tmp_path):
 # ---------------------------------------------------------------- brains per role
 
 
+def _asked(prompt: str) -> str:
+    """What a writer prompt asks for: the section's title, or ``introduction`` / ``conclusion``."""
+    found = re.search(r"the section '([^']+)'|the (introduction|conclusion)", prompt)
+    return (found.group(1) or found.group(2)) if found else "the report"
+
+
 async def test_a_writer_model_alone_writes_and_everything_else_stays_extractive(tmp_path, monkeypatch, fake_llm):
     from fakellm import structured
 
@@ -127,8 +134,8 @@ async def test_a_writer_model_alone_writes_and_everything_else_stays_extractive(
     get_settings.cache_clear()
 
     def draft(request):  # a different sentence per section: no sentence may repeat in a report
-        asked = request.messages[-1]["content"].splitlines()[0]
-        return structured({"paragraphs": [f"This part ({asked[:60]}) is drawn from the first passage. [S1]"]})
+        asked = _asked(request.messages[-1]["content"])  # the section, never the instructions' own words
+        return structured({"paragraphs": [f"This part ({asked}) is drawn from the first passage. [S1]"]})
 
     fake_llm.default = draft
     result = await generate_report(RunOptions(topic="Renewable energy", sections=2), out_dir=tmp_path,
@@ -153,7 +160,7 @@ async def test_a_user_folder_overriding_the_writer_prompt_changes_the_model_requ
     monkeypatch.setenv("REPORTGEN_LLM_BASE_URL", fake_llm.base_url)
     get_settings.cache_clear()
     fake_llm.default = lambda request: structured(
-        {"paragraphs": [f"From the notes: {request.messages[-1]['content'].splitlines()[0][:60]}. [S1]"]})
+        {"paragraphs": [f"From the notes: {_asked(request.messages[-1]['content'])}. [S1]"]})
     await generate_report(RunOptions(topic="Renewable energy", sections=1), out_dir=tmp_path,
                           search=FakeSearch(ENERGY_DOCS), backoff_scale=0)
     systems = [r.messages[0]["content"] for r in fake_llm.chat_requests]

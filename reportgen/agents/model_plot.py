@@ -3,7 +3,9 @@
 The model returns labels, values, a unit and, for each value, the label of
 the passage it comes from. Every value must be printed in that passage
 (ordinary formatting allowed: thousands separators, decimal commas, percent
-signs, "million"), or the response is 607 and the chart is never drawn. The
+signs, "million"; signs kept), not as a year, and with the proposed unit if
+a unit is printed beside it, or the response is 607 and the chart is never
+drawn. The
 chart kind is the code's choice: a line when every value has a distinct
 year, bars otherwise.
 """
@@ -15,7 +17,14 @@ from typing import Any, cast
 from pydantic import BaseModel, Field, ValidationError
 
 from reportgen.acp import StatusCode
-from reportgen.agents.model_common import FEEDBACK_INPUT, label_sources, locate_number, sources_block
+from reportgen.agents.model_common import (
+    FEEDBACK_INPUT,
+    attempt_deadline,
+    fit_passages,
+    label_sources,
+    locate_number,
+    sources_block,
+)
 from reportgen.agents.plot import PlotBrain, series_chart
 from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
@@ -26,23 +35,27 @@ from reportgen.sources.models import Passage
 __all__ = ["ChartProposal", "ModelPlotBrain", "ProposedPoint"]
 
 
+#: Most points one chart proposal may hold (``maxItems`` in the schema sent).
+MAX_POINTS = 12
+
+
 class ProposedPoint(BaseModel):
     """One value the model wants to plot."""
 
-    label: str = Field(description="Category, or the year for a time series.")
+    label: str = Field(max_length=60, description="Category, or the year for a time series.")
     value: float = Field(description="The number exactly as the passage gives it, without separators.")
-    source: str = Field(description="Label of the passage that prints this value, e.g. S1.")
-    year: int | None = Field(default=None, description="The year the value is for, if the passage says.")
+    source: str = Field(max_length=8, description="Label of the passage that prints this value, e.g. S1.")
+    year: int | None = Field(description="The year the value is for, if the passage says; else null.")
 
 
 class ChartProposal(BaseModel):
     """Chart data proposed by the model, or ``no_data``."""
 
-    title: str = ""
-    unit: str = Field(default="", description="Unit shared by every value, e.g. GW, %, TWh.")
-    quantity: str = Field(default="", description="What is measured, e.g. Installed solar capacity.")
-    points: list[ProposedPoint] = Field(default_factory=list)
-    no_data: bool = Field(default=False, description="True when the passages hold no comparable numbers.")
+    title: str = Field(max_length=120)
+    unit: str = Field(max_length=30, description="Unit shared by every value, e.g. GW, %, TWh.")
+    quantity: str = Field(max_length=100, description="What is measured, e.g. Installed solar capacity.")
+    points: list[ProposedPoint] = Field(max_length=MAX_POINTS)
+    no_data: bool = Field(description="True when the passages hold no comparable numbers.")
 
 
 class ModelPlotBrain(Brain):
@@ -64,20 +77,21 @@ class ModelPlotBrain(Brain):
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
         if params["series"]:  # cells of the user's tables: no model needed to chart them
             return {"series_chart": series_chart(params["series"], params["subject"], ctx.chart_kinds), "passages": []}
+        deadline = attempt_deadline(ctx)
         passages = [Passage.model_validate(p) for p in params["notes"]]
         if params["broaden"]:
             seen = {(p.source_id, p.text) for p in passages}
             passages += [p for p in ctx.search.search(f"{params['subject']} statistics", k=8)
                          if (p.source_id, p.text) not in seen]
-        labelled = label_sources(passages)
+        assert ctx.llm is not None, "model brains are bound only when a model is configured"
+        labelled = label_sources(fit_passages(passages, ctx.llm.prompt_chars))
         ideas = "; ".join(params["ideas"]) or "any comparison the numbers allow"
         spec = self.spec
         assert spec is not None, "a model brain is made from its agent's spec (it holds the prompts)"
-        assert ctx.llm is not None, "model brains are bound only when a model is configured"
         proposal = ctx.llm.structured(spec.role or "plot", ChartProposal, [
-            ("system", spec.prompt("system", feedback=params["feedback"])),
+            ("system", spec.prompt("system", feedback=params["feedback"], max_points=MAX_POINTS)),
             ("human", spec.prompt("human", subject=params["subject"], ideas=ideas, sources=sources_block(labelled))),
-        ], task_id=params["task_id"])
+        ], task_id=params["task_id"], deadline=deadline)
         return {"proposal": proposal, "labelled": labelled, "passages": passages}
 
     def check_response(self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext) -> dict[str, Any]:
@@ -94,12 +108,14 @@ class ModelPlotBrain(Brain):
         points = []
         for p in proposal.points:
             passage = labelled.get(p.source)
-            found = locate_number(p.value, passage.text, ctx.lang) if passage else None
+            found = locate_number(p.value, passage.text, ctx.lang, unit=proposal.unit) if passage else None
             if passage is None or found is None:
                 where = f"source {p.source}" if passage else f"unknown source {p.source!r}"
+                unit = f" {proposal.unit}" if proposal.unit.strip() else ""
                 raise AgentError(StatusCode.WRONG_INFORMATION,
-                                 f"the value {p.value:g} for {p.label!r} is not printed in {where}",
-                                 "propose only values printed in the cited passages")
+                                 f"the value {p.value:g}{unit} for {p.label!r} is not printed in {where} (a year "
+                                 "is not a quantity; the unit printed beside the number must be the chart's)",
+                                 "propose only values printed in the cited passages, with their own unit")
             raw_text, sentence = found
             points.append(ChartPoint(label=p.label, value=p.value, raw=raw_text, unit=proposal.unit or "value",
                                      year=p.year, source_id=passage.source_id, url=passage.url,

@@ -4,21 +4,27 @@ The model writes paragraphs from the notes, citing passages by label. Every
 marker must name a passage retrieved for this task; a marker naming anything
 else — an invented source — is 607, and the section is written again with the
 error attached, never published. A paragraph without any marker is refused
-the same way. The introduction and conclusion are written last, from the
-finished sections.
+the same way, and so is a sentence that repeats the instructions (small
+models echo "Write in the language with code 'en'..."). The introduction and
+conclusion are written last, from the finished sections, citing the fetched
+passages those sections cite (carried in each section's ``passages``), never
+the sections' own prose under a source's label.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
 from reportgen.acp import StatusCode
 from reportgen.agents.model_common import (
     FEEDBACK_INPUT,
+    attempt_deadline,
     cited_labels,
+    echoes,
+    fit_passages,
     label_sources,
     section_output,
     source_ref,
@@ -35,10 +41,16 @@ from reportgen.sources.text import split_sentences
 __all__ = ["ModelWriterBrain", "SectionDraft"]
 
 
+#: Most paragraphs of one answer, and the longest paragraph, in characters (schema bounds).
+MAX_PARAGRAPHS = 4
+MAX_PARAGRAPH_CHARS = 1500
+
+
 class SectionDraft(BaseModel):
     """A section's text: paragraphs whose sentences carry ``[S1]`` markers."""
 
-    paragraphs: list[str] = Field(min_length=1, description="Paragraphs; cite passages as [S1] or [S1, S2].")
+    paragraphs: list[Annotated[str, Field(max_length=MAX_PARAGRAPH_CHARS)]] = Field(
+        min_length=1, max_length=MAX_PARAGRAPHS, description="Paragraphs; cite passages as [S1] or [S1, S2].")
 
 
 class ModelWriterBrain(Brain):
@@ -64,33 +76,36 @@ class ModelWriterBrain(Brain):
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
         assert self.spec is not None, "a model brain is made from its agent's spec (it holds the prompts)"
+        deadline = attempt_deadline(ctx)
+        assert ctx.llm is not None, "model brains are bound only when a model is configured"
         passages = [Passage.model_validate(p) for p in params["notes"]]
-        for section in params["sections"]:  # finished sections' sources, for intro and conclusion
-            for s in section.get("sentences", []):
-                for src in s.get("sources") or []:
-                    passages.append(Passage(source_id=src["source_id"], title=src["title"], url=src["url"],
-                                            corpus=src["corpus"], text=s["text"]))
-        labelled = label_sources(_unique(passages))
+        for section in params["sections"]:  # the fetched passages the finished sections cite
+            passages += [Passage.model_validate(p) for p in section.get("passages") or []]
+        labelled = label_sources(fit_passages(_unique(passages), ctx.llm.prompt_chars))
         words = render_labels(ctx.lang)
         kind = params["kind"]
+        chart_caption = params["chart"]["caption"] if params["chart"] else ""
         if kind == "write":
             title, role = params["title"], "body"
-            ask = self.spec.prompt("section", title=title, topic=ctx.topic,
-                                   claims=[c["claim"] for c in params["claims"]],
-                                   chart_caption=params["chart"]["caption"] if params["chart"] else "",
-                                   sources=sources_block(labelled))
+            claims = [c["claim"] for c in params["claims"]]
+            ask = self.spec.prompt("section", title=title, topic=ctx.topic, claims=claims,
+                                   chart_caption=chart_caption, sources=sources_block(labelled),
+                                   max_paragraphs=MAX_PARAGRAPHS)
+            told = self.spec.prompt("section", title=title, topic=ctx.topic, claims=[], chart_caption="",
+                                    sources="", max_paragraphs=MAX_PARAGRAPHS)
         else:
             title, role = words[kind], kind
             done = [{"title": s["title"], "text": " ".join(x["text"] for x in s.get("sentences", []))}
                     for s in params["sections"]]
             ask = self.spec.prompt("summary", kind=kind, topic=ctx.topic, sections=done,
                                    sources=sources_block(labelled))
+            told = self.spec.prompt("summary", kind=kind, topic=ctx.topic, sections=[], sources="")
         system = self.spec.prompt("system", lang=ctx.lang, feedback=params["feedback"])
-        assert ctx.llm is not None, "model brains are bound only when a model is configured"
+        told = "\n".join([self.spec.prompt("system", lang=ctx.lang, feedback=""), params["feedback"], told])
         draft = ctx.llm.structured(self.spec.role or "writer", SectionDraft, [("system", system), ("human", ask)],
-                                   task_id=params["task_id"])
+                                   task_id=params["task_id"], deadline=deadline)
         return {"draft": draft, "labelled": labelled, "passages": list(labelled.values()), "title": title,
-                "role": role}
+                "role": role, "instructions": told}
 
     def check_response(self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext) -> dict[str, Any]:
         draft: SectionDraft = raw["draft"]
@@ -116,6 +131,10 @@ class ModelWriterBrain(Brain):
                 text = strip_markers(sentence)
                 if not text:
                     continue
+                if echoes(text, raw.get("instructions", "")):
+                    raise AgentError(StatusCode.WRONG_INFORMATION,
+                                     f"a sentence repeats the instructions instead of the passages: {text[:80]!r}",
+                                     "write from the passages; never repeat the instructions")
                 pending.append(text)
                 if marks:  # a sentence without a marker shares the next marker of its paragraph
                     sources = [source_ref(labelled[m]) for m in marks]
@@ -126,8 +145,10 @@ class ModelWriterBrain(Brain):
                 sentences += [{"text": t, "sources": last, "paragraph": n} for t in pending]
         if not sentences:
             raise AgentError(StatusCode.INCOMPLETE_INFORMATION, "the model wrote nothing", "ask again")
+        cited_ids = {src["source_id"] for s in sentences for src in s["sources"]}
+        used = [p.model_dump(mode="json") for p in labelled.values() if p.source_id in cited_ids]
         return {"section": section_output(params["section_id"], raw["title"], raw["role"], sentences,
-                                          params["chart"])}
+                                          params["chart"], passages=used)}
 
 
 def _unique(passages: list[Passage]) -> list[Passage]:

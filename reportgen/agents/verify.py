@@ -9,7 +9,9 @@ it is stored in the blueprint (ACP phase 3, ``AGENT_RESPONSE``):
 * ``section`` — every cited source of every sentence was fetched for this task;
 * ``chart`` / ``series`` — every value is printed in its cited source: its
   quote is in the fetched text and the number is in the quote, read by the
-  one quantity reader (:func:`reportgen.agents.model_common.locate_number`).
+  one quantity reader (:func:`reportgen.agents.model_common.locate_number`);
+  a chart value is never a year, and the unit printed beside it is the
+  chart's (a series' cells are located by row and column instead).
 
 A failed check is 607 WRONG_INFORMATION: the output is never published, and
 recovery asks again or reroutes.
@@ -90,16 +92,20 @@ def verify_section(section: Any, outputs: dict[str, Any], fetched: dict[str, lis
                              "which was not retrieved for it", "rewrite the section from the notes")
 
 
-def _check_points(points: list[dict[str, Any]], fetched: dict[str, list[str]] | None, lang: str, what: str) -> None:
+def _check_points(points: list[dict[str, Any]], fetched: dict[str, list[str]] | None, lang: str, what: str,
+                  *, units: bool) -> None:
     for point in points:
         texts = fetched.get(point["source_id"], []) if fetched is not None else [point["quote"]]
         quote = point["quote"]
         if not any(quote in t for t in texts):
             raise _wrong(f"the {what} value {point['raw']!r} is quoted from text that is not in its cited "
                          f"source {point['source_id']!r}", "rebuild it from the sources' own numbers")
-        if locate_number(float(point["value"]), quote, lang) is None:
-            raise _wrong(f"the {what} value {point['value']:g} ({point['raw']!r}) is not printed in its cited "
-                         f"source {point['source_id']!r}", "rebuild it from the sources' own numbers")
+        unit = point.get("unit") if units else None
+        if locate_number(float(point["value"]), quote, lang, unit=unit, time_axis=not units) is None:
+            with_unit = f" {unit}" if unit and unit != "value" else ""
+            raise _wrong(f"the {what} value {point['value']:g}{with_unit} ({point['raw']!r}) is not printed in its "
+                         f"cited source {point['source_id']!r} (a year is not a quantity; the unit printed beside "
+                         "the number must be the chart's)", "rebuild it from the sources' own numbers")
 
 
 def verify_chart(chart: Any, outputs: dict[str, Any], fetched: dict[str, list[str]] | None, ctx: Any) -> None:
@@ -108,7 +114,7 @@ def verify_chart(chart: Any, outputs: dict[str, Any], fetched: dict[str, list[st
     Raises:
         AgentError: 607 naming the value and the source.
     """
-    _check_points(chart["spec"]["points"], fetched, getattr(ctx, "lang", "en"), "chart")
+    _check_points(chart["spec"]["points"], fetched, getattr(ctx, "lang", "en"), "chart", units=True)
 
 
 def verify_series(series: Any, outputs: dict[str, Any], fetched: dict[str, list[str]] | None, ctx: Any) -> None:
@@ -117,7 +123,7 @@ def verify_series(series: Any, outputs: dict[str, Any], fetched: dict[str, list[
     Raises:
         AgentError: 607 naming the value and the file.
     """
-    _check_points(series["points"], fetched, getattr(ctx, "lang", "en"), "series")
+    _check_points(series["points"], fetched, getattr(ctx, "lang", "en"), "series", units=False)
 
 
 #: The verifier of each output name.

@@ -3,14 +3,19 @@
 The planner model returns an :class:`Outline` through structured output,
 validated by pydantic. Output that does not parse is 603 INVALID_PARAMETER_USAGE;
 output that parses but cannot be used (no sections, duplicate titles, a
-section without questions) is 602 WRONG_STEP_DETAILS. Either is answered by
-asking again with the error attached, at most :data:`PLAN_ATTEMPTS` times in
-all; then planning reroutes to the corpus-driven planner, and says so.
+section without questions) is 602 WRONG_STEP_DETAILS; an answer cut at the
+planner's ``max_tokens`` or stopped while repeating itself is 603 with the
+cut shown. Each is answered by asking again with the error attached, at most
+:data:`PLAN_ATTEMPTS` times in all; then (or at once when the token budget
+is spent) planning reroutes to the corpus-driven planner, and says so. An
+endpoint that cannot serve the run (:class:`~reportgen.llm.ModelEndpointError`:
+auth, unknown model, ...) is not retried: it ends the run with its words.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import time
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, Field
 
@@ -18,7 +23,8 @@ from reportgen.acp import AssistanceRequest, MessageLog, StatusCode, StatusUpdat
 from reportgen.blueprint.model import Blueprint
 from reportgen.blueprint.planner import compile_blueprint, plan_extractive
 from reportgen.config import RunOptions
-from reportgen.llm import LLM, ModelCallError, ModelOutputError
+from reportgen.errors import AgentError
+from reportgen.llm import LLM, BudgetError, ModelCallError, ModelOutputError
 from reportgen.sources.models import SearchBackend
 
 if TYPE_CHECKING:
@@ -30,19 +36,30 @@ __all__ = ["PLAN_ATTEMPTS", "Outline", "SectionPlan", "plan_with_model"]
 PLAN_ATTEMPTS = 3
 
 
+#: Bounds sent in the schema (``maxItems`` / ``maxLength``): a model looping on
+#: one item is stopped by the grammar, or the answer fails validation.
+MAX_SECTIONS = 14
+MAX_QUESTIONS = 4
+MAX_IDEAS = 3
+MAX_TITLE_CHARS = 120
+MAX_QUESTION_CHARS = 200
+
+
 class SectionPlan(BaseModel):
     """One planned section."""
 
-    title: str = Field(description="Section heading.")
-    questions: list[str] = Field(default_factory=list, description="1-4 research questions the section answers.")
-    chart_ideas: list[str] = Field(default_factory=list, description="Numbers worth charting, if any.")
+    title: str = Field(max_length=MAX_TITLE_CHARS, description="Section heading.")
+    questions: list[Annotated[str, Field(max_length=MAX_QUESTION_CHARS)]] = Field(
+        max_length=MAX_QUESTIONS, description="1-4 research questions the section answers.")
+    chart_ideas: list[Annotated[str, Field(max_length=MAX_QUESTION_CHARS)]] = Field(
+        max_length=MAX_IDEAS, description="Numbers worth charting, if any.")
 
 
 class Outline(BaseModel):
     """The report outline the planner model proposes."""
 
-    title: str = ""
-    sections: list[SectionPlan] = Field(default_factory=list)
+    title: str = Field(max_length=MAX_TITLE_CHARS)
+    sections: list[SectionPlan] = Field(max_length=MAX_SECTIONS)
 
 
 def _problems(outline: Outline, wanted: int) -> str:
@@ -81,6 +98,7 @@ def plan_with_model(
 
     Raises:
         NoSourcesError: The fallback planner found nothing on the topic.
+        ModelEndpointError: The endpoint cannot serve the run (not retried).
     """
     error = ""
     for attempt in range(1, PLAN_ATTEMPTS + 1):
@@ -89,8 +107,14 @@ def plan_with_model(
                 ("system", planner_prompt("system", lang=options.lang)),
                 ("human", planner_prompt("human", topic=options.topic, sections=options.sections,
                                          guidance=options.guidance or "", feedback=error)),
-            ], task_id="plan")
+            ], task_id="plan", deadline=time.monotonic() + llm.settings.tool_timeout_s)
             code, error = StatusCode.WRONG_STEP_DETAILS, _problems(outline, options.sections)
+        except BudgetError as exc:
+            code, error = StatusCode(exc.status_code), str(exc)
+            _log_failure(log, attempt, code, error, last=True)
+            break
+        except AgentError as exc:  # ModelCutError: cut at max_tokens, looping, or refused (603)
+            code, error = StatusCode(exc.status_code), str(exc)
         except ModelOutputError as exc:
             code, error = StatusCode.INVALID_PARAMETER_USAGE, str(exc)
         except ModelCallError as exc:
@@ -102,14 +126,17 @@ def plan_with_model(
                 details=[{"questions": s.questions[:4], "chart_ideas": s.chart_ideas[:3]} for s in sections],
                 registry=registry, local_corpus=bool(options.corpus_dirs),
             )
-        log.append(AssistanceRequest(task_id="plan", agent="planner", attempt=attempt, status_code=code,
-                                     error_step="response" if code != 604 else "tool_call", tool="planner",
-                                     description=error, suggested_resolution="ask again with the error attached"))
-        last = attempt == PLAN_ATTEMPTS
-        log.append(StatusUpdate(task_id="plan", agent="planner", attempt=attempt, status_code=code,
-                                status="reroute" if last else "retry",
-                                detail="falling back to the corpus-driven planner" if last else "asking again"))
+        _log_failure(log, attempt, code, error, last=attempt == PLAN_ATTEMPTS)
     return plan_extractive(report_id, options, search, registry=registry)
+
+
+def _log_failure(log: MessageLog, attempt: int, code: StatusCode, error: str, *, last: bool) -> None:
+    log.append(AssistanceRequest(task_id="plan", agent="planner", attempt=attempt, status_code=code,
+                                 error_step="response" if code != 604 else "tool_call", tool="planner",
+                                 description=error, suggested_resolution="ask again with the error attached"))
+    log.append(StatusUpdate(task_id="plan", agent="planner", attempt=attempt, status_code=code,
+                            status="reroute" if last else "retry",
+                            detail="falling back to the corpus-driven planner" if last else "asking again"))
 
 
 def planner_prompt(name: str, **values: Any) -> str:

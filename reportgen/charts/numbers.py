@@ -60,7 +60,16 @@ from pydantic import BaseModel
 
 from reportgen.sources.models import Passage
 
-__all__ = ["NumericFact", "extract_facts", "parse_number", "printed_values"]
+__all__ = [
+    "NumericFact",
+    "PrintedValue",
+    "extract_facts",
+    "normalise_unit",
+    "parse_number",
+    "printed_quantities",
+    "printed_values",
+    "same_unit",
+]
 
 
 class NumericFact(BaseModel):
@@ -532,6 +541,95 @@ def printed_values(text: str, lang: str = "en") -> list[tuple[str, float]]:
             if mult is not None and not (word == "mil" and profile.code != "es"):
                 out.append((text[start: end + mm.end("m")], value * mult))
     return out
+
+
+@dataclass(frozen=True)
+class PrintedValue:
+    """One reading of a number printed in a text (see :func:`printed_quantities`).
+
+    Attributes:
+        raw: The text as printed (sign and multiplier word included when applied).
+        value: The value read.
+        unit: The normalised unit printed beside it (``"GW"``, ``"%"``,
+            ``"°C"``, ``"USD"``, a counted noun), or ``None``.
+        year_like: A bare four-digit integer from 1000 to 2100 with no unit
+            beside it: a year, not a quantity.
+    """
+
+    raw: str
+    value: float
+    unit: str | None
+    year_like: bool
+
+
+def printed_quantities(text: str, lang: str = "en") -> list[PrintedValue]:
+    """Every number printed in ``text`` with the unit printed beside it.
+
+    The readings are those of :func:`printed_values` (same separators, signs
+    and multiplier words); the unit is read by the same rules as
+    :func:`extract_facts` (abbreviations, unit words, a currency sign before
+    the number, a counted noun after it).
+
+    Args:
+        text: Any text (a sentence, a table row).
+        lang: BCP 47 language of the text.
+
+    Returns:
+        The readings in reading order.
+    """
+    profile = _lang(lang)
+    out: list[PrintedValue] = []
+    for m in profile.number.finditer(text):
+        start, end = m.span()
+        try:
+            value = _parse_number(m.group(0), profile)
+        except ValueError:
+            continue
+        if not math.isfinite(value):
+            continue
+        signed = start > 0 and text[start - 1] in "−-" and (start < 2 or text[start - 2] in " (  ")
+        if signed:
+            value, start = -value, start - 1
+        currency = _CURRENCY_BEFORE_RE.search(text[:start])
+        unit, mult, _ = _read_unit(text, end, value, profile)
+        if unit is None and currency:
+            unit = _CURRENCY_UNITS.get(currency.group("c").strip(), currency.group("c").strip())
+        year_like = not signed and unit is None and _is_year_number(m.group(0))
+        out.append(PrintedValue(text[start:end], value, unit, year_like))
+        mm = _MULT_RE.match(text[end:])
+        if mm:
+            word = re.sub(r"\s+", " ", mm.group("m").lower())
+            factor = _MULTIPLIERS.get(word)
+            if word in {"billion", "billions"} and profile.long_scale:
+                factor = 1e12
+            if factor is not None and not (word == "mil" and profile.code != "es"):
+                out.append(PrintedValue(text[start: end + mm.end("m")], value * factor, unit, False))
+    return out
+
+
+def normalise_unit(unit: str) -> str:
+    """A unit as :func:`printed_quantities` names it: ``"gigawatts"`` is ``"GW"``,
+    ``"per cent"`` is ``"%"``; an unknown unit is returned trimmed."""
+    cleaned = " ".join(unit.split())
+    found = _match_unit(" " + cleaned) or _match_unit(cleaned)
+    if found and found[1] >= len(cleaned) - 1:
+        return found[0]
+    currency = _CURRENCY_UNITS.get(cleaned)
+    return currency or cleaned
+
+
+def same_unit(proposed: str, printed: str) -> bool:
+    """Whether a proposed unit names the unit printed beside a number.
+
+    Both are normalised (:func:`normalise_unit`) and compared without case;
+    a proposed unit may carry a multiplier or a qualifier around the printed
+    one (``"million people"`` for ``"people"``, ``"GW of capacity"`` for ``"GW"``).
+    """
+    a, b = normalise_unit(proposed), normalise_unit(printed)
+    if a == b or a.casefold() == b.casefold():
+        return a == b or b not in {"MW", "mW", "Mm", "mm"}  # case is the unit for these
+    words = re.findall(r"[^\W\d_]+|%|°[CF]", a)
+    return b in words or b.casefold() in {w.casefold() for w in words} and len(b) > 2
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
