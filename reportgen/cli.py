@@ -168,6 +168,12 @@ def report(
     except ReportgenError as exc:
         _fail(str(exc))
         return
+    except ValidationError as exc:  # a REPORTGEN_* setting that does not parse
+        _fail(_settings_problem(exc))
+        return
+    except Exception as exc:  # noqa: BLE001 - never a traceback: one line; the run record says failed
+        _fail(f"internal error: {type(exc).__name__}: {exc}")
+        return
     _print_result(result)
 
 
@@ -184,7 +190,20 @@ def resume(
     except ReportgenError as exc:
         _fail(str(exc))
         return
+    except ValidationError as exc:
+        _fail(_settings_problem(exc))
+        return
+    except Exception as exc:  # noqa: BLE001 - never a traceback
+        _fail(f"internal error: {type(exc).__name__}: {exc}")
+        return
     _print_result(result)
+
+
+def _settings_problem(exc: ValidationError) -> str:
+    """One line naming the environment variable that does not parse, its value and why."""
+    first = exc.errors()[0]
+    name = str(first["loc"][0]) if first["loc"] else "setting"
+    return f"REPORTGEN_{name.upper()}={first.get('input')!r}: {first['msg']}"
 
 
 def _with_progress(quiet: bool, start: Any) -> Any:
