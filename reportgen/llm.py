@@ -694,7 +694,7 @@ class LLM:
             finally:
                 self._release(bound)
             wait = (delay if delay is not None else random.uniform(0, 0.5 * 2 ** attempt)) * self.backoff_scale
-            if attempt == CALL_TRIES or time.monotonic() + wait >= call_deadline:
+            if attempt == CALL_TRIES or time.monotonic() + wait >= call_deadline or self._closed.is_set():
                 if isinstance(last, _Unreached):
                     raise self._fail(f"{last} (is the server running, and REPORTGEN_LLM_BASE_URL right?)")
                 raise last
@@ -783,6 +783,8 @@ class LLM:
                         break
         except openai.APIStatusError:
             raise
+        except _NotOpenAI as exc:
+            self._transport_error(exc, call, billed)
         except openai.APIConnectionError as exc:
             self._transport_error(exc.__cause__ or exc, call, billed)
         except openai.APIError as exc:  # an error event inside the stream

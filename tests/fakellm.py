@@ -66,6 +66,12 @@ class Reply:
         delay_s: Seconds to wait before answering.
         usage: ``(prompt_tokens, completion_tokens)``; default estimated.
         finish_reason: Default ``"tool_calls"`` with tool calls, else ``"stop"``.
+        pieces: Stream the content (or the structured JSON) as these pieces,
+            one chunk each, ``chunk_delay_s`` apart (streaming requests only).
+        chunk_delay_s: Seconds between streamed pieces.
+        raw_body: Send this body as is, with ``content_type`` (an endpoint
+            that is not the OpenAI API: an HTML page).
+        content_type: The media type of ``raw_body``.
     """
 
     content: str | None = None
@@ -77,6 +83,27 @@ class Reply:
     delay_s: float = 0.0
     usage: tuple[int, int] | None = None
     finish_reason: str | None = None
+    pieces: Any = None
+    chunk_delay_s: float = 0.0
+    raw_body: str | None = None
+    content_type: str = "text/html"
+
+
+def trickle(pieces: Any, delay_s: float = 0.05, *, finish_reason: str | None = None) -> Reply:
+    """A streamed answer sent piece by piece (an iterable: it may be endless, e.g.
+    ``itertools.repeat('"Sections", ')``); the server counts a client that hangs up."""
+    return Reply(content="", pieces=pieces, chunk_delay_s=delay_s, finish_reason=finish_reason)
+
+
+def html_page(body: str = "<!doctype html><html><body>Welcome</body></html>") -> Reply:
+    """HTTP 200 with an HTML page: a base URL that is a web site, not the OpenAI API."""
+    return Reply(raw_body=body, content_type="text/html; charset=utf-8")
+
+
+def cut(data: Any) -> Reply:
+    """Structured output that stops at the length limit (``finish_reason: "length"``), JSON cut in half."""
+    raw = json.dumps(data)
+    return Reply(content=raw[: len(raw) // 2], finish_reason="length")
 
 
 #: A reply, or a function of the request that returns one.
@@ -175,12 +202,16 @@ class FakeLLM:
         requests: Every request received, in order.
         default: Answered when the queue is empty (``None``: HTTP 500).
         exhausted: Requests that found the queue empty and no default.
+        disconnects: Streamed answers whose client hung up before the end.
+        streaming: Streamed answers being sent right now.
     """
 
     def __init__(self) -> None:
         self.requests: list[RecordedRequest] = []
         self.default: Scripted | None = None
         self.exhausted = 0
+        self.disconnects = 0
+        self.streaming = 0
         self._queue: deque[Scripted] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -297,8 +328,13 @@ class FakeLLM:
         if reply.delay_s:
             await self._sleep(reply.delay_s)
         if reply.status != 200:
-            kind = "rate_limit_exceeded" if reply.status == 429 else "server_error"
+            kind = {429: "rate_limit_exceeded", 401: "invalid_api_key", 404: "model_not_found",
+                    400: "invalid_request_error"}.get(reply.status, "server_error")
             return _error(reply.status, reply.error or f"HTTP {reply.status}", kind, reply.headers)
+        if reply.raw_body is not None:
+            return Response(reply.raw_body, media_type=reply.content_type)
+        if reply.pieces is not None and body.get("stream"):
+            return StreamingResponse(self._trickle(reply, body), media_type="text/event-stream")
         message, finish = self._message(reply, body)
         prompt, completion = reply.usage or (
             _estimate_tokens(body.get("messages", [])),
@@ -330,6 +366,34 @@ class FakeLLM:
             },
             headers=reply.headers,
         )
+
+    async def _trickle(self, reply: Reply, body: dict[str, Any]) -> Any:
+        base = {"id": f"chatcmpl-fake-{self._counter}", "object": "chat.completion.chunk",
+                "created": int(time.time()), "model": str(body.get("model") or MODEL)}
+        forced = _forced_tool(body)
+        finished = False
+        self.streaming += 1
+        try:
+            for n, piece in enumerate(reply.pieces):
+                if self._stopping.is_set():
+                    return
+                if forced is not None:
+                    delta: dict[str, Any] = {"tool_calls": [{"index": 0, "id": "call_0", "type": "function",
+                                                             "function": {"name": forced if n == 0 else None,
+                                                                          "arguments": piece}}]}
+                else:
+                    delta = {"content": piece}
+                yield f"data: {json.dumps({**base, 'choices': [{'index': 0, 'delta': delta}]})}\n\n".encode()
+                await self._sleep(reply.chunk_delay_s)
+            finish = reply.finish_reason or ("tool_calls" if forced else "stop")
+            done = {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
+            yield f"data: {json.dumps(done)}\n\n".encode()
+            yield b"data: [DONE]\n\n"
+            finished = True
+        finally:
+            self.streaming -= 1
+            if not finished:
+                self.disconnects += 1
 
     async def _sleep(self, seconds: float) -> None:
         deadline = time.monotonic() + seconds
