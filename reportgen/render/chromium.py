@@ -286,7 +286,9 @@ class ChromiumBrowser:
             raise ForbiddenURLError(
                 f"cannot write {target}: refused to fetch {refused[0]!r}: only inline data: URIs may be loaded"
             )
-        first = self._print(session, deadline)
+        # The first print only has to place the headings (its named
+        # destinations): no tags, no outline, which Chromium takes time to build.
+        first = self._print(session, deadline, draft=True)
         late = self._blocked_locally()
         if late:
             raise ForbiddenURLError(
@@ -295,7 +297,7 @@ class ChromiumBrowser:
         pages = _destination_pages(first)
         ids = [anchor for anchor in _TOC_LINK.findall(_toc_of(html)) if anchor in pages]
         if not ids:
-            return first
+            return self._print(session, deadline)
         rules = "".join(
             f'nav.toc a[href="#{_css_string(anchor)}"]::after {{ content: "{pages[anchor]}"; }}'
             for anchor in ids
@@ -321,8 +323,9 @@ class ChromiumBrowser:
                     urls.append(text.removeprefix(_LOCAL_REFUSED).strip())
         return urls
 
-    def _print(self, session: str, deadline: float) -> bytes:
-        result = self.call("Page.printToPDF", _PRINT, session=session, deadline=deadline)
+    def _print(self, session: str, deadline: float, *, draft: bool = False) -> bytes:
+        options = {**_PRINT, "generateTaggedPDF": False, "generateDocumentOutline": False} if draft else _PRINT
+        result = self.call("Page.printToPDF", options, session=session, deadline=deadline)
         return base64.b64decode(result["data"])
 
 

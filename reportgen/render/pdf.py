@@ -32,19 +32,18 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import re
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from urllib import request
-
-import weasyprint
-from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
+from typing import TYPE_CHECKING, Any
 
 from reportgen.errors import ForbiddenURLError, RenderError
 from reportgen.render.files import write_bytes_atomic
+
+if TYPE_CHECKING:  # at run time they come from __getattr__ (WeasyPrint is imported on first use)
+    from reportgen.render.fetch import DataURLFetcher, ForbiddenFetch
 
 __all__ = [
     "ENGINES",
@@ -63,63 +62,21 @@ WEASYPRINT_LOGGER = "weasyprint"
 #: The PDF engines a run may choose.
 ENGINES: tuple[str, ...] = ("weasyprint", "chromium")
 
-_DATA_URI = re.compile(r"^data:", re.IGNORECASE)
 
+def __getattr__(name: str) -> Any:
+    """:class:`DataURLFetcher` and :class:`ForbiddenFetch`, imported on first use.
 
-class ForbiddenFetch(FatalURLFetchingError):
-    """WeasyPrint asked for a URL that is not an inline ``data:`` URI.
-
-    A :class:`~weasyprint.urls.FatalURLFetchingError` (a ``BaseException``),
-    so WeasyPrint's resource loaders do not catch it and the render stops.
-    (Where WeasyPrint swallows it anyway, :attr:`DataURLFetcher.refused`
-    still records the URL and the render fails afterwards.)
-
-    Attributes:
-        url: The refused URL, as WeasyPrint passed it.
+    They subclass WeasyPrint's classes, and importing WeasyPrint costs about
+    half a second (``python -X importtime``): a process that prints with the
+    chromium engine never pays it.
     """
+    if name in {"DataURLFetcher", "ForbiddenFetch"}:
+        from reportgen.render import fetch
 
-    def __init__(self, url: str) -> None:
-        super().__init__(f"refused to fetch {url!r}: only inline data: URIs may be loaded")
-        self.url = url
-
-
-class DataURLFetcher(URLFetcher):
-    """A WeasyPrint URL fetcher that serves ``data:`` URIs and nothing else.
-
-    ``data:`` URIs are decoded in memory by the standard library's
-    :class:`urllib.request.DataHandler`, without going through an opener (so no
-    proxy or other handler is ever consulted).
-    """
-
-    def __init__(self) -> None:
-        super().__init__(allowed_protocols=("data",), allow_redirects=False, fail_on_errors=True)
-        #: Every URL refused so far. WeasyPrint swallows even fatal errors in
-        #: a few places (it catches ``BaseException`` around drawing an SVG
-        #: image and only logs), so the renderer checks this list afterwards.
-        self.refused: list[str] = []
-
-    def fetch(self, url: str, headers: dict[str, str] | None = None) -> URLFetcherResponse:
-        """Decode a ``data:`` URI.
-
-        Args:
-            url: The URL WeasyPrint wants.
-            headers: Ignored (HTTP headers; no request is ever made).
-
-        Returns:
-            The decoded content with its media type.
-
-        Raises:
-            ForbiddenFetch: ``url`` is not a ``data:`` URI (``file:``,
-                ``http:``, ``https:``, a relative path, anything else).
-        """
-        if not isinstance(url, str) or not _DATA_URI.match(url):
-            self.refused.append(str(url))
-            raise ForbiddenFetch(str(url))
-        response = request.DataHandler().data_open(request.Request(url))
-        with response:
-            body = response.read()
-        content_type = response.headers.get("Content-Type", "application/octet-stream")
-        return URLFetcherResponse(url, body=body, headers={"Content-Type": content_type})
+        value = getattr(fetch, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,8 +212,12 @@ def render_document(html: str, *, target: str) -> RenderedPDF:
         ForbiddenURLError: A non-``data:`` URL was asked for.
         RenderError: WeasyPrint failed.
     """
+    import weasyprint
+    from weasyprint.urls import FatalURLFetchingError
+
     started = time.perf_counter()
-    fetcher = DataURLFetcher()
+    fetcher_class = globals().get("DataURLFetcher") or __getattr__("DataURLFetcher")  # a test may patch it
+    fetcher = fetcher_class()
     try:
         with _collect_warnings() as warnings:
             document = weasyprint.HTML(string=html, base_url=None, url_fetcher=fetcher)
@@ -266,7 +227,7 @@ def render_document(html: str, *, target: str) -> RenderedPDF:
     except Exception as exc:
         raise RenderError(f"cannot write {target}: {type(exc).__name__}: {exc}") from exc
     if fetcher.refused:  # refused, then swallowed by WeasyPrint: still fatal
-        cause = ForbiddenFetch(fetcher.refused[0])
+        cause = __getattr__("ForbiddenFetch")(fetcher.refused[0])
         raise ForbiddenURLError(f"cannot write {target}: {cause}") from cause
     assert isinstance(data, bytes)
     return RenderedPDF(data=data, warnings=tuple(warnings), seconds=time.perf_counter() - started)
