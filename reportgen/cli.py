@@ -2,25 +2,38 @@
 
 Errors from reportgen end the command with one line on stderr
 (``error: ...``) and exit status 1; usage errors exit 2.
+
+Start-up is kept short (issue 15): this module imports typer, rich's console,
+pydantic and the settings only; every stage imports what it needs when it
+runs, and ``report`` checks its options before it loads the pipeline.
+``tests/test_startup.py`` holds the budget (modules imported, not seconds).
 """
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-import jinja2
 import typer
 from pydantic import ValidationError
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from reportgen.blueprint.model import Blueprint, TaskStatus
-from reportgen.config import RunOptions, get_settings, resolve_language
 from reportgen.errors import InputError, ReportgenError
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from reportgen.blueprint.model import Blueprint
+    from reportgen.config import RunOptions
+
+
+def get_settings() -> Any:
+    """:func:`reportgen.config.get_settings`, imported when a command needs it."""
+    from reportgen.config import get_settings as settings
+
+    return settings()
 
 __all__ = ["app"]
 
@@ -49,8 +62,20 @@ def _options(
     The language follows :func:`reportgen.config.resolve_language`, the rule
     the HTTP API and A2A apply too.
     """
+    from reportgen.config import RunOptions, resolve_language
+
     if no_wiki and not corpus:
         raise InputError("--no-wiki needs at least one --corpus folder")
+    try:
+        # Checked once before the language is detected (loading the detector
+        # takes a second), so a bad topic or count is answered at once.
+        RunOptions(topic=topic, lang=lang or "en", sections=sections, corpus_dirs=corpus,
+                   use_wiki=not no_wiki, guidance=guidance)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        if first["loc"] and first["loc"][0] != "lang":
+            where = ".".join(str(x) for x in first["loc"])
+            raise InputError(f"{where}: {first['msg'].removeprefix('Value error, ')}") from None
     lang = resolve_language(topic, lang, encyclopedia=not no_wiki, model=model)
     try:
         return RunOptions(topic=topic, lang=lang, sections=sections, corpus_dirs=corpus,
@@ -65,6 +90,8 @@ def _with_template(
     options: RunOptions, template_dir: Path | None, template: str, appendix: bool
 ) -> RunOptions:
     """Check the template folder and theme now, before any research is done."""
+    import jinja2
+
     from reportgen.errors import RenderError
     from reportgen.render import available_templates
 
@@ -94,6 +121,8 @@ class _ProgressDisplay:
         self.bar = progress.add_task("planning", total=None)
 
     def __call__(self, blueprint: Blueprint) -> None:
+        from reportgen.blueprint.model import TaskStatus
+
         finished = sum(t.status.finished for t in blueprint.tasks)
         working = Counter(t.agent for t in blueprint.tasks if t.status is TaskStatus.RUNNING)
         what = ", ".join(f"{agent} x{n}" for agent, n in sorted(working.items())) or "coordinating"
@@ -142,17 +171,19 @@ def report(
     An interrupted run of the same report (same topic and options) is resumed
     instead of started again, unless --new is given.
     """
-    from reportgen.faults import FaultPlan
-    from reportgen.run import find_unfinished, generate_report
-
     try:
         settings = get_settings()
         if max_tokens is not None:
             settings = settings.model_copy(update={"max_tokens": max_tokens})
         if agents_dir is not None:
             settings = settings.model_copy(update={"agents_dir": agents_dir})
-        _check_agents(settings)
+        # The options first: a bad topic is answered before the registry and
+        # the pipeline are loaded (seconds of imports; issue 15).
         options = _options(topic, lang, sections, list(corpus or []), no_wiki, guidance, settings.llm_configured)
+        _check_agents(settings)
+        from reportgen.faults import FaultPlan
+        from reportgen.run import find_unfinished, generate_report
+
         options = _with_template(options, template_dir or settings.template_dir, template, not no_appendix)
         plan = FaultPlan.parse(faults) if faults else None
         base = out or settings.out_dir
@@ -208,6 +239,10 @@ def _settings_problem(exc: ValidationError) -> str:
 
 def _with_progress(quiet: bool, start: Any) -> Any:
     """Run ``start(display)`` (a coroutine factory) under the progress display."""
+    import asyncio
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
     with Progress(
         SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("tasks"), TimeElapsedColumn(), console=_err, disable=quiet, transient=True,
