@@ -2,7 +2,13 @@
 
 The report graph reads like the pipeline::
 
-    plan ──► dispatch ──► coordinate ──► render
+    plan ──► review ──► dispatch ──► coordinate ──► render
+               ▲  │ (guidance: plan again, review again)
+               └──┘
+
+``review`` passes straight through unless the run asked for plan review
+(:mod:`reportgen.review`): then it stops with LangGraph's ``interrupt`` until
+a reviewer answers.
 
 ``dispatch`` runs each task of the execution blueprint as one invocation of the
 task graph, as soon as that task's own dependencies are done (see
@@ -29,6 +35,7 @@ from langgraph.graph.state import CompiledStateGraph
 from reportgen.agents.nodes import TaskGraph, TaskState, agent_node, recovery_node
 from reportgen.agents.runtime import RunContext
 from reportgen.pipeline import Pipeline, ReportState, coordinate_node, dispatch_node, plan_node, render_node
+from reportgen.review import review_node
 
 __all__ = ["build_report_graph", "build_task_graph", "default_agents", "mermaid"]
 
@@ -76,7 +83,7 @@ def build_task_graph(checkpointer: Any = None, agents: Mapping[str, Any] | None 
 def build_report_graph(
     checkpointer: Any = None,
 ) -> CompiledStateGraph[ReportState, Pipeline, ReportState, ReportState]:
-    """Compile the report graph: plan → dispatch → coordinate → render.
+    """Compile the report graph: plan → review → dispatch → coordinate → render.
 
     Args:
         checkpointer: A LangGraph checkpointer (``None`` for none).
@@ -87,11 +94,13 @@ def build_report_graph(
     """
     builder = StateGraph(ReportState, context_schema=Pipeline)
     builder.add_node("plan", plan_node)              # topic -> execution blueprint
+    builder.add_node("review", review_node,          # plan review (interrupt) when asked for
+                     destinations=("dispatch", "review"))
     builder.add_node("dispatch", dispatch_node)      # runs tasks through the task graph
     builder.add_node("coordinate", coordinate_node)  # outputs -> Report (citations, figures)
     builder.add_node("render", render_node)          # Report -> HTML, PDF, JSON
     builder.add_edge(START, "plan")
-    builder.add_edge("plan", "dispatch")
+    builder.add_edge("plan", "review")
     builder.add_edge("dispatch", "coordinate")
     builder.add_edge("coordinate", "render")
     return builder.compile(checkpointer=checkpointer, name="report")

@@ -88,6 +88,7 @@ class Pipeline:
         cancel: When set, dispatch starts no new task and the run stops with
             :class:`~reportgen.errors.RunCanceled` at the next task boundary.
         settings: The run's settings (model pricing for the cost estimate).
+        review: Stop after planning until a reviewer answers (:mod:`reportgen.review`).
     """
 
     options: RunOptions
@@ -104,6 +105,7 @@ class Pipeline:
     template_dir: Path | None = None
     cancel: asyncio.Event | None = None
     settings: Settings | None = None
+    review: bool = False
     _saver: "BlueprintSaver | None" = field(default=None, repr=False)
 
     def save_blueprint(self, blueprint: Blueprint, *, force: bool = False) -> None:

@@ -18,6 +18,7 @@ from typing import Any, AsyncIterator, Callable
 import aiosqlite
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.types import Command
 
 from reportgen.acp import MessageLog, StatusUpdate
 from reportgen.agents.mcp_tool import check_mcp_tools
@@ -33,6 +34,7 @@ from reportgen.i18n import labels
 from reportgen.llm import LLM
 from reportgen.pipeline import Pipeline
 from reportgen.report import Limitation, Report
+from reportgen.review import ReviewRequired
 from reportgen.runs import RunLock, RunRecord, find_unfinished, load_record, save_record
 from reportgen.sources import open_backends
 
@@ -113,6 +115,8 @@ async def generate_report(
     template_dir: Path | None = None,
     faults: FaultPlan | None = None,
     web: Any = None,
+    review: bool = False,
+    review_answer: dict[str, Any] | None = None,
 ) -> RunResult:
     """Plan, research, chart, write, coordinate and render one report.
 
@@ -133,6 +137,10 @@ async def generate_report(
         web: The web backend for the ``web`` / ``auto`` search modes
             (``REPORTGEN_SEARCH``); default a :class:`~reportgen.sources.WebSearch`
             on ddgs. Tests pass one on a local fixture site.
+        review: Stop after planning for a plan review (:mod:`reportgen.review`).
+        review_answer: The reviewer's answer to a run waiting for review
+            (a checked :class:`~reportgen.review.ReviewAnswer` as JSON, with
+            ``run_blueprint`` the blueprint to run).
 
     A run killed at any moment continues with :func:`resume_report` (or a new
     call with the same ``report_id``): finished tasks are reused from their
@@ -151,12 +159,15 @@ async def generate_report(
         NoSourcesError: The corpora know nothing of the topic.
         RunError: No section could be written.
         RunCanceled: ``cancel`` was set before the run finished.
+        ReviewRequired: The run waits for its plan review (``review``);
+            call again with ``review_answer``.
         RenderError: The HTML or PDF could not be written.
     """
     settings = settings or get_settings()
     if faults is None and settings.faults:
         faults = FaultPlan.parse(settings.faults)
-    hooks = _Hooks(on_blueprint, on_message, cancel, template_dir, recovery, backoff_scale, faults)
+    hooks = _Hooks(on_blueprint, on_message, cancel, template_dir, recovery, backoff_scale, faults,
+                   review, review_answer)
     if search is not None:
         return await _run(options, settings, out_dir, report_id, search, [search.name], [], hooks)
     registry = load_registry(settings)  # a broken agent folder or plugin stops here, before any research
@@ -189,6 +200,8 @@ class _Hooks:
     recovery: bool
     backoff_scale: float
     faults: FaultPlan | None
+    review: bool = False
+    review_answer: dict[str, Any] | None = None
 
 
 def corpus_title(name: str, options: RunOptions) -> str:
@@ -223,6 +236,8 @@ async def _run(
         save_record(settings, record)
         try:
             result = await _invoke(options, settings, folder, report_id, search, corpora, skipped, hooks)
+        except ReviewRequired:
+            raise  # still running: it continues when the review is answered
         except RunCanceled as exc:
             record.state, record.error = "canceled", str(exc)
             raise
@@ -281,11 +296,15 @@ async def _invoke(
             task_graph=build_task_graph(saver, agents), corpora=corpora, limitations=skipped,
             max_concurrency=settings.max_concurrency, on_blueprint=hooks.on_blueprint,
             agents=agents, registry=registry, template_dir=hooks.template_dir, cancel=stop,
-            settings=settings,
+            settings=settings, review=hooks.review,
         )
         graph = build_report_graph(saver)
         snapshot = await graph.aget_state(config)
-        if snapshot.next:  # an interrupted run: continue from the last finished stage
+        if snapshot.interrupts:  # waiting for plan review
+            if hooks.review_answer is None:
+                raise ReviewRequired(report_id, snapshot.values.get("blueprint") or {})
+            state = await graph.ainvoke(Command(resume=hooks.review_answer), config, context=pipeline)
+        elif snapshot.next:  # an interrupted run: continue from the last finished stage
             log.append(StatusUpdate(task_id="run", status="resumed",
                                     detail=f"resuming at {', '.join(snapshot.next)}"))
             state = await graph.ainvoke(None, config, context=pipeline)
@@ -293,6 +312,8 @@ async def _invoke(
             state = snapshot.values
         else:
             state = await graph.ainvoke({"report_id": report_id}, config, context=pipeline)
+        if state.get("__interrupt__"):
+            raise ReviewRequired(report_id, state.get("blueprint") or {})
     return RunResult(
         report_id=report_id,
         out_dir=folder,

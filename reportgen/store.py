@@ -9,8 +9,16 @@ A job is one report the service was asked for; its id is the report id (the
 folder name under the outputs directory and the checkpoint thread)::
 
     submitted ──► working ──► completed | failed | canceled
-        │                                  ▲
+        │           │   ▲              ▲
+        │           ▼   │ (answered)   │
+        │        input_required ───────┤ (canceled while waiting)
         └──────────── (canceled before it started) ──┘
+
+A job asked for with ``review`` stops after planning in ``input_required``
+with its proposed plan in ``plan``; the reviewer's answer is stored in
+``review_answer`` and the job is queued again (``submitted``). Both columns
+survive a restart: a job waiting for review keeps waiting, an answered one
+runs.
 
 A job still ``submitted`` or ``working`` when the service stops is run again
 with the same report id when it starts (see :mod:`reportgen.worker`).
@@ -98,6 +106,13 @@ def m002_idempotency_keys(db: sqlite3.Connection) -> None:
     )
 
 
+@migration
+def m003_plan_review(db: sqlite3.Connection) -> None:
+    db.execute("ALTER TABLE jobs ADD COLUMN plan TEXT")
+    db.execute("ALTER TABLE jobs ADD COLUMN review_answer TEXT")
+    db.execute("ALTER TABLE jobs ADD COLUMN review_deadline TEXT")
+
+
 def migrate(db: sqlite3.Connection) -> list[str]:
     """Apply the migrations ``db`` has not seen yet, each in its own transaction.
 
@@ -125,10 +140,11 @@ def migrate(db: sqlite3.Connection) -> list[str]:
 
 
 class JobStatus(str, Enum):
-    """Lifecycle of a report job (the A2A task states, minus ``input-required``)."""
+    """Lifecycle of a report job (the A2A task states)."""
 
     SUBMITTED = "submitted"
     WORKING = "working"
+    INPUT_REQUIRED = "input_required"
     COMPLETED = "completed"
     FAILED = "failed"
     CANCELED = "canceled"
@@ -166,6 +182,9 @@ class Job:
         error_code: The :class:`~reportgen.errors.ReportgenError` code of a
             failed or canceled job.
         error: Its one-line description.
+        plan: The proposed blueprint (JSON) while it waits for review, then the reviewed one.
+        review_answer: The reviewer's answer not yet applied by a run (JSON).
+        review_deadline: When an unattended review is approved automatically (``None``: never).
     """
 
     id: str
@@ -186,6 +205,9 @@ class Job:
     pages: int | None = None
     error_code: str | None = None
     error: str | None = None
+    plan: dict[str, Any] | None = None
+    review_answer: dict[str, Any] | None = None
+    review_deadline: datetime | None = None
 
 
 class Idempotent(NamedTuple):
@@ -322,20 +344,25 @@ class JobStore:
             return int(self._db.execute("SELECT count(*) FROM jobs").fetchone()[0])
 
     def unfinished(self) -> builtins.list[Job]:  # ``list`` here is the method above
-        """Jobs ``submitted`` or ``working``, oldest first (the ones to run on start)."""
+        """Jobs ``submitted`` or ``working``, oldest first (the ones to run on start).
+
+        A job ``input_required`` whose review was answered counts too; one
+        still waiting for its review does not.
+        """
         with self._lock:
             rows = self._db.execute(
-                "SELECT * FROM jobs WHERE status IN (?, ?) ORDER BY created_at, rowid",
-                (JobStatus.SUBMITTED.value, JobStatus.WORKING.value),
+                "SELECT * FROM jobs WHERE status IN (?, ?) OR (status = ? AND review_answer IS NOT NULL) "
+                "ORDER BY created_at, rowid",
+                (JobStatus.SUBMITTED.value, JobStatus.WORKING.value, JobStatus.INPUT_REQUIRED.value),
             ).fetchall()
         return [_job(r) for r in rows]
 
     def active_count(self, client: str) -> int:
-        """Jobs of ``client`` that are ``submitted`` or ``working``."""
+        """Jobs of ``client`` that are ``submitted``, ``working`` or ``input_required``."""
         with self._lock:
             row = self._db.execute(
-                "SELECT count(*) FROM jobs WHERE client = ? AND status IN (?, ?)",
-                (client, JobStatus.SUBMITTED.value, JobStatus.WORKING.value),
+                "SELECT count(*) FROM jobs WHERE client = ? AND status IN (?, ?, ?)",
+                (client, JobStatus.SUBMITTED.value, JobStatus.WORKING.value, JobStatus.INPUT_REQUIRED.value),
             ).fetchone()
         return int(row[0])
 
@@ -352,6 +379,50 @@ class JobStore:
         """Record blueprint tasks finished of planned."""
         with self._tx() as db:
             db.execute("UPDATE jobs SET tasks_done = ?, tasks_total = ? WHERE id = ?", (done, total, job_id))
+
+    def wait_for_review(self, job_id: str, plan: dict[str, Any], deadline: datetime | None) -> None:
+        """The job stops for review of ``plan`` (any earlier answer is used up).
+
+        Args:
+            job_id: The job.
+            plan: The proposed blueprint (JSON).
+            deadline: When it is approved automatically (``None``: it waits for ever).
+        """
+        with self._tx() as db:
+            db.execute(
+                "UPDATE jobs SET status = ?, plan = ?, review_answer = NULL, review_deadline = ? WHERE id = ?",
+                (JobStatus.INPUT_REQUIRED.value, json.dumps(plan), deadline.isoformat() if deadline else None,
+                 job_id),
+            )
+
+    def answer_review(self, job_id: str, answer: dict[str, Any], plan: dict[str, Any]) -> bool:
+        """Record the reviewer's answer and queue the job again (``submitted``).
+
+        Args:
+            job_id: The job.
+            answer: The checked answer (JSON).
+            plan: The blueprint to run (JSON).
+
+        Returns:
+            ``False`` when the job was not waiting for review (nothing changed).
+        """
+        with self._tx() as db:
+            return db.execute(
+                "UPDATE jobs SET status = ?, review_answer = ?, plan = ?, review_deadline = NULL "
+                "WHERE id = ? AND status = ? AND review_answer IS NULL",
+                (JobStatus.SUBMITTED.value, json.dumps(answer), json.dumps(plan), job_id,
+                 JobStatus.INPUT_REQUIRED.value),
+            ).rowcount > 0
+
+    def reviews_due(self, now: datetime) -> builtins.list[Job]:
+        """Jobs waiting for review whose deadline has passed."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM jobs WHERE status = ? AND review_answer IS NULL AND review_deadline IS NOT NULL "
+                "AND review_deadline <= ?",
+                (JobStatus.INPUT_REQUIRED.value, now.isoformat()),
+            ).fetchall()
+        return [_job(r) for r in rows]
 
     def request_cancel(self, job_id: str) -> None:
         """Remember that a cancel was asked for (it survives a restart)."""
@@ -412,4 +483,7 @@ def _job(row: sqlite3.Row) -> Job:
         pages=row["pages"],
         error_code=row["error_code"],
         error=row["error"],
+        plan=json.loads(row["plan"]) if row["plan"] else None,
+        review_answer=json.loads(row["review_answer"]) if row["review_answer"] else None,
+        review_deadline=_time(row["review_deadline"]),
     )

@@ -15,6 +15,15 @@ interrupted hard (its in-flight tasks then run again on resume).
 
 Whoever follows a job (an SSE stream, an A2A task) waits on :class:`JobEvents`,
 which the pipeline's callbacks wake from any thread.
+
+Plan review (``review: true``): the run stops after planning
+(:class:`~reportgen.review.ReviewRequired`), the job goes ``input_required``
+with its plan in the store, and :meth:`Worker.review` queues it again with the
+reviewer's answer. The unattended-review policy is the request's
+``review_timeout_s``: ``None`` (the default) keeps waiting for ever (a restart
+included); a number of seconds approves the plan as proposed once that long
+has passed without an answer (the review message then names the client
+``timeout``).
 """
 
 from __future__ import annotations
@@ -25,20 +34,42 @@ import logging
 import re
 import shutil
 import threading
+import unicodedata
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 
 from reportgen.acp import MessageLog, StatusUpdate
 from reportgen.blueprint.model import Blueprint
 from reportgen.config import MAX_TOPIC_CHARS, RunOptions, Settings, clean_topic, resolve_language
 from reportgen.errors import InputError, RenderError, ReportgenError, RunCanceled
+from reportgen.review import ReviewRequired
 from reportgen.store import Idempotent, Job, JobStatus, JobStore
 
-__all__ = ["ID_PATTERN", "JobEvents", "NAME_PATTERN", "ReportRequest", "THEME_PATTERN", "Worker", "valid_id"]
+__all__ = [
+    "ID_PATTERN", "JobEvents", "NAME_PATTERN", "REVIEW_SWEEP_S", "ReportRequest", "ReviewStateError", "THEME_PATTERN",
+    "Worker", "valid_id",
+]
+
+#: Seconds between two looks for unattended reviews whose timeout passed.
+REVIEW_SWEEP_S = 5.0
+
+
+class ReviewStateError(InputError):
+    """The job is not waiting for review (already answered, running, finished)."""
+
+    code = "not_waiting_for_review"
+
+
+class CancelRefused(InputError):
+    """The job cannot be canceled now; the message says why."""
+
+    code = "cancel_refused"
+
 
 logger = logging.getLogger(__name__)
 
@@ -83,25 +114,43 @@ class ReportRequest(BaseModel):
         description="Report language (ISO 639-1; default the topic's). Without a language model and with the "
                     "encyclopedia: en, es or fr (its editions).",
     )
-    sections: int = Field(5, ge=1, le=12, description="Body sections wanted.")
+    sections: StrictInt = Field(5, ge=1, le=12, description="Body sections wanted.")
     corpus: str | None = Field(
         None, pattern=NAME_PATTERN, max_length=64,
         description="Name of a document corpus the server offers (see GET /.well-known/agent.json).",
     )
-    wiki: bool = Field(True, description="Search the offline encyclopedia too.")
+    wiki: StrictBool = Field(True, description="Search the offline encyclopedia too.")
     template: str = Field(
         "report", pattern=THEME_PATTERN, max_length=40,
         description="Report template (theme) by name: 'report', 'brief' or one the server offers.",
     )
-    appendix: bool = Field(True, description="End with the appendix showing how the report was made.")
+    appendix: StrictBool = Field(True, description="End with the appendix showing how the report was made.")
     guidance: str | None = Field(
         None, max_length=2000, description="Guidance for the planner model (audience, length); needs a model.",
+    )
+    review: StrictBool = Field(False, description="Stop after planning (status input_required) until the plan is "
+                                            "approved, edited or given guidance.")
+    review_timeout_s: float | None = Field(
+        None, ge=60, le=30 * 86400, allow_inf_nan=False,
+        description="Unattended-review policy: approve the plan as proposed after this many seconds without "
+                    "an answer; null (default) keeps waiting.",
     )
 
     @field_validator("topic")
     @classmethod
     def _clean_topic(cls, value: str) -> str:
+        if any(unicodedata.category(ch) == "Cs" for ch in value):
+            raise ValueError("the topic holds a lone surrogate (not valid Unicode text)")
+        if "\x00" in value:
+            raise ValueError("the topic holds a NUL character")
         return clean_topic(value)
+
+    @field_validator("guidance")
+    @classmethod
+    def _clean_guidance(cls, value: str | None) -> str | None:
+        from reportgen.review import clean_text
+
+        return None if value is None else clean_text(value, field="guidance", limit=2000)
 
 
 class JobEvents:
@@ -194,6 +243,7 @@ class Worker:
         self._runners: list[asyncio.Task[None]] = []
         self._running: dict[str, _Running] = {}
         self._stopping = False
+        self._sweeper: asyncio.Task[None] | None = None
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -208,6 +258,7 @@ class Worker:
             asyncio.create_task(self._runner(), name=f"reportgen-worker-{i}")
             for i in range(self.settings.max_jobs)
         ]
+        self._sweeper = asyncio.create_task(self._sweep_reviews(), name="reportgen-review-timeouts")
 
     async def stop(self) -> None:
         """Stop: running reports stop at a task boundary (and resume on the next start)."""
@@ -217,9 +268,11 @@ class Worker:
             run.cancel.set()
         if running:
             await asyncio.wait([r.task for r in running], timeout=self.settings.shutdown_grace_s)
-        for runner in self._runners:
+        tasks = [*self._runners, *([self._sweeper] if self._sweeper else [])]
+        for runner in tasks:
             runner.cancel()
-        await asyncio.gather(*self._runners, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._sweeper = None
         self._runners = []
         self._queue = None
 
@@ -300,7 +353,11 @@ class Worker:
         return job
 
     def cancel(self, job_id: str) -> Job | None:
-        """Cancel a job: a queued one at once, a running one at its next task boundary.
+        """Cancel a job: a queued or waiting one at once, a running one at its next task boundary.
+
+        A running job whose research is over (coordinating or rendering)
+        still ends ``canceled``: the worker marks it so when the run returns,
+        whatever it wrote. A cancel is therefore never silently ignored.
 
         Returns:
             The job as it is now (``None`` when there is none).
@@ -313,10 +370,67 @@ class Worker:
         if running is not None:
             running.cancel.set()
         else:
+            waiting = job.status is JobStatus.INPUT_REQUIRED and job.review_answer is None
             self.store.finish(job_id, JobStatus.CANCELED, error_code=RunCanceled.code,
-                              error="canceled before it started")
+                              error="canceled while waiting for plan review" if waiting
+                              else "canceled before it started")
         self.events.notify(job_id)
         return self.store.get(job_id)
+
+    def plan(self, job_id: str) -> dict[str, Any] | None:
+        """The job's plan (proposed while it waits for review, reviewed afterwards), as a readable view.
+
+        Returns:
+            :func:`reportgen.review.plan_view` of the stored plan, or ``None`` when there is none yet.
+        """
+        from reportgen.review import plan_view
+
+        job = self.store.get(job_id)
+        if job is None or job.plan is None:
+            return None
+        return plan_view(job.plan)
+
+    def review(self, job_id: str, answer: Any) -> Job:
+        """Answer the plan review of a job waiting in ``input_required``; the job is queued again.
+
+        Args:
+            job_id: The job.
+            answer: A :class:`~reportgen.review.ReviewAnswer`.
+
+        Returns:
+            The job, ``submitted`` again.
+
+        Raises:
+            ReviewStateError: The job is not waiting for review.
+            PlanError: The edited plan is not valid (unknown agent, cycle, empty section, ...).
+        """
+        from reportgen.agents.registry import load_registry
+        from reportgen.review import apply_answer
+
+        job = self.store.get(job_id)
+        if job is None or job.status is not JobStatus.INPUT_REQUIRED or job.plan is None or job.review_answer:
+            state = "missing" if job is None else job.status.value
+            raise ReviewStateError(f"report {job_id} is not waiting for plan review (it is {state})")
+        plan, applied = apply_answer(job.plan, answer, load_registry(self.settings).kinds())
+        record = {**applied.model_dump(mode="json"), "run_blueprint": plan}
+        if not self.store.answer_review(job_id, record, plan):
+            raise ReviewStateError(f"report {job_id} was answered or canceled meanwhile")
+        if self._queue is not None:
+            self._queue.put_nowait(job_id)
+        self.events.notify(job_id)
+        current = self.store.get(job_id)
+        assert current is not None
+        return current
+
+    async def _sweep_reviews(self) -> None:
+        """Approve unattended reviews whose ``review_timeout_s`` passed (the documented policy)."""
+        from reportgen.review import ReviewAnswer
+
+        while True:
+            for job in self.store.reviews_due(datetime.now(timezone.utc)):
+                with contextlib.suppress(ReportgenError):
+                    self.review(job.id, ReviewAnswer(action="approve", client="timeout"))
+            await asyncio.sleep(REVIEW_SWEEP_S)
 
     def delete(self, job_id: str) -> bool:
         """Delete a finished job and its report folder.
@@ -366,11 +480,11 @@ class Worker:
                 job = self.store.get(job_id)
                 if job is None:
                     return
-                key = (job.status, job.tasks_done, job.tasks_total)
+                key = (job.status, job.tasks_done, job.tasks_total, job.review_answer is None)
                 if key != last:
                     last = key
                     yield job
-                if job.status.terminal:
+                if job.status.terminal or (job.status is JobStatus.INPUT_REQUIRED and job.review_answer is None):
                     return
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(wake.wait(), poll_s)
@@ -385,6 +499,8 @@ class Worker:
             job = self.store.get(job_id)
             if job is None or job.status.terminal or job_id in self._running or self._stopping:
                 continue
+            if job.status is JobStatus.INPUT_REQUIRED and job.review_answer is None:
+                continue  # waits for its review
             if job.cancel_requested:
                 self.store.finish(job_id, JobStatus.CANCELED, error_code=RunCanceled.code,
                                   error="canceled before it started")
@@ -413,6 +529,10 @@ class Worker:
             guidance=request.guidance,
         )
 
+    def _review_deadline(self, job: Job) -> datetime | None:
+        timeout = job.options.get("review_timeout_s")
+        return datetime.now(timezone.utc) + timedelta(seconds=float(timeout)) if timeout else None
+
     async def _run(self, job: Job, cancel: asyncio.Event) -> None:
         from reportgen.run import generate_report
 
@@ -430,7 +550,14 @@ class Worker:
                 on_blueprint=lambda bp: self._progress(job.id, bp),
                 on_message=lambda _message: self.events.notify(job.id),
                 cancel=cancel, search=self.search, backoff_scale=self.backoff_scale,
+                review=bool(job.options.get("review")), review_answer=job.review_answer,
             )
+        except ReviewRequired as exc:
+            if self.store.get(job.id) is not None and not (self.store.get(job.id) or job).cancel_requested:
+                self.store.wait_for_review(job.id, exc.blueprint, self._review_deadline(job))
+            else:
+                self.store.finish(job.id, JobStatus.CANCELED, error_code=RunCanceled.code,
+                                  error="canceled while waiting for plan review")
         except RunCanceled as exc:
             current = self.store.get(job.id)
             if self._stopping and current is not None and not current.cancel_requested:
@@ -447,6 +574,11 @@ class Worker:
             self.store.finish(job.id, JobStatus.FAILED, error_code="internal",
                               error=f"internal error ({type(exc).__name__})")
         else:
+            current = self.store.get(job.id)
+            if current is not None and current.cancel_requested:  # asked for during coordinate/render
+                self.store.finish(job.id, JobStatus.CANCELED, error_code=RunCanceled.code,
+                                  error="canceled while the report was being rendered; its files are not offered")
+                return
             pages = await asyncio.to_thread(_pdf_pages, result.files["report.pdf"])
             self.store.finish(
                 job.id, JobStatus.COMPLETED, title=result.report.title, lang=result.report.lang,

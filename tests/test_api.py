@@ -194,8 +194,9 @@ async def test_the_agent_card(tmp_path):
     app = make_app(tmp_path)
     async with client(app, lifespan=False) as http:
         card = (await http.get("/.well-known/agent.json")).json()
-        assert card["name"] == "reportgen" and card["version"] and card["url"] == "http://testserver"
-        assert card["capabilities"]["streaming"] is True
+        assert card["name"] == "reportgen" and card["version"] and card["url"] == "http://testserver/a2a"
+        assert card["protocolVersion"] == "0.3.0" and card["preferredTransport"] == "JSONRPC"  # the legacy form
+        assert card["capabilities"]["streaming"] is True and card["capabilities"]["pushNotifications"] is True
         skill, *agents = card["skills"]
         assert skill["id"] == "generate-report"
         assert [a["id"] for a in agents] == ["agent-browser", "agent-data", "agent-plot", "agent-writer"]
@@ -203,11 +204,13 @@ async def test_the_agent_card(tmp_path):
         schema = skill["inputSchema"]
         assert schema["required"] == ["topic"] and schema["properties"]["topic"]["maxLength"] == 500
         assert set(schema["properties"]) == {"topic", "lang", "sections", "corpus", "wiki", "template",
-                                             "appendix", "guidance"}
+                                             "appendix", "guidance", "review", "review_timeout_s"}
         assert {"brief", "report"} <= set(card["templates"]) and card["corpora"] == []
         assert card["endpoints"]["a2a"] == "http://testserver/a2a"
         a2a = (await http.get("/.well-known/agent-card.json")).json()
         assert a2a["supportedInterfaces"][0]["url"] == "http://testserver/a2a"
+        assert [i["protocolVersion"] for i in a2a["supportedInterfaces"]] == ["1.0"]
+        assert "url" not in a2a and "protocolVersion" not in a2a  # 1.0 only: the 0.3 fields are the legacy card's
         assert a2a["capabilities"]["streaming"] is True and a2a["skills"][0]["id"] == "generate-report"
         assert [s["id"] for s in a2a["skills"][1:]] == [a["id"] for a in agents]
 

@@ -51,7 +51,8 @@ async def test_the_form_requests_a_report_and_shows_its_page(tmp_path):
         report_id = posted.headers["location"].removeprefix("/browse/")
         job = (await http.get(f"/reports/{report_id}")).json()
         assert job["options"] == {"topic": TOPIC, "lang": "fr", "sections": 3, "corpus": None, "wiki": True,
-                                  "template": "brief", "appendix": False, "guidance": None}
+                                  "template": "brief", "appendix": False, "guidance": None, "review": False,
+                                  "review_timeout_s": None}
         page = (await http.get(posted.headers["location"])).text
         assert 'id="progress"' in page and 'data-status="submitted"' in page and "progress.js" in page
 

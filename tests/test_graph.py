@@ -10,8 +10,8 @@ def test_mermaid_drawing_snapshot(snapshot):
 def test_report_graph_reads_like_the_pipeline():
     g = build_report_graph().get_graph()
     edges = {(e.source, e.target) for e in g.edges}
-    assert {("__start__", "plan"), ("plan", "dispatch"), ("dispatch", "coordinate"),
-            ("coordinate", "render"), ("render", "__end__")} == edges
+    assert {("__start__", "plan"), ("plan", "review"), ("review", "dispatch"), ("review", "review"),
+            ("dispatch", "coordinate"), ("coordinate", "render"), ("render", "__end__")} == edges
 
 
 def test_task_graph_routes_errors_to_recovery():

@@ -15,7 +15,7 @@ def _columns(db: sqlite3.Connection, table: str) -> list[tuple[str, str, int, ob
 
 def test_a_blank_database_migrates_to_the_exact_schema(tmp_path):
     db = sqlite3.connect(tmp_path / "jobs.sqlite")
-    assert migrate(db) == ["m001_jobs", "m002_idempotency_keys"]
+    assert migrate(db) == ["m001_jobs", "m002_idempotency_keys", "m003_plan_review"]
     # (name, type, not null, default, primary key)
     assert _columns(db, "jobs") == [
         ("id", "TEXT", 0, None, 1),
@@ -36,6 +36,9 @@ def test_a_blank_database_migrates_to_the_exact_schema(tmp_path):
         ("pages", "INTEGER", 0, None, 0),
         ("error_code", "TEXT", 0, None, 0),
         ("error", "TEXT", 0, None, 0),
+        ("plan", "TEXT", 0, None, 0),
+        ("review_answer", "TEXT", 0, None, 0),
+        ("review_deadline", "TEXT", 0, None, 0),
     ]
     assert _columns(db, "idempotency_keys") == [
         ("client", "TEXT", 1, None, 1),
@@ -45,7 +48,7 @@ def test_a_blank_database_migrates_to_the_exact_schema(tmp_path):
         ("created_at", "TEXT", 1, None, 0),
     ]
     assert [r[0] for r in db.execute("SELECT name FROM _migrations ORDER BY rowid")] == [
-        "m001_jobs", "m002_idempotency_keys",
+        "m001_jobs", "m002_idempotency_keys", "m003_plan_review",
     ]
     assert migrate(db) == []  # applied once, recorded by name
     db.close()

@@ -8,6 +8,7 @@ from typing import Any
 
 from a2a.server.request_handlers.response_helpers import agent_card_to_dict
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from reportgen.api import browse, reports
@@ -34,11 +35,30 @@ Request cited, charted reports on a topic and follow them live.
 """
 
 
+def _safe(value: object) -> str:
+    """A location part or message that is always valid JSON text (no lone surrogates)."""
+    return str(value).encode("utf-8", "replace").decode("utf-8")
+
+
+async def _invalid_request(_request: Request, exc: Exception) -> JSONResponse:
+    """422 for every invalid request, naming each problem without echoing the input.
+
+    The default handler echoes the offending input back, and some input
+    cannot be written as JSON (``1e400`` is parsed as infinity, a lone
+    surrogate is not UTF-8): that made a 500 of a 422.
+    """
+    assert isinstance(exc, RequestValidationError)
+    errors = [{"loc": [_safe(part) for part in e.get("loc", ())], "msg": _safe(e.get("msg", "")),
+               "type": _safe(e.get("type", ""))} for e in exc.errors()]
+    return JSONResponse({"detail": errors}, status_code=422)
+
+
 def create_app(
     settings: Settings | None = None,
     *,
     search: Any = None,
     backoff_scale: float = 1.0,
+    allow_private_push: bool = False,
 ) -> FastAPI:
     """Build the report service.
 
@@ -50,6 +70,8 @@ def create_app(
         search: A search backend to use for every report instead of the
             configured corpora (tests pass a fake).
         backoff_scale: Multiplier on retry delays (0 in tests).
+        allow_private_push: Let A2A push webhooks call loopback, private and
+            link-local addresses (refused by default: SSRF defence).
 
     Returns:
         The ASGI app.
@@ -71,7 +93,7 @@ def create_app(
             yield
         finally:
             await worker.stop()
-            await handler_holder["a2a"].aclose()
+            await handler_holder["a2a"].close()
             store.close()
 
     app = FastAPI(
@@ -81,6 +103,7 @@ def create_app(
         lifespan=lifespan,
         max_body_size=settings.max_body_bytes,
     )
+    app.add_exception_handler(RequestValidationError, _invalid_request)
     app.state.settings = settings
     app.state.worker = worker
     app.state.limiter = limiter
@@ -90,10 +113,11 @@ def create_app(
     def base_url(request: Request) -> str:
         return configured_url or str(request.base_url).rstrip("/")
 
-    @app.get("/.well-known/agent.json", tags=["agent"], summary="The agent card (A2A style)")
+    @app.get("/.well-known/agent.json", tags=["agent"], summary="The legacy agent card (A2A 0.3)")
     async def get_agent_card(request: Request) -> JSONResponse:
-        """Name, description, version, URL, capabilities and the `generate-report` skill
-        with its input schema. Needs no API key."""
+        """The card at its pre-1.0 place, in the 0.3 form (`protocolVersion` 0.3.0, `url` the JSON-RPC
+        endpoint, which serves 0.3 requests), plus the `generate-report` skill's input schema, the REST
+        endpoints, corpora and templates. Needs no API key."""
         return JSONResponse(agent_card(settings, base_url(request), worker.templates()))
 
     @app.get("/.well-known/agent-card.json", tags=["agent"], summary="The A2A agent card (a2a-sdk)")
@@ -105,6 +129,7 @@ def create_app(
     app.include_router(reports.router)
     app.include_router(browse.router)
     handler_holder["a2a"] = mount_a2a(
-        app, worker, limiter, configured_url or f"http://{settings.host}:{settings.port}"
+        app, worker, limiter, configured_url or f"http://{settings.host}:{settings.port}",
+        allow_private_push=allow_private_push,
     )
     return app

@@ -118,8 +118,10 @@ async def new_page(request: Request) -> HTMLResponse:
 async def new_submit(request: Request) -> Response:
     _same_origin(request)
     form = await _form(request)
+    sections = form.get("sections", "").strip() or "5"
     values: dict[str, Any] = {"topic": form.get("topic", ""), "lang": form.get("lang", "en"),
-                              "sections": form.get("sections") or 5, "wiki": "wiki" in form or not form.get("corpus"),
+                              "sections": int(sections) if sections.isdigit() else sections,
+                              "wiki": "wiki" in form or not form.get("corpus"),
                               "appendix": "appendix" in form}
     for name in ("corpus", "template"):
         if form.get(name):

@@ -2,13 +2,17 @@
 
 Two documents describe the same agent:
 
-- ``/.well-known/agent.json`` — the A2A-style card of DESIGN.md: name,
-  description, version, URL, capabilities, and the ``generate-report`` skill
-  with the JSON Schema of its input (:class:`~reportgen.worker.ReportRequest`),
-  plus the REST and A2A endpoints and the corpus and template names offered.
-- ``/.well-known/agent-card.json`` — the official A2A ``AgentCard`` (protobuf,
-  built with ``a2a-sdk``), where A2A clients look first; its interface points
-  at the JSON-RPC endpoint ``/a2a``.
+- ``/.well-known/agent.json`` — the legacy place of the card, in the A2A 0.3
+  form (``protocolVersion`` ``0.3.0``, ``url`` the JSON-RPC endpoint, which
+  serves 0.3 requests beside 1.0 ones): name, description, version,
+  capabilities, and the ``generate-report`` skill with the JSON Schema of its
+  input (:class:`~reportgen.worker.ReportRequest`), plus the REST and A2A
+  endpoints and the corpus and template names offered.
+- ``/.well-known/agent-card.json`` — the official A2A 1.0 ``AgentCard``
+  (protobuf, built with ``a2a-sdk``), where A2A clients look first; its
+  interface is the JSON-RPC endpoint ``/a2a``. It lists only 1.0: a 0.3
+  interface would add the 0.3 fields, which the 1.0 card schema refuses; 0.3
+  clients read the legacy card instead.
 
 Neither needs the API key: discovery comes before credentials. Besides the
 ``generate-report`` skill, each card lists one skill per registered agent
@@ -43,6 +47,9 @@ A2A_PATH = "/a2a"
 
 #: The one skill.
 SKILL_ID = "generate-report"
+
+#: The protocol version of the legacy card (``/.well-known/agent.json``): the 0.3 form.
+LEGACY_PROTOCOL_VERSION = "0.3.0"
 
 NAME = "reportgen"
 DESCRIPTION = (
@@ -100,10 +107,11 @@ def agent_card(settings: Settings, base_url: str, templates: list[str]) -> dict[
         "name": NAME,
         "description": DESCRIPTION,
         "version": _version(),
-        "url": base_url,
+        "url": f"{base_url}{A2A_PATH}",
+        "preferredTransport": TransportProtocol.JSONRPC.value,
         "documentationUrl": f"{base_url}/docs",
-        "protocolVersion": PROTOCOL_VERSION_CURRENT,
-        "capabilities": {"streaming": True, "pushNotifications": False, "stateTransitionHistory": False},
+        "protocolVersion": LEGACY_PROTOCOL_VERSION,
+        "capabilities": {"streaming": True, "pushNotifications": True, "stateTransitionHistory": False},
         "defaultInputModes": INPUT_MODES,
         "defaultOutputModes": OUTPUT_MODES,
         "endpoints": {
@@ -151,9 +159,9 @@ def a2a_agent_card(settings: Settings, base_url: str) -> AgentCard:
                 url=f"{base_url}{A2A_PATH}",
                 protocol_binding=TransportProtocol.JSONRPC.value,
                 protocol_version=PROTOCOL_VERSION_CURRENT,
-            )
+            ),
         ],
-        capabilities=AgentCapabilities(streaming=True, push_notifications=False),
+        capabilities=AgentCapabilities(streaming=True, push_notifications=True),
         default_input_modes=INPUT_MODES,
         default_output_modes=OUTPUT_MODES,
         skills=[

@@ -1,4 +1,4 @@
-"""REST routes: request, list, follow, fetch, cancel and delete reports."""
+"""REST routes: request, list, follow, review, fetch, cancel and delete reports."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from reportgen.api.events import event_stream
 from reportgen.api.schemas import ARTIFACTS, Problem, ReportJob, ReportList, blueprint_summary, job_view
 from reportgen.api.security import RateLimiter, client_of
 from reportgen.errors import InputError
+from reportgen.review import Plan, PlanError, ReviewAnswer
 from reportgen.store import Idempotent, Job
-from reportgen.worker import ID_PATTERN, ReportRequest, Worker
+from reportgen.worker import ID_PATTERN, ReportRequest, ReviewStateError, Worker
 
 __all__ = ["ReportId", "create_job", "router"]
 
@@ -249,3 +250,70 @@ async def delete_report(request: Request, report_id: ReportId) -> Response:
         return JSONResponse(job_view(job).model_dump(mode="json", by_alias=True), status_code=202)
     worker.delete(report_id)
     return Response(status_code=204)
+
+
+class PlanEdit(Plan):
+    """``PUT /reports/{id}/plan``: the body sections in reading order (rename, reorder, remove, add, questions).
+
+    A section keeps its ``id`` from ``GET /reports/{id}/plan``; a section
+    without one is new.
+    """
+
+
+class ReviewAction(ReviewAnswer):
+    """``POST /reports/{id}/review``: ``{"action": "approve"}``, ``{"action": "guidance", "guidance": "..."}``,
+    or ``{"action": "edit", "plan": {...}}`` / ``{"action": "edit", "blueprint": {...}}``."""
+
+
+def answer_review(request: Request, report_id: str, answer: ReviewAnswer) -> Job:
+    """Apply a review answer for the REST API and the browse form.
+
+    Raises:
+        HTTPException: 404 (no such report), 409 (not waiting for review),
+            422 (the edited plan is invalid; the detail names the problem).
+    """
+    worker = _worker(request)
+    _job_or_404(worker, report_id)
+    answer = answer.model_copy(update={"client": client_of(request.scope)})
+    try:
+        return worker.review(report_id, answer)
+    except ReviewStateError as exc:
+        raise HTTPException(409, str(exc)) from None
+    except PlanError as exc:
+        raise HTTPException(422, f"invalid plan: {exc}") from None
+
+
+_REVIEW_RESPONSES = {
+    **_ERRORS,
+    409: {"model": Problem, "description": "The report is not waiting for plan review."},
+    422: {"model": Problem, "description": "The plan is invalid (empty section, unknown agent, cycle, ...)."},
+}
+
+
+@router.get("/reports/{report_id}/plan", summary="The report's plan", responses=_ERRORS)
+async def get_plan(request: Request, report_id: ReportId) -> JSONResponse:
+    """The plan as sections (id, title, questions, search, chart) plus the whole blueprint.
+
+    While the job is `input_required` it is the proposed plan; afterwards the reviewed one.
+    """
+    worker = _worker(request)
+    _job_or_404(worker, report_id)
+    view = worker.plan(report_id)
+    if view is None:
+        raise HTTPException(404, f"report {report_id} has no plan yet")
+    return JSONResponse(view)
+
+
+@router.put("/reports/{report_id}/plan", status_code=202, response_model=ReportJob,
+            summary="Replace the plan under review (and run it)", responses=_REVIEW_RESPONSES)
+async def put_plan(request: Request, report_id: ReportId, body: PlanEdit) -> ReportJob:
+    """Replace the proposed plan with an edited one; the job then runs it (202)."""
+    job = answer_review(request, report_id, ReviewAnswer(action="edit", plan=Plan.model_validate(body.model_dump())))
+    return job_view(job)
+
+
+@router.post("/reports/{report_id}/review", status_code=202, response_model=ReportJob,
+             summary="Approve the plan, edit it, or give guidance", responses=_REVIEW_RESPONSES)
+async def post_review(request: Request, report_id: ReportId, body: ReviewAction) -> ReportJob:
+    """Answer the plan review: approve runs the plan; guidance plans again and waits for another review."""
+    return job_view(answer_review(request, report_id, ReviewAnswer.model_validate(body.model_dump())))

@@ -80,6 +80,8 @@ class JobLinks(BaseModel):
     self: str
     events: str
     browse: str
+    plan: str | None = Field(None, description="The plan (GET; PUT an edit while input_required).")
+    review: str | None = Field(None, description="While input_required: POST approve or guidance here.")
     html: str | None = None
     pdf: str | None = None
     json_: str | None = Field(None, alias="json", serialization_alias="json")
@@ -89,7 +91,7 @@ class ReportJob(BaseModel):
     """A report job: its status, progress, timings, blueprint and results."""
 
     id: str = Field(description="The report id (also its folder name).")
-    status: Literal["submitted", "working", "completed", "failed", "canceled"]
+    status: Literal["submitted", "working", "input_required", "completed", "failed", "canceled"]
     topic: str
     options: ReportRequest = Field(description="What was asked for.")
     title: str | None = None
@@ -102,6 +104,8 @@ class ReportJob(BaseModel):
     started_at: datetime | None = None
     finished_at: datetime | None = None
     timings: dict[str, float] = Field(description="Seconds per stage of the last run.")
+    review_deadline: datetime | None = Field(
+        None, description="While input_required: when the plan is approved automatically (null: never).")
     blueprint: BlueprintSummary | None = Field(None, description="Only in GET /reports/{id}.")
     error: ErrorInfo | None = None
     links: JobLinks
@@ -150,10 +154,13 @@ def job_view(job: Job, *, blueprint: BlueprintSummary | None = None) -> ReportJo
         started_at=job.started_at,
         finished_at=job.finished_at,
         timings=job.timings,
+        review_deadline=job.review_deadline if job.status.value == "input_required" else None,
         blueprint=blueprint,
         error=error,
         links=JobLinks(
             self=base, events=f"{base}/events", browse=f"/browse/{job.id}",
+            plan=f"{base}/plan" if job.plan is not None else None,
+            review=f"{base}/review" if job.status.value == "input_required" and not job.review_answer else None,
             html=f"{base}/report.html" if done else None,
             pdf=f"{base}/report.pdf" if done else None,
             json=f"{base}/report.json" if done else None,
