@@ -192,7 +192,7 @@ def coordinate(
         topic=blueprint.topic,
         lang=lang,
         mode="model" if model else "extractive",
-        mode_note=(
+        mode_note=(blueprint.note + " " if blueprint.note else "") + (
             words["mode_model"].format(model=model, corpora=corpora_text) if model
             else words["mode_extractive"].format(corpora=corpora_text)
         ),

@@ -15,6 +15,8 @@ LABELS: dict[str, dict[str, str]] = {
         "aim_research": "Find passages on {theme} (section {n})",
         "aim_chart": "Chart numbers the sources give on {theme}",
         "aim_write": "Write the section on {theme}",
+        "thin": "The corpora hold no text on {subject!r} as such; this report draws on the closest they hold: "
+                "{titles}.",
         "aim_introduction": "Write the introduction from the overview and the finished sections",
         "aim_conclusion": "Write the conclusion from the overview and the finished sections",
         "corpus_wiki": "Wikipedia's vital-article summaries (English, offline copy, CC BY-SA 4.0)",
@@ -54,6 +56,8 @@ LABELS: dict[str, dict[str, str]] = {
         "aim_research": "Trouver des passages sur {theme} (section {n})",
         "aim_chart": "Représenter les nombres que les sources donnent sur {theme}",
         "aim_write": "Rédiger la section sur {theme}",
+        "thin": "Les corpus ne contiennent aucun texte sur « {subject} » en tant que tel ; ce rapport s'appuie "
+                "sur ce qu'ils contiennent de plus proche : {titles}.",
         "aim_introduction": "Rédiger l'introduction à partir de la synthèse et des sections",
         "aim_conclusion": "Rédiger la conclusion à partir de la synthèse et des sections",
         "corpus_wiki": "les résumés des articles essentiels de Wikipédia (français, copie hors ligne, CC BY-SA 4.0)",
@@ -93,6 +97,8 @@ LABELS: dict[str, dict[str, str]] = {
         "aim_research": "Buscar pasajes sobre {theme} (sección {n})",
         "aim_chart": "Graficar los números que dan las fuentes sobre {theme}",
         "aim_write": "Redactar la sección sobre {theme}",
+        "thin": "Los corpus no contienen ningún texto sobre «{subject}» como tal; este informe se basa en lo "
+                "más cercano que contienen: {titles}.",
         "aim_introduction": "Redactar la introducción a partir del panorama y las secciones",
         "aim_conclusion": "Redactar la conclusión a partir del panorama y las secciones",
         "corpus_wiki": (

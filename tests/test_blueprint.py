@@ -82,6 +82,6 @@ def test_save_and_load(tmp_path):
     data = json.loads((tmp_path / "blueprint.json").read_text())
     task = next(t for t in data["tasks"] if t["id"] == "write-1")
     assert {"id", "agent", "depends_on", "status", "attempts", "started_at", "finished_at"} <= set(task)
-    assert set(task["depends_on"]) == {"research-1", "chart-1"}
+    assert set(task["depends_on"]) == {"research-1", "chart-1", "research-overview"}  # the subject's notes
     back = Blueprint.load(tmp_path / "blueprint.json")
     assert back.task("research-1").status is TaskStatus.DONE

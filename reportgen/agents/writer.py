@@ -69,6 +69,7 @@ class WriterBrain(Brain):
             "chart": inputs.get("chart"),
             "sections": sections,
             "broaden": strategy == "broaden",
+            "subject_notes": list(inputs.get("subject_notes") or []),
         }
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
@@ -87,6 +88,8 @@ class WriterBrain(Brain):
             passages, focus=focus, topic=ctx.topic, lang=ctx.lang, exclude=exclude,
             keywords=params["keywords"],
         )
+        if kind == "write" and params["subject_notes"]:
+            ranked = _about_the_subject(ranked, params["subject_notes"], ctx)
         words = render_labels(ctx.lang)
         if kind == "write":
             wanted, role, title = BODY_SENTENCES, "body", params["title"]
@@ -132,6 +135,28 @@ class WriterBrain(Brain):
                         "rewrite the section from the notes",
                     )
         return {"section": section}
+
+
+def _about_the_subject(ranked: list[Any], subject_notes: list[dict[str, Any]], ctx: RunContext) -> list[Any]:
+    """The ranked sentences of a body section, those about the request's subject first.
+
+    A sentence is kept when it names the subject, or when its vocabulary is
+    related to the subject's own passages by the one relatedness measure
+    (:class:`~reportgen.blueprint.relevance.Relatedness`, threshold
+    :data:`~reportgen.blueprint.relevance.ON_TOPIC_THRESHOLD`): a section on
+    "Calcium carbonate" in a report on coral reefs quotes how reefs are built,
+    not that calcium carbonate is a calcium supplement. The section's other
+    best sentences follow only to fill it up to :data:`BODY_SENTENCES`.
+    """
+    from reportgen.blueprint.relevance import ON_TOPIC_THRESHOLD, Relatedness
+
+    subject = terms(ctx.topic, ctx.lang)
+    core = [str(n.get("text", "")) for n in subject_notes]
+    scorer = Relatedness(core, [s.text for s in ranked], ctx.lang, subject=ctx.topic)
+    related = [s for s in ranked if subject & terms(s.text, ctx.lang) or scorer.score(s.text) >= ON_TOPIC_THRESHOLD]
+    # the section's own best sentences fill it up when too few name the subject: its theme was kept as related
+    rest = [s for s in ranked if s not in related]
+    return related + rest
 
 
 def _summary(

@@ -133,12 +133,15 @@ class Blueprint(BaseModel):
         topic: The request as the user typed it.
         subject: What it is about (:func:`reportgen.blueprint.request.read_request`);
             agents search and rank by it. Default: the topic.
+        note: What the planner wants the reader told near the top (the corpora
+            hold little on the subject itself), or ``""``.
         tasks: Tasks in planning order (a valid topological order is not required).
     """
 
     report_id: str
     topic: str
     subject: str = ""
+    note: str = ""
     tasks: list[Task] = Field(default_factory=list)
 
     def task(self, task_id: str) -> Task:

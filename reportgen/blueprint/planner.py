@@ -282,6 +282,7 @@ def compile_blueprint(
                     "keywords": TaskInput(value=keywords[n - 1]),
                     "section_id": TaskInput(value=sid),
                     "claims": TaskInput(from_task=f"research-{n}", output="claims"),
+                    "subject_notes": TaskInput(from_task="research-overview", output="notes", optional=True),
                 },
                 outputs=["section"],
             ),
@@ -343,6 +344,32 @@ def _core_terms(subject: str, found: list[Passage], lang: str) -> str:
     return " ".join(held) if len(held) >= 2 and len(held) < len(wanted) else ""
 
 
+def _aspect_core(request: Request, search: SearchBackend, lang: str) -> list[Passage]:
+    """The core of a request whose subject has no passage of its own but whose aspects do.
+
+    "DeFi and how it challenges traditional banking models and regulations":
+    no passage holds "decentralized finance", but passages on finance,
+    banking and regulation do. The subject and the aspects are searched
+    together, and the passages holding a subject term and an aspect term are
+    the core (the report then says near the top that the corpora hold little
+    on the subject itself, see :func:`thin_note`). Only for requests that
+    name aspects: a bare subject the corpus lacks is "found no sources".
+    """
+    wanted = terms(request.subject, lang) | {a.lower() for a in request.acronyms}
+    aspect_terms = set().union(*(terms(a, lang) for a in request.aspects)) - wanted
+    found = search.search(f"{request.subject} {' '.join(request.aspects)}", k=PLAN_SEARCH_K)
+    holding = [p for p in found if wanted & (t := terms(f"{p.title} {p.text}", lang)) and aspect_terms & t]
+    return _core(holding, request.subject, lang)
+
+
+def thin_note(request: Request, core: list[Passage], lang: str) -> str:
+    """A note for the top of the report when the corpora hold no passage with the whole subject ("" otherwise)."""
+    wanted = terms(request.subject, lang)
+    if not core or any(wanted <= terms(f"{p.title} {p.text}", lang) for p in core):
+        return ""
+    return labels(lang)["thin"].format(subject=request.subject, titles=", ".join(dict.fromkeys(p.title for p in core)))
+
+
 def _closest(search: SearchBackend, request: Request, lang: str) -> list[str]:
     """Titles the corpora do hold that come closest to the request (for the "found no sources" message)."""
     titles: list[str] = []
@@ -394,6 +421,8 @@ def gather_themes(
             holding, linked = _relevant(found, fallback, lang)
         core += _core(holding, subject, lang)
         candidates += holding + linked + found[:40]
+    if not core and request.aspects:
+        core = _aspect_core(request, search, lang)
     if not core:
         return [], []
     for aspect in request.aspects:
@@ -450,6 +479,8 @@ def plan_extractive(
     if not core:
         raise NoSourcesError(no_sources_message(request, search, options.lang))
     titles = titles or [request.subject]
-    return compile_blueprint(report_id, options.topic, titles, options.lang, registry=registry,
-                             local_corpus=bool(options.corpus_dirs), subject=request.subject)
+    blueprint = compile_blueprint(report_id, options.topic, titles, options.lang, registry=registry,
+                                  local_corpus=bool(options.corpus_dirs), subject=request.subject)
+    blueprint.note = thin_note(request, core, options.lang)
+    return blueprint
 
