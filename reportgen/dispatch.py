@@ -14,6 +14,9 @@ only a task's final state is ever reused, and a per-step checkpoint doubled
 the orchestration cost in ``make bench``). On resume the dispatcher reads a
 task's final state from its thread instead of running it again, so no
 finished task is ever redone; a task killed mid-way runs again from its start.
+Which task threads hold a checkpoint is listed once when the run starts, so
+a task with none (every task of a fresh run) starts without a read of the
+checkpoint database (issue 15: one query per run instead of one per task).
 """
 
 from __future__ import annotations
@@ -134,6 +137,7 @@ class Dispatcher:
         self.max_concurrency = max(1, int(max_concurrency))
         self.on_change = on_change or (lambda bp: None)
         self.outputs: dict[str, dict[str, Any]] = {}
+        self._checkpointed: set[str] | None = None
         self.cancel = cancel
         self.agents = agents
         self.research_agent = next(
@@ -153,6 +157,7 @@ class Dispatcher:
             RunCanceled: ``cancel`` was set; finished tasks stay checkpointed.
         """
         self.outputs = dict(outputs or {})
+        self._checkpointed = await self._checkpointed_threads()
         for stale in self.blueprint.tasks:
             if stale.status is TaskStatus.RUNNING:  # interrupted by a kill: run again
                 stale.status = TaskStatus.PENDING
@@ -216,6 +221,27 @@ class Dispatcher:
                 ready = _Readiness(self.blueprint)
             self.on_change(self.blueprint)
         return self.outputs
+
+    async def _checkpointed_threads(self) -> set[str] | None:
+        """The task threads of this report that hold a checkpoint; ``None`` if the saver cannot list them.
+
+        Read once per run with the checkpointer's own ``alist`` (any LangGraph
+        saver: SQLite, Postgres, memory). With ``None`` every task asks for
+        its own state, as before.
+        """
+        saver = getattr(self.graph, "checkpointer", None)
+        if saver is None or isinstance(saver, bool) or not hasattr(saver, "alist"):
+            return None
+        prefix = task_thread_id(self.blueprint.report_id, "")
+        threads: set[str] = set()
+        try:
+            async for item in saver.alist(None):
+                thread = str(item.config.get("configurable", {}).get("thread_id", ""))
+                if thread.startswith(prefix):
+                    threads.add(thread)
+        except NotImplementedError:
+            return None
+        return threads
 
     def _skip_pending(self, reason: str) -> None:
         for task in self.blueprint.tasks:
@@ -304,9 +330,12 @@ class Dispatcher:
         return values
 
     async def _run_task(self, task: Task, inputs: dict[str, Any]) -> None:
-        config: RunnableConfig = {"configurable": {"thread_id": task_thread_id(self.blueprint.report_id, task.id)}}
-        snapshot = await self.graph.aget_state(config)
-        state = snapshot.values if snapshot and not snapshot.next else {}
+        thread = task_thread_id(self.blueprint.report_id, task.id)
+        config: RunnableConfig = {"configurable": {"thread_id": thread}}
+        state: dict[str, Any] = {}
+        if self._checkpointed is None or thread in self._checkpointed:  # a task of an earlier run
+            snapshot = await self.graph.aget_state(config)
+            state = snapshot.values if snapshot and not snapshot.next else {}
         if state.get("final") in ("done", "failed"):
             self.ctx.log.append(
                 StatusUpdate(task_id=task.id, agent=task.agent, status="reused",
