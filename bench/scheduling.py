@@ -33,8 +33,8 @@ from bench.workload import critical_path, dependency_levels, draw_latencies, rep
 
 __all__ = ["MAKESPAN_TARGET", "SPEEDUP_TARGET", "ideal_levels_s", "measure", "run"]
 
-#: Makespan at most 1.10 × the physical limit (issue 3).
-MAKESPAN_TARGET = Target("<=", 1.10)
+#: Makespan at most 1.05 × the critical path, uncapped (issue 15; 1.10 in issue 3).
+MAKESPAN_TARGET = Target("<=", 1.05)
 #: At least 1.3 × faster than level-by-level (issue 3).
 SPEEDUP_TARGET = Target(">=", 1.30)
 

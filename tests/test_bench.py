@@ -154,3 +154,32 @@ def test_table_and_results_file(tmp_path):
     data = json.loads(path.read_text())
     assert [r["verdict"] for r in data["rows"]] == ["MISS", None]
     assert data["machine"]["cpus"] >= 1
+
+
+def test_rendering_rows_for_every_engine_on_a_small_report():
+    from bench import rendering
+
+    report = rendering.big_report(sections=2, paragraphs=1, charts=1, references=3)
+    rows = rendering.run(repeats=1, report=report)
+    if rows[0].status == "unavailable":  # no Chromium here: one row saying so
+        assert "chromium is not installed" in rows[0].note
+        return
+    names = [r.name for r in rows]
+    for engine in ("weasyprint", "chromium"):
+        assert any(n.endswith(f"{engine}: fresh process") for n in names)
+        assert any(n.endswith(f"{engine}: render call, warm") for n in names)
+    for row in rows:
+        assert row.value > 0 and row.reference > 0 and row.ratio == pytest.approx(row.value / row.reference)
+    targets = {r.name.rsplit(": ", 1)[-1]: r.target for r in rows if r.target}
+    assert targets == {"fresh process": rendering.PDF_FRESH_TARGET, "render call, warm": rendering.PDF_TARGET}
+
+
+def test_the_report_child_knows_when_its_process_started():
+    import time
+
+    from bench.e2e_child import _process_start
+
+    started = _process_start()
+    if started is None:  # no /proc
+        return
+    assert time.time() - 3600 < started <= time.time()
