@@ -50,6 +50,8 @@ BENCHMARKS: list[Benchmark] = [
               "HTML → PDF, ours vs headless Chromium; peak memory"),
     Benchmark("end to end", "bench.end_to_end",
               "reportgen report 'Renewable energy', offline, extractive"),
+    Benchmark("model mode", "bench.model_mode",
+              "a model-mode report against a scripted endpoint answering in 1–4 s, vs its critical path"),
     Benchmark("fault tolerance", "bench.fault_tolerance",
               "report completeness under injected tool faults, recovery on vs off"),
 ]
