@@ -18,7 +18,7 @@ BENCH_DEB_PACKAGES := chromium
 # The browser test drives Debian's Chromium through Playwright (never `playwright install`).
 TEST_DEB_PACKAGES := chromium
 
-.PHONY: setup system-deps bench-deps test-deps report test check serve bench bench-quality graph clean
+.PHONY: setup system-deps bench-deps test-deps report test check serve bench bench-quality graph clean tck-deps a2a03-deps tck
 
 setup: $(VENV)/.installed system-deps
 
@@ -45,8 +45,35 @@ report: setup
 	$(BIN)/reportgen report "$$TOPIC" --sections "$$SECTIONS" $${REPORT_LANG:+--lang "$$REPORT_LANG"} \
 	  $${CORPUS:+--corpus "$$CORPUS"} $${TEMPLATE:+--template "$$TEMPLATE"}
 
+# The A2A conformance kit (a test tool, not part of the product): installed from a copy of
+# the read-only vendored folder into a venv of its own, once (cached by the stamp file).
+TCK_SRC ?= ../shared/vendor/a2a-tck
+TCK_VENV := .venv-tck
+tck-deps: $(TCK_VENV)/.installed
+
+$(TCK_VENV)/.installed: $(TCK_SRC)/pyproject.toml
+	rm -rf $(TCK_VENV)
+	$(PYTHON) -m venv $(TCK_VENV)
+	cp -r $(TCK_SRC) $(TCK_VENV)/src && chmod -R u+w $(TCK_VENV)/src && rm -rf $(TCK_VENV)/src/reports
+	$(TCK_VENV)/bin/python -m pip install --quiet -e $(TCK_VENV)/src
+	@touch $@
+
+# An a2a-sdk 0.3 client, in a venv of its own, for the 0.3-compatibility test.
+A2A03_VENV := .venv-a2a03
+a2a03-deps: $(A2A03_VENV)/.installed
+
+$(A2A03_VENV)/.installed:
+	rm -rf $(A2A03_VENV)
+	$(PYTHON) -m venv $(A2A03_VENV)
+	$(A2A03_VENV)/bin/python -m pip install --quiet 'a2a-sdk[http-server]>=0.3.20,<0.4'
+	@touch $@
+
+# The conformance kit at MUST level over JSON-RPC against `reportgen serve` (part of `make test` too).
+tck: setup tck-deps
+	$(BIN)/pytest tests/test_a2a_conformance.py -v
+
 # Lint and type gates first (zero findings), then the suite.
-test: setup test-deps check
+test: setup test-deps tck-deps a2a03-deps check
 	$(BIN)/pytest
 
 # Lint gates: ruff (rules in pyproject's [tool.ruff]) and mypy ([tool.mypy]).
