@@ -14,6 +14,9 @@ time (``generate_report``, from call to return) is compared with:
 * **a sequential run**: the sum of every call's latency, what a one-agent
   tool making the same calls one after another would wait (computed from
   the same calls, not run: it would take minutes).
+
+Issue 15 asks for the comparison and sets no target, so the rows carry
+ratios without a verdict; the note says where the time beyond the floor went.
 """
 
 from __future__ import annotations
@@ -26,14 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.process import failure, python_child, run_measured
-from bench.rows import Row, Target
+from bench.rows import Row
 
-__all__ = ["FLOOR_TARGET", "SCHEMA_KINDS", "analyse", "critical_floor", "run"]
-
-#: Wall time within 1.3× of the model latency on the critical path. The issue
-#: sets no number; 1.3 leaves 30 % for everything that is not the model
-#: (search, extraction, checks, rendering) on the 2-core machine.
-FLOOR_TARGET = Target("<=", 1.3)
+__all__ = ["SCHEMA_KINDS", "analyse", "critical_floor", "run"]
 
 #: Which task kind makes which structured call (``reportgen/agents/model_*.py``).
 SCHEMA_KINDS: dict[str, tuple[str, ...]] = {
@@ -107,7 +105,7 @@ def analyse(record: dict[str, Any]) -> list[Row]:
     return [
         Row(group="model mode", name="report, 4 sections: wall time vs the critical path", value=wall, unit="s",
             reference=floor, reference_name="model latency on the critical path", ratio=wall / floor,
-            ratio_name="wall / floor", target=FLOOR_TARGET, note=note,
+            ratio_name="wall / floor", note=note,
             details={"calls": calls, "tasks": tasks, "floor": how, "sequential_s": sequential}),
         Row(group="model mode", name="report, 4 sections: speed-up over sequential", value=wall, unit="s",
             reference=sequential, reference_name="sum of all model latencies (one call at a time)",
