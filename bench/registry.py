@@ -48,6 +48,8 @@ BENCHMARKS: list[Benchmark] = [
               "orchestration cost per task with zero-latency tools, and its growth"),
     Benchmark("rendering", "bench.rendering",
               "HTML → PDF, ours vs headless Chromium; peak memory"),
+    Benchmark("start-up", "bench.startup",
+              "how soon the reportgen command answers (--help, a refused report, graph, plugins)"),
     Benchmark("end to end", "bench.end_to_end",
               "reportgen report 'Renewable energy', offline, extractive"),
     Benchmark("model mode", "bench.model_mode",
