@@ -70,3 +70,56 @@ async def test_topics_and_errors_are_shown_as_text(tmp_path):
     for html in (*pages, echoed):
         assert "<script>alert" not in html and "<img src=x" not in html
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+async def test_form_errors_are_in_plain_words(tmp_path):
+    app = make_app(tmp_path)
+    async with client(app, lifespan=False) as http:
+        bad = await http.post("/browse/new", data={"topic": "x" * 600, "lang": "en", "sections": "40"})
+        assert bad.status_code == 422
+        assert "The topic is too long (at most 500 characters)." in bad.text
+        assert "Sections must be a whole number from 1 to 12." in bad.text
+        assert "string_too_long" not in bad.text and "body." not in bad.text
+
+
+async def test_the_review_form_edits_the_plan_through_the_api(tmp_path):
+    from api_kit import wait_until
+
+    app = make_app(tmp_path)
+    async with client(app) as http:
+        posted = await http.post("/browse/new", data={"topic": TOPIC, "lang": "en", "sections": "3", "review": "1"})
+        report_id = posted.headers["location"].removeprefix("/browse/")
+
+        async def waiting():
+            return (await http.get(f"/reports/{report_id}")).json()["status"] == "input_required"
+
+        await wait_until(waiting)
+        page = (await http.get(f"/browse/{report_id}")).text
+        assert 'id="review"' in page and 's0_title' in page and 'id="cancel"' in page
+        empty = await http.post(f"/browse/{report_id}/review", data={
+            "action": "edit", "count": "3", "s0_id": "s1", "s0_title": " ", "s1_id": "s2", "s1_title": "B",
+            "s2_id": "s3", "s2_title": "C"})
+        assert empty.status_code == 422 and "The plan was not changed" in empty.text
+        edited = await http.post(f"/browse/{report_id}/review", data={
+            "action": "edit", "count": "3", "s0_id": "s1", "s0_title": "Wind turbines", "s0_order": "2",
+            "s1_id": "s2", "s1_title": "x", "s1_remove": "1", "s2_id": "s3", "s2_title": "Geothermal power",
+            "s2_order": "1", "new_title": "Hydropower", "new_questions": "How much?\nWhere?"})
+        assert edited.status_code == 303
+        plan = (await http.get(f"/reports/{report_id}/plan")).json()
+        assert [s["title"] for s in plan["sections"]] == ["Geothermal power", "Wind turbines", "Hydropower"]
+        assert plan["sections"][2]["questions"] == ["How much?", "Where?"]
+
+        async def done():
+            return (await http.get(f"/reports/{report_id}")).json()["status"] == "completed"
+
+        await wait_until(done, timeout=60)
+        page = (await http.get(f"/browse/{report_id}")).text
+        for name in ("report.md", "report.docx", "report.pdf", "messages.jsonl"):
+            assert f'data-file="{name}"' in page
+        docx = await http.get(f"/reports/{report_id}/report.docx")
+        assert docx.status_code == 200 and docx.content.startswith(b"PK")
+        assert "attachment" in docx.headers["content-disposition"]
+        assert (await http.get(f"/reports/{report_id}/report.md")).text.startswith("#")
+        assert (await http.get(f"/reports/{report_id}/secret.txt")).status_code == 404
+        deleted = await http.post(f"/browse/{report_id}/delete")
+        assert deleted.status_code == 303 and (await http.get(f"/reports/{report_id}")).status_code == 404

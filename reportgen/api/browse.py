@@ -4,8 +4,12 @@
   language, links to the HTML and the PDF;
 - ``/browse/new`` — a form to request a report; it then shows the report page;
 - ``/browse/{id}`` — one report: live progress from the SSE stream while it
-  runs (a few lines of plain JavaScript with ``EventSource``), then the HTML
-  in a sandboxed iframe and the PDF to download;
+  runs (plain JavaScript with ``EventSource``: the blueprint drawn as a graph
+  coloured by task state, the timeline, a line in plain words, failure
+  reasons), the plan review form while it waits for review (it answers
+  through the same code as ``PUT /reports/{id}/plan`` and
+  ``POST /reports/{id}/review``), then the HTML in a sandboxed iframe and
+  every file to download; cancel and delete buttons;
 - ``/login`` — when an API key is configured, a form that stores it in an
   HttpOnly, SameSite=Strict cookie.
 
@@ -28,14 +32,15 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from pydantic import ValidationError
 
-from reportgen.api.reports import ReportId, create_job
-from reportgen.api.schemas import job_view
+from reportgen.api.reports import ReportId, answer_review, create_job, exports
+from reportgen.api.schemas import blueprint_summary, job_view
 from reportgen.api.security import KEY_COOKIE, key_matches
 from reportgen.config import LANGUAGES, MAX_TOPIC_CHARS
 from reportgen.render.html import BUILTIN_TEMPLATE_DIR
+from reportgen.review import Plan, ReviewAnswer
 from reportgen.worker import ReportRequest, Worker
 
-__all__ = ["PAGE_SIZE", "environment", "router"]
+__all__ = ["PAGE_SIZE", "environment", "friendly", "router"]
 
 router = APIRouter(include_in_schema=False)
 
@@ -122,7 +127,7 @@ async def new_submit(request: Request) -> Response:
     values: dict[str, Any] = {"topic": form.get("topic", ""), "lang": form.get("lang", "en"),
                               "sections": int(sections) if sections.isdigit() else sections,
                               "wiki": "wiki" in form or not form.get("corpus"),
-                              "appendix": "appendix" in form}
+                              "appendix": "appendix" in form, "review": "review" in form}
     for name in ("corpus", "template"):
         if form.get(name):
             values[name] = form[name]
@@ -130,8 +135,7 @@ async def new_submit(request: Request) -> Response:
         body = ReportRequest.model_validate(values)
         job, _ = create_job(request, body, None)
     except ValidationError as exc:
-        error = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        return _page(request, "new.html.j2", 422, form=form, error=error, languages=LANGUAGES,
+        return _page(request, "new.html.j2", 422, form=form, error=friendly(exc), languages=LANGUAGES,
                      max_topic=MAX_TOPIC_CHARS)
     except HTTPException as exc:
         return _page(request, "new.html.j2", exc.status_code, form=form, error=str(exc.detail),
@@ -147,13 +151,121 @@ async def static(name: str) -> Response:
                         headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"})
 
 
-@router.get("/browse/{report_id}")
-async def report_page(request: Request, report_id: ReportId) -> HTMLResponse:
+#: Plain words for the request's fields, in form errors.
+_FIELDS = {"topic": "The topic", "lang": "The language", "sections": "Sections", "corpus": "Your documents",
+           "template": "The template", "guidance": "The guidance", "title": "A section title",
+           "questions": "A question", "sections.title": "A section title"}
+
+
+def friendly(exc: ValidationError) -> str:
+    """Form errors in plain words, one a line: "The topic is too long (at most 500 characters)".
+
+    Args:
+        exc: The validation error.
+
+    Returns:
+        One line per problem.
+    """
+    lines = []
+    for error in exc.errors():
+        field = next((str(p) for p in reversed(error["loc"]) if isinstance(p, str) and p != "body"), "request")
+        name = _FIELDS.get(field, field.replace("_", " ").capitalize())
+        kind, ctx = error["type"], error.get("ctx") or {}
+        if kind == "string_too_long":
+            lines.append(f"{name} is too long (at most {ctx.get('max_length')} characters).")
+        elif kind in ("string_too_short", "missing"):
+            lines.append(f"{name} is missing.")
+        elif kind in ("greater_than_equal", "less_than_equal", "int_type", "int_parsing"):
+            lines.append(f"{name} must be a whole number from 1 to 12." if field == "sections"
+                         else f"{name} is out of range.")
+        elif kind == "string_pattern_mismatch":
+            lines.append(f"{name} is not one this server offers.")
+        else:
+            lines.append(f"{name}: {str(error['msg']).removeprefix('Value error, ')}.")
+    return "\n".join(dict.fromkeys(lines))
+
+
+def _report(request: Request, report_id: str, status_code: int = 200, **context: Any) -> HTMLResponse:
     worker: Worker = request.app.state.worker
     job = worker.store.get(report_id)
     if job is None:
         return _page(request, "missing.html.j2", 404, report_id=report_id)
-    return _page(request, "report.html.j2", job=job_view(job))
+    view = job_view(job)
+    summary = blueprint_summary(worker.report_dir(job.id))
+    failures = [t for t in summary.items if t.status == "failed"] if summary else []
+    activity = {"submitted": "Waiting for a free worker…", "working": "Working…",
+                "input_required": "Waiting for you to review the plan."}.get(job.status.value, "")
+    folder = worker.report_dir(job.id)
+    files = [name for name in exports(worker) if (folder / name).is_file()] if view.status == "completed" else []
+    plan = worker.plan(job.id) if view.status == "input_required" else None
+    context.setdefault("notice", "")
+    context.setdefault("error", "")
+    return _page(request, "report.html.j2", status_code, job=view, failures=failures, activity=activity,
+                 files=files, plan=plan, **context)
+
+
+@router.get("/browse/{report_id}")
+async def report_page(request: Request, report_id: ReportId) -> HTMLResponse:
+    return _report(request, report_id)
+
+
+def _answer(form: dict[str, str]) -> ReviewAnswer:
+    """The review form as a :class:`ReviewAnswer` (raises ``ValidationError``)."""
+    action = form.get("action", "approve")
+    if action == "guidance":
+        return ReviewAnswer(action="guidance", guidance=form.get("guidance", ""))
+    if action != "edit":
+        return ReviewAnswer(action="approve")
+    rows = []
+    count = int(form.get("count", "0")) if form.get("count", "0").isdigit() else 0
+    for i in range(min(count, 12)):
+        if form.get(f"s{i}_remove"):
+            continue
+        order = form.get(f"s{i}_order", "")
+        rows.append((int(order) if order.isdigit() else i + 1, i, {
+            "id": form.get(f"s{i}_id") or None, "title": form.get(f"s{i}_title", ""),
+            "questions": [q for q in form.get(f"s{i}_questions", "").splitlines() if q.strip()],
+        }))
+    if form.get("new_title", "").strip():
+        rows.append((99, 99, {"id": None, "title": form["new_title"],
+                              "questions": [q for q in form.get("new_questions", "").splitlines() if q.strip()]}))
+    rows.sort(key=lambda row: (row[0], row[1]))
+    return ReviewAnswer(action="edit", plan=Plan.model_validate({"sections": [row[2] for row in rows]}))
+
+
+@router.post("/browse/{report_id}/review")
+async def review_submit(request: Request, report_id: ReportId) -> Response:
+    _same_origin(request)
+    form = await _form(request)
+    try:
+        answer_review(request, report_id, _answer(form))
+    except ValidationError as exc:
+        return _report(request, report_id, 422, error="The plan was not changed: " + friendly(exc).replace("\n", " "))
+    except HTTPException as exc:
+        return _report(request, report_id, exc.status_code, error=str(exc.detail))
+    return RedirectResponse(f"/browse/{report_id}", status_code=303)
+
+
+@router.post("/browse/{report_id}/cancel")
+async def cancel_submit(request: Request, report_id: ReportId) -> Response:
+    _same_origin(request)
+    worker: Worker = request.app.state.worker
+    job = worker.cancel(report_id)
+    if job is None:
+        return _page(request, "missing.html.j2", 404, report_id=report_id)
+    return _report(request, report_id, notice="Cancel requested: the report stops at its next task boundary."
+                   if not job.status.terminal else "The report was canceled.")
+
+
+@router.post("/browse/{report_id}/delete")
+async def delete_submit(request: Request, report_id: ReportId) -> Response:
+    _same_origin(request)
+    worker: Worker = request.app.state.worker
+    try:
+        worker.delete(report_id)
+    except ValueError as exc:
+        return _report(request, report_id, 409, error=str(exc))
+    return RedirectResponse("/browse", status_code=303)
 
 
 @router.get("/login")

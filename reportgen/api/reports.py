@@ -16,7 +16,7 @@ from reportgen.review import Plan, PlanError, ReviewAnswer
 from reportgen.store import Idempotent, Job
 from reportgen.worker import ID_PATTERN, ReportRequest, ReviewStateError, Worker
 
-__all__ = ["ReportId", "create_job", "router"]
+__all__ = ["ReportId", "answer_review", "create_job", "exports", "router"]
 
 router = APIRouter(tags=["reports"])
 
@@ -183,7 +183,7 @@ async def get_events(
     return event_stream(worker, report_id, after=after)
 
 
-def _artifact(request: Request, report_id: str, name: str) -> Response:
+def _artifact(request: Request, report_id: str, name: str, media_type: str | None = None) -> Response:
     worker = _worker(request)
     job = _job_or_404(worker, report_id)
     if job.status.value != "completed":
@@ -199,8 +199,11 @@ def _artifact(request: Request, report_id: str, name: str) -> Response:
             "frame-ancestors 'self'"
         )
     disposition = "attachment" if name == "report.pdf" else "inline"
-    return FileResponse(path, media_type=ARTIFACTS[name], headers=headers,
-                        filename=f"{report_id}{path.suffix}", content_disposition_type=disposition)
+    if name not in ARTIFACTS:
+        disposition = "attachment"
+    return FileResponse(path, media_type=media_type or ARTIFACTS[name], headers=headers,
+                        filename=f"{report_id}{path.suffix}" if name.startswith("report.") else f"{report_id}-{name}",
+                        content_disposition_type=disposition)
 
 
 _ARTIFACT_RESPONSES = {
@@ -317,3 +320,33 @@ async def put_plan(request: Request, report_id: ReportId, body: PlanEdit) -> Rep
 async def post_review(request: Request, report_id: ReportId, body: ReviewAction) -> ReportJob:
     """Answer the plan review: approve runs the plan; guidance plans again and waits for another review."""
     return job_view(answer_review(request, report_id, ReviewAnswer.model_validate(body.model_dump())))
+
+
+def exports(worker: Worker) -> dict[str, str]:
+    """Every file a finished report offers, with its media type (the core files, the run's, each exporter's).
+
+    Args:
+        worker: The service's worker (its settings choose the exporters).
+
+    Returns:
+        ``{file name: media type}`` in :func:`reportgen.render.exporters.output_files` order.
+    """
+    from reportgen.agents.registry import load_registry
+    from reportgen.render.exporters import output_files
+
+    exporters = list(load_registry(worker.settings).exporters.values())
+    types = {**ARTIFACTS, "blueprint.json": "application/json", "messages.jsonl": "application/x-ndjson",
+             **{e.filename: e.media_type for e in exporters}}
+    return {name: types.get(name, "application/octet-stream") for name in output_files(exporters)}
+
+
+@router.get("/reports/{report_id}/{name}", summary="Any other file of a finished report (report.md, report.docx, ...)",
+            response_class=Response, responses=_ARTIFACT_RESPONSES)
+async def get_export(request: Request, report_id: ReportId,
+                     name: Annotated[str, Path(max_length=64, pattern=r"^[a-z]+\.[a-z]+$")]) -> Response:
+    """One of the report's files by name: every export (`report.md`, `report.docx`, plugin formats),
+    `blueprint.json` and `messages.jsonl`. Only names the report offers are served."""
+    offered = exports(_worker(request))
+    if name not in offered:
+        raise HTTPException(404, f"a report has no file {name!r}; it offers {', '.join(offered)}")
+    return _artifact(request, report_id, name, offered[name])

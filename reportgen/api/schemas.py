@@ -64,6 +64,11 @@ class TaskSummary(BaseModel):
     attempts: int = 0
     status_codes: list[int] = Field(default_factory=list)
     reason: str = ""
+    aim: str = Field("", description="What the task is for, in plain words.")
+    section: str | None = None
+    depends_on: list[str] = Field(default_factory=list, description="Every task it waits for (inputs included).")
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
 
 
 class BlueprintSummary(BaseModel):
@@ -121,11 +126,19 @@ class ReportList(BaseModel):
     next: str | None = Field(None, description="Path of the next page, if any.")
 
 
+def _dependencies(task: dict) -> list[str]:
+    deps = list(task.get("depends_on") or [])
+    for inp in (task.get("inputs") or {}).values():
+        if isinstance(inp, dict) and inp.get("from_task") and inp["from_task"] not in deps:
+            deps.append(inp["from_task"])
+    return deps
+
+
 def blueprint_summary(folder: Path) -> BlueprintSummary | None:
     """Read ``blueprint.json`` of a report folder (``None`` before the plan exists)."""
     try:
         data = json.loads((folder / "blueprint.json").read_text(encoding="utf-8"))
-        items = [TaskSummary.model_validate(t) for t in data.get("tasks", [])]
+        items = [TaskSummary.model_validate({**t, "depends_on": _dependencies(t)}) for t in data.get("tasks", [])]
     except (OSError, ValueError):
         return None
     counts: dict[str, int] = {}
