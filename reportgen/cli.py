@@ -165,6 +165,9 @@ def report(
     agents_dir: Optional[Path] = typer.Option(
         None, "--agents-dir", help="A folder of agent definitions adding or overriding built-in agents."
     ),
+    review: bool = typer.Option(
+        False, "--review", help="Show the plan before any research: approve it, edit it in $EDITOR, or give guidance."
+    ),
 ) -> None:
     """Research TOPIC and write outputs/<report-id>/report.{html,pdf,json}.
 
@@ -191,11 +194,27 @@ def report(
         if earlier is not None:
             _err.print(f"resuming the interrupted run {earlier.report_id} (use --new to start over)",
                        markup=False, highlight=False)
-        result = _with_progress(quiet, lambda display: generate_report(
-            options, settings=settings, out_dir=base, on_blueprint=display, faults=plan,
-            recovery=not no_recovery, report_id=earlier.report_id if earlier else None,
-            template_dir=options.template_dir,
-        ))
+        from reportgen.review import ReviewRequired
+
+        report_id, answer = earlier.report_id if earlier else None, None
+        while True:
+            try:
+                result = _with_progress(quiet, lambda display, rid=report_id, ans=answer: generate_report(
+                    options, settings=settings, out_dir=base, on_blueprint=display, faults=plan,
+                    recovery=not no_recovery, report_id=rid, template_dir=options.template_dir,
+                    review=review, review_answer=ans,
+                ))
+                break
+            except ReviewRequired as pending:  # --review: the plan waits for the user
+                from reportgen.agents.registry import load_registry
+                from reportgen.review_cli import ask_review
+
+                report_id = pending.report_id
+                answer = ask_review(pending, load_registry(settings).kinds())
+                if answer is None:
+                    _err.print(f"the plan of {report_id} keeps waiting; run the same command to review it",
+                               markup=False, highlight=False)
+                    raise typer.Exit(3) from None
     except ReportgenError as exc:
         _fail(str(exc))
         return
