@@ -81,6 +81,10 @@ CHROMIUM_FLAGS: tuple[str, ...] = (
 #: (RFC 2606) and the request never leaves the browser anyway.
 DOCUMENT_URL = "http://reportgen.invalid/report.html"
 
+#: Chromium asks for the page's icon by itself (not the document: WeasyPrint
+#: never would); it is refused like everything else, but does not fail the render.
+_FAVICON = DOCUMENT_URL.rsplit("/", 1)[0] + "/favicon.ico"
+
 #: Served with the document: no script. Everything else is refused by the
 #: ``Fetch`` interception, which also records it (a policy would drop it unseen).
 _CSP = "script-src 'none'; object-src 'none'"
@@ -149,6 +153,8 @@ class ChromiumBrowser:
         self._next_id = 0
         self._events: list[dict[str, Any]] = []
         self.lock = threading.Lock()  #: one render at a time per browser
+        #: URLs the current page asked for and was refused (see :meth:`_refuse`).
+        self.refused: list[str] = []
         self.exit_status: int | None = None
 
     # ---- the pipe --------------------------------------------------------------------
@@ -197,8 +203,26 @@ class ChromiumBrowser:
                     raise RenderError(f"Chromium: {method}: {message['error'].get('message')}")
                 result: dict[str, Any] = message.get("result", {})
                 return result
-            if "method" in message:
+            if "method" in message and not self._refuse(message):
                 self._events.append(message)
+
+    def _refuse(self, message: dict[str, Any]) -> bool:
+        """Fail a paused request for anything but the document, and record it; True if it was one.
+
+        Handled wherever it arrives (loading, printing, any command), so no
+        request stays paused and none is ever let through.
+        """
+        if message.get("method") != "Fetch.requestPaused":
+            return False
+        params = message["params"]
+        url = str(params["request"]["url"])
+        if url == DOCUMENT_URL and not params.get("redirectedRequestId"):
+            return False  # the document itself: served by print_pdf
+        if url != _FAVICON:  # the browser's own icon request, not the document's: refused quietly
+            self.refused.append(url)
+        self._send("Fetch.failRequest", {"requestId": params["requestId"], "errorReason": "BlockedByClient"},
+                   message.get("sessionId"))
+        return True
 
     def event(self, methods: Iterable[str], *, deadline: float) -> dict[str, Any]:
         """The next event whose method is one of ``methods`` (kept ones first)."""
@@ -208,6 +232,8 @@ class ChromiumBrowser:
                 return self._events.pop(index)
         while True:
             message = self._receive(deadline)
+            if "method" in message and self._refuse(message):
+                continue
             if message.get("method") in names:
                 return message
             if "method" in message:
@@ -247,6 +273,7 @@ class ChromiumBrowser:
             TimeoutError: The deadline passed.
         """
         self._events.clear()
+        self.refused = []
         target_id = self.call("Target.createTarget", {"url": "about:blank"}, deadline=deadline)["targetId"]
         session = self.call("Target.attachToTarget", {"targetId": target_id, "flatten": True},
                             deadline=deadline)["sessionId"]
@@ -261,43 +288,29 @@ class ChromiumBrowser:
         self.call("Page.enable", session=session, deadline=deadline)
         self.call("Log.enable", session=session, deadline=deadline)
         self._send("Page.navigate", {"url": DOCUMENT_URL}, session)
-        refused: list[str] = []
         body = base64.b64encode(_for_chromium(html).encode("utf-8")).decode("ascii")
-        while True:
+        while True:  # requests for anything else are refused and recorded as they come (_refuse)
             message = self.event(("Fetch.requestPaused", "Page.loadEventFired"), deadline=deadline)
             if message["method"] == "Page.loadEventFired":
                 break
-            params = message["params"]
-            url = params["request"]["url"]
-            if url == DOCUMENT_URL and not params.get("redirectedRequestId"):
-                self._send("Fetch.fulfillRequest", {
-                    "requestId": params["requestId"], "responseCode": 200, "body": body,
-                    "responseHeaders": [
-                        {"name": "Content-Type", "value": "text/html; charset=utf-8"},
-                        {"name": "Content-Security-Policy", "value": _CSP},
-                    ],
-                }, session)
-            else:
-                refused.append(url)
-                self._send("Fetch.failRequest", {"requestId": params["requestId"],
-                                                 "errorReason": "BlockedByClient"}, session)
-        refused += self._blocked_locally()
-        if refused:
-            raise ForbiddenURLError(
-                f"cannot write {target}: refused to fetch {refused[0]!r}: only inline data: URIs may be loaded"
-            )
+            self._send("Fetch.fulfillRequest", {
+                "requestId": message["params"]["requestId"], "responseCode": 200, "body": body,
+                "responseHeaders": [
+                    {"name": "Content-Type", "value": "text/html; charset=utf-8"},
+                    {"name": "Content-Security-Policy", "value": _CSP},
+                ],
+            }, session)
+        self._check_refused(target)
         # The first print only has to place the headings (its named
         # destinations): no tags, no outline, which Chromium takes time to build.
         first = self._print(session, deadline, draft=True)
-        late = self._blocked_locally()
-        if late:
-            raise ForbiddenURLError(
-                f"cannot write {target}: refused to fetch {late[0]!r}: only inline data: URIs may be loaded"
-            )
+        self._check_refused(target)
         pages = _destination_pages(first)
         ids = [anchor for anchor in _TOC_LINK.findall(_toc_of(html)) if anchor in pages]
         if not ids:
-            return self._print(session, deadline)
+            final = self._print(session, deadline)
+            self._check_refused(target)
+            return final
         rules = "".join(
             f'nav.toc a[href="#{_css_string(anchor)}"]::after {{ content: "{pages[anchor]}"; }}'
             for anchor in ids
@@ -306,7 +319,17 @@ class ChromiumBrowser:
             "expression": ("(() => { const s = document.createElement('style'); s.textContent = "
                            f"{json.dumps(rules)}; document.head.appendChild(s); }})()"),
         }, session=session, deadline=deadline)
-        return self._print(session, deadline)
+        final = self._print(session, deadline)
+        self._check_refused(target)
+        return final
+
+    def _check_refused(self, target: str) -> None:
+        """Raise if the page asked for anything but its document so far."""
+        refused = self.refused + self._blocked_locally()
+        if refused:
+            raise ForbiddenURLError(
+                f"cannot write {target}: refused to fetch {refused[0]!r}: only inline data: URIs may be loaded"
+            )
 
     def _blocked_locally(self) -> list[str]:
         """``file:`` URLs Chromium itself refused to load (they never reach ``Fetch``).
