@@ -57,6 +57,7 @@ class ReportState(TypedDict, total=False):
             ``research`` / ``charts`` / ``write`` are the summed times of the
             research (and other gathering), chart and writing tasks (they
             overlap in wall time).
+        review: The plan review, one line per answer (the appendix shows it).
     """
 
     report_id: str
@@ -65,6 +66,7 @@ class ReportState(TypedDict, total=False):
     report: dict[str, Any]
     files: dict[str, str]
     timings: dict[str, float]
+    review: list[str]
 
 
 @dataclass
@@ -249,14 +251,20 @@ def render_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any
     Raises:
         RenderError: The HTML or PDF could not be produced.
     """
+    from reportgen.render.appendix import PLAN_REVIEW
+
     p = runtime.context
     report = Report.model_validate(state["report"])
     exporters = list(p.registry.exporters.values()) if p.registry is not None else None
-    stages = write_report_files(
-        report, p.out_dir, template_dir=p.template_dir or p.options.template_dir,
-        template=p.options.template, appendix=p.options.appendix,
-        blueprint=Blueprint.model_validate(state["blueprint"]), exporters=exporters,
-    )
+    reviewed = PLAN_REVIEW.set(tuple(state.get("review") or ()))  # the appendix shows the plan review
+    try:
+        stages = write_report_files(
+            report, p.out_dir, template_dir=p.template_dir or p.options.template_dir,
+            template=p.options.template, appendix=p.options.appendix,
+            blueprint=Blueprint.model_validate(state["blueprint"]), exporters=exporters,
+        )
+    finally:
+        PLAN_REVIEW.reset(reviewed)
     p.run.log.append(StatusUpdate(task_id="render", agent="renderer", status="done",
                                   detail=", ".join(sorted(stages)) + " written"))
     return {

@@ -495,12 +495,14 @@ def review_node(state: dict[str, Any], runtime: Any) -> Any:
     if answer.action == "guidance":
         blueprint = _replan(p, state, answer.guidance or "")
         p.save_blueprint(blueprint, force=True)
-        return Command(goto="review", update={"blueprint": blueprint.model_dump(mode="json")})
+        return Command(goto="review", update={"blueprint": blueprint.model_dump(mode="json"),
+                                              "review": [*(state.get("review") or []), message["detail"]]})
     blueprint_json = dict(raw).get("run_blueprint") or state["blueprint"]
     blueprint = Blueprint.model_validate(blueprint_json)
     check(blueprint, _kinds(p))
     p.save_blueprint(blueprint, force=True)
-    return Command(goto="dispatch", update={"blueprint": blueprint.model_dump(mode="json")})
+    return Command(goto="dispatch", update={"blueprint": blueprint.model_dump(mode="json"),
+                                            "review": [*(state.get("review") or []), message["detail"]]})
 
 
 def _kinds(p: Any) -> dict[str, list[str]]:

@@ -76,6 +76,9 @@ async def test_a_reviewed_plan_is_edited_and_the_report_follows_the_edit(tmp_pat
     assert len(review) == 1 and review[0].status == "edited" and review[0].agent == "reviewer"
     assert "Wind turbines" in review[0].detail and f"removed s2 {old_titles[1]!r}" in review[0].detail
     assert "(by ip:" in review[0].detail and "UTC)" in review[0].detail
+    html = (tmp_path / "out" / job["id"] / "report.html").read_text()
+    appendix = html[html.index('id="appendix-review"'):]
+    assert "plan edited" in appendix[:2000] and "Wind turbines" in appendix[:2000]
 
 
 async def test_guidance_plans_again_and_waits_for_another_review(tmp_path):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import io
 import re
 from collections import Counter
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
@@ -82,6 +83,8 @@ class AppendixView:
         counts: ``(outcome, n)`` for each outcome that occurs, in
             :data:`OUTCOMES` order.
         not_run: Tasks that have no bar on the timeline.
+        review: The plan review, one line per answer (what changed, when,
+            which client); empty when the plan was not reviewed.
     """
 
     graph_svg: str
@@ -89,6 +92,11 @@ class AppendixView:
     total: int
     counts: tuple[tuple[str, int], ...]
     not_run: int
+    review: tuple[str, ...] = ()
+
+
+#: The plan review of the report being rendered (set by the render stage; see :mod:`reportgen.review`).
+PLAN_REVIEW: ContextVar[tuple[str, ...]] = ContextVar("reportgen_plan_review", default=())
 
 
 def outcome(task: Task) -> str:
@@ -126,6 +134,7 @@ def build_appendix(blueprint: Blueprint) -> AppendixView | None:
         total=len(tasks),
         counts=tuple((name, counts[name]) for name in OUTCOMES if counts[name]),
         not_run=len(tasks) - len(timed),
+        review=PLAN_REVIEW.get(),
     )
 
 
