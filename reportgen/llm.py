@@ -78,6 +78,7 @@ __all__ = [
     "ModelEndpointError",
     "ModelOutputError",
     "Usage",
+    "forget_endpoints",
     "repetition",
 ]
 
@@ -106,6 +107,12 @@ CHARS_PER_TOKEN = 4
 CALL_TRIES = 3
 #: Seconds a call keeps free before its attempt's deadline, to return in time.
 MARGIN_S = 0.5
+#: Fewest seconds a call needs to be worth starting, measured to its own
+#: deadline once it has a slot. A server evaluates the prompt before it sends
+#: the first token and notices a closed connection only then, so a call cut
+#: during its prompt keeps the server busy after the call, or reportgen, is
+#: gone (llama-cpp-python: a few seconds for a 1,000-token prompt on 2 cores).
+MIN_CALL_S = 8.0
 
 Schema = TypeVar("Schema", bound=BaseModel)
 
@@ -369,8 +376,24 @@ def _words(exc: openai.APIStatusError) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def _schema_of(schema: type[BaseModel]) -> dict[str, Any]:
-    return schema.model_json_schema()
+def _schema_of(schema: type[BaseModel], choices: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
+    """The JSON schema sent for ``schema``, string properties named in ``choices`` limited to them."""
+    body = schema.model_json_schema()
+
+    def limit(node: Any) -> None:
+        if isinstance(node, dict):
+            for name, prop in (node.get("properties") or {}).items():
+                if choices and name in choices and isinstance(prop, dict) and prop.get("type") == "string":
+                    prop["enum"] = list(choices[name])
+            for value in node.values():
+                limit(value)
+        elif isinstance(node, list):
+            for value in node:
+                limit(value)
+
+    if choices:
+        limit(body)
+    return body
 
 
 def _json_text(text: str) -> str:
@@ -393,9 +416,14 @@ class LLM:
         on_fatal: Called once with the first :class:`ModelEndpointError`
             (the run stops new work).
 
+    Attributes:
+        min_call_s: Fewest seconds a call needs to start (:data:`MIN_CALL_S`).
+
     Raises:
         ModelEndpointError: The default OpenAI endpoint and no API key.
     """
+
+    min_call_s: float = MIN_CALL_S
 
     def __init__(
         self, settings: Settings, usage: Usage | None = None, *, run_deadline: float | None = None,
@@ -555,7 +583,7 @@ class LLM:
     # ------------------------------------------------------------------ calls
 
     def structured(self, role: str, schema: type[Schema], messages: list[tuple[str, str]], *, task_id: str,
-                   deadline: float | None = None) -> Schema:
+                   deadline: float | None = None, choices: Mapping[str, list[str]] | None = None) -> Schema:
         """Ask the role's model for output matching ``schema``.
 
         Args:
@@ -565,6 +593,9 @@ class LLM:
             task_id: The task the call is for (usage accounting).
             deadline: The attempt's deadline, a ``time.monotonic()`` value;
                 the call returns or fails by then (less :data:`MARGIN_S`).
+            choices: Allowed values of string properties, by property name
+                (e.g. ``{"source": ["S1", "S2"]}``): sent as ``enum`` in the
+                schema, so a grammar-constrained server cannot invent a label.
 
         Returns:
             The validated output.
@@ -592,7 +623,7 @@ class LLM:
                     method = candidates[0]
             try:
                 text = self._request(role, model, task_id, messages, deadline, method=method, schema=schema,
-                                     detecting=endpoint.method is None)
+                                     detecting=endpoint.method is None, choices=choices)
             except _Unsupported as exc:
                 with endpoint.lock:
                     endpoint.unsupported.add(method)
@@ -628,14 +659,14 @@ class LLM:
                                    f"{where}: {first['msg']}") from None
 
     def _payload(self, model: str, role: str, messages: list[tuple[str, str]], method: str | None,
-                 schema: type[BaseModel] | None) -> dict[str, Any]:
+                 schema: type[BaseModel] | None, choices: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
         chat = [{"role": "user" if who == "human" else who, "content": text} for who, text in messages]
         payload: dict[str, Any] = {"model": model, "messages": chat, "temperature": self.settings.llm_temperature,
                                    "max_tokens": self.max_output(role), "stream": True,
                                    "stream_options": {"include_usage": True}}
         if schema is None or method is None:
             return payload
-        body = _schema_of(schema)
+        body = _schema_of(schema, choices)
         if method == "json_schema":
             payload["response_format"] = {"type": "json_schema",
                                           "json_schema": {"name": schema.__name__, "schema": body, "strict": False}}
@@ -652,26 +683,32 @@ class LLM:
 
     def _request(self, role: str, model: str, task_id: str, messages: list[tuple[str, str]],
                  deadline: float | None, *, method: str | None, schema: type[BaseModel] | None,
-                 detecting: bool) -> str:
+                 detecting: bool, choices: Mapping[str, list[str]] | None = None) -> str:
         if self.fatal is not None:
             raise ModelEndpointError(str(self.fatal))
         now = time.monotonic()
-        ends = [now + self.settings.llm_timeout_s]
-        ends += [d - MARGIN_S for d in (deadline, self.run_deadline) if d is not None]
-        call_deadline = min(ends)
-        payload = self._payload(model, role, messages, method, schema)
+        ends = {"the model timeout (REPORTGEN_LLM_TIMEOUT_S)": now + self.settings.llm_timeout_s}
+        if deadline is not None:
+            ends[f"the deadline of the attempt of {task_id} (REPORTGEN_TOOL_TIMEOUT_S)"] = deadline - MARGIN_S
+        if self.run_deadline is not None:
+            ends["the run's deadline (REPORTGEN_RUN_DEADLINE_S)"] = self.run_deadline - MARGIN_S
+        bounded_by = min(ends, key=lambda k: ends[k])
+        call_deadline = ends[bounded_by]
+        payload = self._payload(model, role, messages, method, schema, choices)
         tokens_in = len(json.dumps(payload["messages"], ensure_ascii=False)) // CHARS_PER_TOKEN + 4 * len(messages)
         if "tools" in payload or "response_format" in payload:
             tokens_in += len(json.dumps(payload.get("tools") or payload["response_format"])) // CHARS_PER_TOKEN
         endpoint = _endpoint(self.base_url, model, self.settings.llm_max_concurrency)
         for attempt in range(1, CALL_TRIES + 1):
-            if call_deadline - time.monotonic() <= 0:
-                raise ModelCallError(f"no time left for a model call (the deadline of {task_id} has passed)")
+            if call_deadline - time.monotonic() < self.min_call_s:
+                raise ModelCallError(f"no time left for a model call: {bounded_by} is less than {self.min_call_s:g} s "
+                                     "away")
             bound = tokens_in + self.max_output(role)
             self._admit(role, bound)
             try:
-                if not endpoint.limiter.acquire(call_deadline):
-                    raise ModelCallError(f"no free slot at the model endpoint before the deadline of {task_id}")
+                if not endpoint.limiter.acquire(call_deadline - self.min_call_s):
+                    raise ModelCallError(f"no free slot at the model endpoint in time: {bounded_by} is less than "
+                                         f"{self.min_call_s:g} s away")
                 outcome = "error"
                 try:
                     text, outcome = self._stream(role, model, task_id, payload, call_deadline, tokens_in)
@@ -734,6 +771,8 @@ class LLM:
                    "temperature": 0, "stream": True, "stream_options": {"include_usage": True}}
         try:
             self._stream(role, model, task_id, payload, min(call_deadline, time.monotonic() + 30), 4)
+        except ModelCutError:  # one token asked, one token sent: the endpoint works
+            return True
         except (openai.APIStatusError, _Transient):
             return False
         return True

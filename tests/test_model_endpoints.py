@@ -62,6 +62,11 @@ def _fresh_endpoints():
     forget_endpoints()
 
 
+@pytest.fixture(autouse=True)
+def _short_calls(monkeypatch):
+    monkeypatch.setattr(LLM, "min_call_s", 0.2)  # these deadlines are a second or two, not minutes
+
+
 def _settings(base_url: str, **kw) -> Settings:
     return Settings(llm_model="fake", llm_base_url=base_url, llm_api_key="k", **kw)
 

@@ -109,7 +109,7 @@ class ModelBrowserBrain(Brain):
         notes = llm.structured(role, Notes, [
             ("system", system),
             ("human", spec.prompt("notes_human", questions=questions, sources=sources_block(labelled))),
-        ], task_id=params["task_id"], deadline=deadline)
+        ], task_id=params["task_id"], deadline=deadline, choices={"source": list(labelled)})
         told = "\n".join([spec.prompt("notes_system", lang=ctx.lang, feedback="", max_notes=MAX_NOTES),
                           params["feedback"], spec.prompt("notes_human", questions=[], sources="")])
         return {"passages": passages, "labelled": labelled, "notes": notes, "queries": queries,

@@ -119,17 +119,15 @@ def fit_passages(passages: list[Passage], budget_chars: int, max_chars: int = 15
     return out
 
 
-def attempt_deadline(ctx: Any) -> float | None:
+def attempt_deadline(ctx: Any) -> float:
     """The ``time.monotonic()`` value the model calls of this attempt must end by.
 
     A brain's ``call`` starts when its attempt does, and the attempt has
-    ``ctx.tool_timeout_s`` (the runtime's ``wait_for``); the run's deadline
-    bounds it too: call < attempt < task < run.
+    ``ctx.tool_timeout_s`` (the runtime's ``wait_for``). The run's deadline
+    bounds every call too (:attr:`reportgen.llm.LLM.run_deadline`): call <
+    attempt < task < run.
     """
-    ends = [time.monotonic() + float(getattr(ctx, "tool_timeout_s", 60.0))]
-    if getattr(ctx, "deadline", None) is not None:
-        ends.append(float(ctx.deadline))
-    return min(ends)
+    return time.monotonic() + float(getattr(ctx, "tool_timeout_s", 60.0))
 
 
 #: Words in a row a sentence shares with the instructions to be an echo of them.

@@ -91,7 +91,7 @@ class ModelPlotBrain(Brain):
         proposal = ctx.llm.structured(spec.role or "plot", ChartProposal, [
             ("system", spec.prompt("system", feedback=params["feedback"], max_points=MAX_POINTS)),
             ("human", spec.prompt("human", subject=params["subject"], ideas=ideas, sources=sources_block(labelled))),
-        ], task_id=params["task_id"], deadline=deadline)
+        ], task_id=params["task_id"], deadline=deadline, choices={"source": list(labelled)})
         return {"proposal": proposal, "labelled": labelled, "passages": passages}
 
     def check_response(self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext) -> dict[str, Any]:
