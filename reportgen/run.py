@@ -40,6 +40,7 @@ from reportgen.sources import open_backends
 
 __all__ = [
     "RunResult",
+    "corpus_path",
     "corpus_title",
     "find_unfinished",
     "generate_report",
@@ -179,7 +180,8 @@ async def generate_report(
                          f"{', '.join(sorted(registry.search_backends))}")
     offline_options = options if mode != "web" else options.model_copy(update={"use_wiki": False})
     with open_backends(offline_options) as sources:
-        skipped = [Limitation(reason=f"{f.path}: not used ({f.reason})") for f in sources.skipped]
+        skipped = [Limitation(reason=f"{corpus_path(f.path, options.corpus_dirs)}: not used ({f.reason})")
+                   for f in sources.skipped]
         corpora = [corpus_title(b.name, options) for b in sources.backends]
         if mode != "offline":
             corpora.insert(0, corpus_title("web", options))
@@ -202,6 +204,28 @@ class _Hooks:
     faults: FaultPlan | None
     review: bool = False
     review_answer: dict[str, Any] | None = None
+
+
+def corpus_path(path: Path, folders: list[Path]) -> str:
+    """A local file as the report names it: ``<corpus folder name>/<path inside it>``, never an absolute path.
+
+    The report is read on other machines; the machine that made it and its
+    user's home folder are nobody's business.
+
+    Args:
+        path: A file of one of the corpus folders.
+        folders: The run's corpus folders.
+
+    Returns:
+        The POSIX path inside its folder, prefixed by the folder's name; the
+        file's name alone when it is in none of them.
+    """
+    for folder in folders:
+        try:
+            return f"{Path(folder).name}/{Path(path).resolve().relative_to(Path(folder).resolve()).as_posix()}"
+        except (ValueError, OSError):
+            continue
+    return Path(path).name
 
 
 def corpus_title(name: str, options: RunOptions) -> str:

@@ -137,3 +137,18 @@ def test_nothing_on_the_subject_names_the_closest_subjects_and_the_way_out():
     assert "--corpus" in message and "REPORTGEN_LLM_MODEL" in message
     with pytest.raises(NoSourcesError):
         plan_extractive("r", RunOptions(topic="<script>alert(1)</script>"), FakeSearch(NO_ARTICLE))
+
+
+async def test_limitations_name_local_files_inside_their_corpus_folder(tmp_path):
+    from reportgen.run import generate_report
+
+    docs = tmp_path / "home" / "someone" / "notes"
+    (docs / "sub").mkdir(parents=True)
+    (docs / "wind.md").write_text("# Wind power\n\nWind power turns the wind into electricity with turbines. "
+                                  "Wind farms group many wind turbines.\n", encoding="utf-8")
+    (docs / "sub" / "broken.pdf").write_text("not a pdf at all", encoding="utf-8")
+    result = await generate_report(RunOptions(topic="Wind power", sections=1, corpus_dirs=[docs], use_wiki=False),
+                                   out_dir=tmp_path / "out", backoff_scale=0)
+    reasons = [lim.reason for lim in result.report.limitations]
+    assert any(r.startswith("notes/sub/broken.pdf: not used") for r in reasons), reasons
+    assert not any(str(tmp_path) in r for r in reasons)  # never the absolute path of the machine that made it
