@@ -35,6 +35,7 @@ from reportgen.blueprint.model import Blueprint, Task, TaskInput
 from reportgen.errors import InputError
 
 __all__ = [
+    "MAX_SECTIONS",
     "Plan",
     "PlanError",
     "PlanSection",
@@ -42,9 +43,12 @@ __all__ = [
     "ReviewRequired",
     "apply_answer",
     "apply_plan",
+    "check",
     "clean_text",
+    "outline",
     "plan_view",
     "review_message",
+    "review_node",
 ]
 
 #: Section ids the planners give body sections (``s1``, ``s2``, ...).

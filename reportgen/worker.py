@@ -65,12 +65,6 @@ class ReviewStateError(InputError):
     code = "not_waiting_for_review"
 
 
-class CancelRefused(InputError):
-    """The job cannot be canceled now; the message says why."""
-
-    code = "cancel_refused"
-
-
 logger = logging.getLogger(__name__)
 
 #: A report id the service accepts in a URL: what :func:`~reportgen.run.new_report_id`

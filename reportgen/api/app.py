@@ -28,8 +28,12 @@ Request cited, charted reports on a topic and follow them live.
   and progress — `GET /reports/{id}/events` streams it (Server-Sent Events) —
   `GET /reports/{id}/report.pdf|.html|.json` fetches the results —
   `DELETE /reports/{id}` cancels or deletes it.
-* `GET /.well-known/agent.json` describes the service as an agent; the A2A
-  JSON-RPC endpoint is `POST /a2a` (card at `/.well-known/agent-card.json`).
+* With `"review": true` the job stops at `input_required`: `GET /reports/{id}/plan`
+  reads the plan, `PUT /reports/{id}/plan` replaces it, `POST /reports/{id}/review`
+  approves it or gives guidance.
+* `GET /.well-known/agent-card.json` is the A2A 1.0 agent card; the A2A
+  JSON-RPC endpoint (1.0 and 0.3) is `POST /a2a`; `/.well-known/agent.json` is
+  the legacy card in the 0.3 form.
 * When the server has an API key (`REPORTGEN_API_KEY`), send it as
   `X-API-Key: <key>` or `Authorization: Bearer <key>`.
 """
