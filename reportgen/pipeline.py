@@ -58,6 +58,7 @@ class ReportState(TypedDict, total=False):
             research (and other gathering), chart and writing tasks (they
             overlap in wall time).
         review: The plan review, one line per answer (the appendix shows it).
+        sources: With plan review: the documents each section's search finds, by section id.
     """
 
     report_id: str
@@ -67,6 +68,7 @@ class ReportState(TypedDict, total=False):
     files: dict[str, str]
     timings: dict[str, float]
     review: list[str]
+    sources: dict[str, list[dict[str, str]]]
 
 
 @dataclass
@@ -191,10 +193,17 @@ def plan_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any]:
         StatusUpdate(task_id="plan", agent="planner", status="done",
                      detail=f"{len(blueprint.tasks)} tasks planned")
     )
+    if p.review:  # the reviewer sees what each section's search finds
+        from reportgen.review import preview_sources
+
+        found = {"sources": preview_sources(blueprint, p.run.search)}
+    else:
+        found = {}
     return {
         "blueprint": blueprint.model_dump(mode="json"),
         "outputs": {},
         "timings": _timed(state, plan=time.perf_counter() - started),
+        **found,
     }
 
 

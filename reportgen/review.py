@@ -47,6 +47,7 @@ __all__ = [
     "clean_text",
     "outline",
     "plan_view",
+    "preview_sources",
     "review_message",
     "review_node",
 ]
@@ -72,15 +73,16 @@ class ReviewRequired(InputError):
 
     Attributes:
         report_id: The waiting report.
-        blueprint: The proposed blueprint (JSON).
+        blueprint: The proposed blueprint (JSON), with the sources found
+            for each section under ``"sources"`` when known.
     """
 
     code = "review_required"
 
-    def __init__(self, report_id: str, blueprint: dict[str, Any]) -> None:
+    def __init__(self, report_id: str, blueprint: dict[str, Any], sources: dict[str, Any] | None = None) -> None:
         super().__init__(f"report {report_id} waits for its plan to be reviewed")
         self.report_id = report_id
-        self.blueprint = blueprint
+        self.blueprint = {**blueprint, "sources": sources} if sources else blueprint
 
 
 def clean_text(value: str, *, field: str = "text", limit: int = 300) -> str:
@@ -218,10 +220,14 @@ def plan_view(blueprint: Blueprint | dict[str, Any]) -> dict[str, Any]:
         blueprint: The proposed blueprint (model or JSON).
 
     Returns:
-        ``{"topic", "sections": [{"id", "title", "questions", "search", "chart", "tasks"}], "other_tasks",
-        "blueprint"}``; ``sections`` is what an edit sends back (as :class:`Plan`).
+        ``{"topic", "sections": [{"id", "title", "questions", "search", "chart", "sources", "tasks"}],
+        "other_tasks", "blueprint"}``; ``sections`` is what an edit sends back (as :class:`Plan`).
+        ``sources`` are those found when the plan was made (a ``"sources"`` key of the JSON, see
+        :func:`preview_sources`).
     """
     bp = blueprint if isinstance(blueprint, Blueprint) else Blueprint.model_validate(blueprint)
+    found = blueprint.get("sources") if isinstance(blueprint, dict) else None
+    sources: dict[str, Any] = found if isinstance(found, dict) else {}
     sections = []
     for sid, tasks in _sections(bp).items():
         research = next((t for t in tasks if t.kind == "research"), None)
@@ -232,12 +238,44 @@ def plan_view(blueprint: Blueprint | dict[str, Any]) -> dict[str, Any]:
             "questions": list(_value(research, "questions", []) or []) if research else [],
             "search": str(_value(research, "query", "")) if research else "",
             "chart": (chart.aim if chart else None),
+            "sources": list(sources.get(sid) or []),
             "tasks": [t.id for t in tasks],
         })
     others = [{"id": t.id, "kind": t.kind, "aim": t.aim} for t in bp.tasks
               if not (t.section and _SECTION_ID.match(t.section))]
     return {"topic": bp.topic, "sections": sections, "other_tasks": others,
             "blueprint": bp.model_dump(mode="json")}
+
+
+def preview_sources(blueprint: Blueprint, search: Any, k: int = 3) -> dict[str, list[dict[str, str]]]:
+    """The sources a review shows: the best few documents each section's search finds now.
+
+    Args:
+        blueprint: The proposed blueprint.
+        search: The run's search backend (``search(query, k)`` returning passages).
+        k: Documents per section.
+
+    Returns:
+        ``{section id: [{"title", "url"}]}``, distinct documents in rank order;
+        a section whose search fails has an empty list.
+    """
+    out: dict[str, list[dict[str, str]]] = {}
+    for sid, tasks in _sections(blueprint).items():
+        research = next((t for t in tasks if t.kind == "research"), None)
+        query = str(_value(research, "query", "")) if research else ""
+        found: list[dict[str, str]] = []
+        try:
+            passages = search.search(query, k * 3) if query else []
+        except Exception:  # noqa: BLE001 - a preview is a nicety; the research itself reports failures
+            passages = []
+        for passage in passages:
+            url = str(getattr(passage, "url", "") or "")
+            if url and all(f["url"] != url for f in found):
+                found.append({"title": str(getattr(passage, "title", "") or url), "url": url})
+            if len(found) == k:
+                break
+        out[sid] = found
+    return out
 
 
 def outline(blueprint: Blueprint | dict[str, Any]) -> str:
@@ -258,6 +296,8 @@ def outline(blueprint: Blueprint | dict[str, Any]) -> str:
             lines.append(f"   ? {q}")
         if section["chart"]:
             lines.append(f"   chart: {section['chart']}")
+        for source in section["sources"]:
+            lines.append(f"   source: {source['title']} <{source['url']}>")
     lines.append("")
     lines.append("also: " + ", ".join(f"{t['kind']} ({t['id']})" for t in view["other_tasks"]))
     return "\n".join(lines)
@@ -500,6 +540,7 @@ def review_node(state: dict[str, Any], runtime: Any) -> Any:
         blueprint = _replan(p, state, answer.guidance or "")
         p.save_blueprint(blueprint, force=True)
         return Command(goto="review", update={"blueprint": blueprint.model_dump(mode="json"),
+                                              "sources": preview_sources(blueprint, p.run.search),
                                               "review": [*(state.get("review") or []), message["detail"]]})
     blueprint_json = dict(raw).get("run_blueprint") or state["blueprint"]
     blueprint = Blueprint.model_validate(blueprint_json)

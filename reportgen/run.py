@@ -326,7 +326,7 @@ async def _invoke(
         snapshot = await graph.aget_state(config)
         if snapshot.interrupts:  # waiting for plan review
             if hooks.review_answer is None:
-                raise ReviewRequired(report_id, snapshot.values.get("blueprint") or {})
+                raise ReviewRequired(report_id, snapshot.values.get("blueprint") or {}, snapshot.values.get("sources"))
             state = await graph.ainvoke(Command(resume=hooks.review_answer), config, context=pipeline)
         elif snapshot.next:  # an interrupted run: continue from the last finished stage
             log.append(StatusUpdate(task_id="run", status="resumed",
@@ -337,7 +337,7 @@ async def _invoke(
         else:
             state = await graph.ainvoke({"report_id": report_id}, config, context=pipeline)
         if state.get("__interrupt__"):
-            raise ReviewRequired(report_id, state.get("blueprint") or {})
+            raise ReviewRequired(report_id, state.get("blueprint") or {}, state.get("sources"))
     return RunResult(
         report_id=report_id,
         out_dir=folder,

@@ -41,6 +41,7 @@ async def test_a_reviewed_plan_is_edited_and_the_report_follows_the_edit(tmp_pat
         plan = (await http.get(f"/reports/{job['id']}/plan")).json()
         sections = plan["sections"]
         assert len(sections) == 3 and all(s["id"] and s["title"] and s["search"] for s in sections)
+        assert all(s["sources"] and s["sources"][0]["url"].startswith("https://") for s in sections)
         old_titles = [s["title"] for s in sections]
 
         # Invalid edits are refused with a 422 that names the problem, and the job keeps waiting.

@@ -53,6 +53,7 @@ def test_review_on_the_command_line(tmp_path, reportgen_home):
     )
     assert done.returncode == 0, done.stderr
     assert "Plan for: Renewable energy" in done.stderr and "1. " in done.stderr and "search:" in done.stderr
+    assert "source: " in done.stderr  # the documents each section's search finds
     assert "section title is empty); the editor opens again" in done.stderr
     assert (tmp_path / "calls").read_text() == "2"
     changes = next(line for line in done.stderr.splitlines() if line.startswith("changes:"))
