@@ -376,12 +376,27 @@ def _words(exc: openai.APIStatusError) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
+#: Longest ``maxLength`` sent to the server. llama.cpp turns a length bound into one nested
+#: grammar rule per character; a 1,500-character paragraph bound exceeded its grammar limits
+#: ("number of rules that are going to be repeated ... exceeds sane defaults") and the server
+#: process died (llama-cpp-python 0.3.36, seen in ``tests/test_llama_server.py``). Longer
+#: fields are sent with this bound instead (the model is asked for shorter text; the answer is
+#: still checked against the schema's own ``max_length``).
+MAX_SENT_LENGTH = 300
+
+
 def _schema_of(schema: type[BaseModel], choices: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
-    """The JSON schema sent for ``schema``, string properties named in ``choices`` limited to them."""
+    """The JSON schema sent for ``schema``.
+
+    String properties named in ``choices`` are limited to them, and every
+    ``maxLength`` is capped at :data:`MAX_SENT_LENGTH` (see there why).
+    """
     body = schema.model_json_schema()
 
     def limit(node: Any) -> None:
         if isinstance(node, dict):
+            if isinstance(node.get("maxLength"), int) and node["maxLength"] > MAX_SENT_LENGTH:
+                node["maxLength"] = MAX_SENT_LENGTH
             for name, prop in (node.get("properties") or {}).items():
                 if choices and name in choices and isinstance(prop, dict) and prop.get("type") == "string":
                     prop["enum"] = list(choices[name])
@@ -391,8 +406,7 @@ def _schema_of(schema: type[BaseModel], choices: Mapping[str, list[str]] | None 
             for value in node:
                 limit(value)
 
-    if choices:
-        limit(body)
+    limit(body)
     return body
 
 
