@@ -519,28 +519,7 @@ def printed_values(text: str, lang: str = "en") -> list[tuple[str, float]]:
         ``(raw, value)`` pairs in reading order, ``raw`` being the text as
         printed (sign and multiplier word included when applied).
     """
-    profile = _lang(lang)
-    out: list[tuple[str, float]] = []
-    for m in profile.number.finditer(text):
-        start, end = m.span()
-        try:
-            value = _parse_number(m.group(0), profile)
-        except ValueError:
-            continue
-        if not math.isfinite(value):
-            continue
-        if start > 0 and text[start - 1] in "−-" and (start < 2 or text[start - 2] in " (  "):
-            value, start = -value, start - 1
-        out.append((text[start:end], value))
-        mm = _MULT_RE.match(text[end:])
-        if mm:
-            word = re.sub(r"\s+", " ", mm.group("m").lower())
-            mult = _MULTIPLIERS.get(word)
-            if word in {"billion", "billions"} and profile.long_scale:
-                mult = 1e12
-            if mult is not None and not (word == "mil" and profile.code != "es"):
-                out.append((text[start: end + mm.end("m")], value * mult))
-    return out
+    return [(q.raw, q.value) for q in printed_quantities(text, lang)]
 
 
 @dataclass(frozen=True)
@@ -565,8 +544,9 @@ class PrintedValue:
 def printed_quantities(text: str, lang: str = "en") -> list[PrintedValue]:
     """Every number printed in ``text`` with the unit printed beside it.
 
-    The readings are those of :func:`printed_values` (same separators, signs
-    and multiplier words); the unit is read by the same rules as
+    The one reading of printed numbers (:func:`printed_values` is its
+    ``(raw, value)`` view): locale separators, signs and multiplier words; the
+    unit is read by the same rules as
     :func:`extract_facts` (abbreviations, unit words, a currency sign before
     the number, a counted noun after it).
 
