@@ -92,8 +92,8 @@ def own_documents(folder: Path) -> Path:
     return folder
 
 
-def measure(result: Any, started: float) -> dict[str, Any]:
-    """The quality figures of one finished report."""
+def measure(result: Any, started: float, space: Any = None, core: list[str] | None = None) -> dict[str, Any]:
+    """The quality figures of one finished report (``space``, ``core``: see :func:`reference`)."""
     from reportgen.blueprint.relevance import on_topic
     from reportgen.sources.text import tokenize
 
@@ -109,7 +109,7 @@ def measure(result: Any, started: float) -> dict[str, Any]:
         "message": "",
         "body_words": words,
         "sections": len(body),
-        "on_topic": sum(on_topic(report, sec) for sec in body),
+        "on_topic": sum(on_topic(report, sec, space=space, core=core) for sec in body),
         "figures": len(report.figures),
         "tables": len(report.tables),
         "cites_per_100w": round(100 * len(cited) / max(1, words), 1),
@@ -117,6 +117,29 @@ def measure(result: Any, started: float) -> dict[str, Any]:
         "unresolved": sum(n not in refs for n in cited),
         "seconds": round(time.perf_counter() - started, 1),
     }
+
+
+def reference(options: Any) -> tuple[Any, list[str] | None]:
+    """What a report's sections are measured against: its corpora's topic space and the subject's own text.
+
+    The core is each subject's own document in the corpora (the planner's
+    rule, :func:`reportgen.blueprint.planner.choose_themes`), else the subject's
+    words; the space is the corpora's (:func:`reportgen.sources.index.topic_space`),
+    so the measure does not depend on what the report chose to quote.
+    """
+    from reportgen.blueprint.planner import choose_themes
+    from reportgen.blueprint.request import read_request
+    from reportgen.sources import open_backends
+    from reportgen.sources.index import MultiSearch, topic_space
+
+    request = read_request(options.topic, options.lang)
+    with open_backends(options) as sources:
+        search = MultiSearch(sources.backends)
+        core = []
+        for subject in request.subjects:
+            own, _ = choose_themes(subject, search.search(subject, k=20), 0, options.lang)
+            core.append(own.text if own is not None else subject)
+        return topic_space(*sources.backends), core
 
 
 async def run_one(request: str, out: Path, corpus: Path | None = None) -> dict[str, Any]:
@@ -134,7 +157,8 @@ async def run_one(request: str, out: Path, corpus: Path | None = None) -> dict[s
         result = await generate_report(options, settings=settings, out_dir=out)
     except ReportgenError as exc:
         return {"produced": False, "message": str(exc)[:160], "seconds": round(time.perf_counter() - started, 1)}
-    return measure(result, started)
+    space, core = reference(options)
+    return measure(result, started, space, core)
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:

@@ -356,6 +356,12 @@ class _LoggedReroutes:
         self._seen = 0
         self._lock = threading.Lock()
 
+    def space(self) -> Any:
+        """The wrapped backend's topic space (see :func:`reportgen.sources.index.topic_space`)."""
+        from reportgen.sources.index import topic_space
+
+        return topic_space(self.backend)
+
     def search(self, query: str, k: int = 10) -> list[Any]:
         found: list[Any] = self.backend.search(query, k)
         with self._lock:

@@ -28,9 +28,13 @@ from reportgen.sources.models import Passage
 
 __all__ = ["WriterBrain"]
 
-#: Sentences per body section, and spares kept for deduplication.
-BODY_SENTENCES = 8
+#: Most sentences in a body section (about 280 words: the issue asks for 1,000-word bodies over
+#: five sections), and spares kept for deduplication.
+BODY_SENTENCES = 14
 SPARE_SENTENCES = 8
+#: Least sentences a body section is filled up to with its own sentences that are not about the
+#: subject (a shorter on-topic section beats a longer wandering one).
+BODY_FILL = 5
 #: Sentences in the introduction and (besides the recap) the conclusion.
 INTRO_SENTENCES = 5
 CONCLUSION_SENTENCES = 4
@@ -88,8 +92,9 @@ class WriterBrain(Brain):
             passages, focus=focus, topic=ctx.topic, lang=ctx.lang, exclude=exclude,
             keywords=params["keywords"],
         )
+        spare: list[Any] = []
         if kind == "write" and params["subject_notes"]:
-            ranked = _about_the_subject(ranked, params["subject_notes"], ctx)
+            ranked, spare = _about_the_subject(ranked, params["subject_notes"], ctx)
         words = render_labels(ctx.lang)
         if kind == "write":
             wanted, role, title = BODY_SENTENCES, "body", params["title"]
@@ -99,7 +104,7 @@ class WriterBrain(Brain):
             wanted, role, title = CONCLUSION_SENTENCES, "conclusion", words["conclusion"]
         if kind == "conclusion":  # the introduction, written at the same time, takes the best ones
             ranked = ranked[INTRO_SENTENCES:]
-        chosen, alternates = ranked[:wanted], ranked[wanted: wanted + SPARE_SENTENCES]
+        chosen, alternates = ranked[:wanted], [*ranked[wanted:], *spare][:SPARE_SENTENCES]
         sentences = [quoted(s.text, s.source) for s in _reading_order(chosen)]
         if kind == "conclusion" and params["sections"]:
             sentences, extra = _summary(ranked, params["sections"], exclude, ctx)
@@ -137,26 +142,33 @@ class WriterBrain(Brain):
         return {"section": section}
 
 
-def _about_the_subject(ranked: list[Any], subject_notes: list[dict[str, Any]], ctx: RunContext) -> list[Any]:
-    """The ranked sentences of a body section, those about the request's subject first.
+def _about_the_subject(
+    ranked: list[Any], subject_notes: list[dict[str, Any]], ctx: RunContext
+) -> tuple[list[Any], list[Any]]:
+    """The ranked sentences of a body section about the request's subject, and the others (spares).
 
     A sentence is kept when it names the subject, or when its vocabulary is
     related to the subject's own passages by the one relatedness measure
-    (:class:`~reportgen.blueprint.relevance.Relatedness`, threshold
-    :data:`~reportgen.blueprint.relevance.ON_TOPIC_THRESHOLD`): a section on
-    "Calcium carbonate" in a report on coral reefs quotes how reefs are built,
-    not that calcium carbonate is a calcium supplement. The section's other
-    best sentences follow only to fill it up to :data:`BODY_SENTENCES`.
+    (:class:`~reportgen.blueprint.relevance.Relatedness`, in the corpus's topic
+    space when it has one, :func:`~reportgen.sources.index.topic_space`): a
+    section on "Calcium carbonate" in a report on coral reefs quotes how reefs
+    are built, not that calcium carbonate is a calcium supplement. The
+    section's other best sentences follow only to fill it up to
+    :data:`BODY_FILL`; the rest are spares.
     """
-    from reportgen.blueprint.relevance import ON_TOPIC_THRESHOLD, Relatedness
+    from reportgen.blueprint.relevance import Relatedness
+    from reportgen.sources.index import topic_space
 
     subject = terms(ctx.topic, ctx.lang)
     core = [str(n.get("text", "")) for n in subject_notes]
-    scorer = Relatedness(core, [s.text for s in ranked], ctx.lang, subject=ctx.topic)
-    related = [s for s in ranked if subject & terms(s.text, ctx.lang) or scorer.score(s.text) >= ON_TOPIC_THRESHOLD]
+    scorer = Relatedness(core, [s.text for s in ranked], ctx.lang, subject=ctx.topic, space=topic_space(ctx.search))
+    scores = scorer.scores([s.text for s in ranked])
+    related = [s for s, score in zip(ranked, scores, strict=True)
+               if subject & terms(s.text, ctx.lang) or score >= scorer.threshold]
     # the section's own best sentences fill it up when too few name the subject: its theme was kept as related
     rest = [s for s in ranked if s not in related]
-    return related + rest
+    fill = max(0, BODY_FILL - len(related))
+    return related + rest[:fill], rest[fill:]
 
 
 def _summary(

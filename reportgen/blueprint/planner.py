@@ -28,14 +28,18 @@ from reportgen.blueprint.request import Request, read_request
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
 from reportgen.i18n import labels
+from reportgen.sources.index import topic_space
 from reportgen.sources.models import Passage, SearchBackend
-from reportgen.sources.text import fold
+from reportgen.sources.text import fold, split_sentences
 
 if TYPE_CHECKING:
     from reportgen.agents.registry import Registry
 
 __all__ = ["choose_themes", "compile_blueprint", "plan_extractive", "section_keywords"]
 
+#: Passages a section's research reads (enough for a section of
+#: :data:`~reportgen.agents.writer.BODY_SENTENCES` sentences from several sources).
+SECTION_PASSAGES = 12
 #: Passages read when choosing themes (many: one long document can fill dozens).
 PLAN_SEARCH_K = 200
 #: Boost (in units of the best search score) for a document named in the
@@ -256,7 +260,7 @@ def compile_blueprint(
                     "query": TaskInput(value=theme if terms(subject, lang) <= terms(theme, lang)
                                        else f"{theme} {subject}"),
                     "focus": TaskInput(value=theme),
-                    "k": TaskInput(value=8),
+                    "k": TaskInput(value=SECTION_PASSAGES),
                     "questions": TaskInput(value=list(details[n - 1].get("questions", []))),
                 },
                 outputs=research_outputs,
@@ -304,6 +308,30 @@ def compile_blueprint(
         )
     tasks += _planned_tasks(registry, subject, themes, keywords, local_corpus, tasks)
     return Blueprint(report_id=report_id, topic=topic, subject=subject, tasks=tasks)
+
+
+#: Weight of :func:`subject_density` in a theme's score in a topic space (relatedness is in [-1, 1]).
+DENSITY_WEIGHT = 0.3
+
+
+def subject_density(text: str, request: Request, lang: str) -> float:
+    """Share of a text's sentences that name the subject (every term of one subject, or an acronym).
+
+    "1755 Lisbon earthquake" says "earthquake" in most sentences; "Earth"
+    says it once: of two related documents, the one about the subject makes
+    the better section.
+
+    Args:
+        text: A document's text.
+        request: The read request.
+        lang: Its language.
+
+    Returns:
+        A share in [0, 1].
+    """
+    wanted = [terms(s, lang) for s in request.subjects] + [{a.lower()} for a in request.acronyms]
+    sentences = split_sentences(text, lang) or [text]
+    return sum(any(w and w <= terms(x, lang) for w in wanted) for x in sentences) / len(sentences)
 
 
 #: Core passages kept when the subject has no document of its own (the densest in the subject's terms).
@@ -427,14 +455,26 @@ def gather_themes(
         return [], []
     for aspect in request.aspects:
         candidates += search.search(f"{request.subject} {aspect}", k=30)
+    space = topic_space(search)
+    if space is not None:  # in a topic space the search's loose matches (feedback terms) must hold a subject term
+        wanted = terms(request.subject, lang) | {a.lower() for a in request.acronyms}
+        candidates = [p for p in candidates if wanted & terms(f"{p.title} {p.text}", lang)]
     by_doc: dict[str, list[Passage]] = {}
     for p in candidates:
         if p.text not in {q.text for q in by_doc.get(p.source_id, [])}:
             by_doc.setdefault(p.source_id, []).append(p)
     docs = {sid: " ".join(q.text for q in ps) for sid, ps in by_doc.items()}
-    scorer = Relatedness([p.text for p in core], docs.values(), lang, subject=request.subject)
-    # relatedness filters; the order stays the search's (its score, with the boost of being named by the core)
-    scored = [ps[0] for sid, ps in by_doc.items() if scorer.score(f"{ps[0].title} {docs[sid]}") >= ON_TOPIC_THRESHOLD]
+    scorer = Relatedness([p.text for p in core], docs.values(), lang, subject=request.subject, space=space)
+    relatedness = dict(zip(docs, scorer.scores([f"{by_doc[sid][0].title} {docs[sid]}" for sid in docs]), strict=True))
+    # relatedness filters; without a space the order stays the search's (its score, with the boost of being
+    # named by the core); in a space it is relatedness, raised by how much of the document is on the subject
+    scored = [
+        ps[0] if space is None else ps[0].model_copy(update={"score": relatedness[sid]
+                                                             + DENSITY_WEIGHT * subject_density(docs[sid], request, lang)})
+        for sid, ps in by_doc.items() if relatedness[sid] >= scorer.threshold
+    ]
+    if space is not None:
+        scored.sort(key=lambda p: -p.score)
     leads: list[Passage] = []
     if len(request.subjects) > 1:  # "Malaria and tuberculosis": each subject's own document is a section
         for subject in request.subjects:

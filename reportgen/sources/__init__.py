@@ -36,6 +36,7 @@ from reportgen.sources.index import (
     MultiSearch,
     OfflineSearch,
     match_expression,
+    topic_space,
 )
 from reportgen.sources.local import (
     MAX_FILE_BYTES,
@@ -131,6 +132,7 @@ __all__ = [
     "split_sentences",
     "stopwords",
     "tokenize",
+    "topic_space",
     "walk_corpus",
     "web_source_id",
     "wiki_corpus",
