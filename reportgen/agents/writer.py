@@ -19,7 +19,7 @@ from typing import Any
 
 from reportgen.acp import StatusCode
 from reportgen.agents.model_common import quoted, section_output
-from reportgen.agents.ranking import rank_sentences, terms
+from reportgen.agents.ranking import rank_sentences, terms, with_antecedents
 from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
@@ -74,6 +74,7 @@ class WriterBrain(Brain):
             "sections": sections,
             "broaden": strategy == "broaden",
             "subject_notes": list(inputs.get("subject_notes") or []),
+            "companions": [str(t) for t in inputs.get("companions") or []],
         }
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
@@ -90,7 +91,7 @@ class WriterBrain(Brain):
             passages = [p for p in passages if terms(p.title, ctx.lang) != topic_terms]
         ranked = rank_sentences(
             passages, focus=focus, topic=ctx.topic, lang=ctx.lang, exclude=exclude,
-            keywords=params["keywords"],
+            keywords=params["keywords"], companions=params.get("companions") or (),
         )
         spare: list[Any] = []
         if kind == "write" and params["subject_notes"]:
@@ -104,7 +105,8 @@ class WriterBrain(Brain):
             wanted, role, title = CONCLUSION_SENTENCES, "conclusion", words["conclusion"]
         if kind == "conclusion":  # the introduction, written at the same time, takes the best ones
             ranked = ranked[INTRO_SENTENCES:]
-        chosen, alternates = ranked[:wanted], [*ranked[wanted:], *spare][:SPARE_SENTENCES]
+        chosen = with_antecedents(ranked[:wanted])
+        alternates = [s for s in [*ranked[wanted:], *spare] if s.after is None][:SPARE_SENTENCES]
         sentences = [quoted(s.text, s.source) for s in _reading_order(chosen)]
         if kind == "conclusion" and params["sections"]:
             sentences, extra = _summary(ranked, params["sections"], exclude, ctx)
@@ -163,8 +165,11 @@ def _about_the_subject(
     core = [str(n.get("text", "")) for n in subject_notes]
     scorer = Relatedness(core, [s.text for s in ranked], ctx.lang, subject=ctx.topic, space=topic_space(ctx.search))
     scores = scorer.scores([s.text for s in ranked])
-    related = [s for s, score in zip(ranked, scores, strict=True)
-               if subject & terms(s.text, ctx.lang) or score >= scorer.threshold]
+    related: list[Any] = []
+    for s, score in zip(ranked, scores, strict=True):  # a sentence reading on from a related one is related
+        if subject & terms(s.text, ctx.lang) or score >= scorer.threshold or (
+                s.after is not None and s.after in {r.text for r in related}):
+            related.append(s)
     # the section's own best sentences fill it up when too few name the subject: its theme was kept as related
     rest = [s for s in ranked if s not in related]
     fill = max(0, BODY_FILL - len(related))

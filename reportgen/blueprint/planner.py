@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from reportgen.agents.ranking import terms
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
-from reportgen.blueprint.relevance import ON_TOPIC_THRESHOLD, Relatedness, term_counts
+from reportgen.blueprint.relevance import Relatedness, TopicSpace, term_counts
 from reportgen.blueprint.request import Request, read_request
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
@@ -35,7 +35,7 @@ from reportgen.sources.text import fold, split_sentences
 if TYPE_CHECKING:
     from reportgen.agents.registry import Registry
 
-__all__ = ["choose_themes", "compile_blueprint", "plan_extractive", "section_keywords"]
+__all__ = ["choose_themes", "companion_themes", "compile_blueprint", "gather_themes", "plan_extractive", "section_keywords"]
 
 #: Passages a section's research reads (enough for a section of
 #: :data:`~reportgen.agents.writer.BODY_SENTENCES` sentences from several sources).
@@ -221,7 +221,8 @@ def compile_blueprint(
         themes: Section titles, in reading order.
         lang: Report language (for the sections' keywords).
         details: Per theme, the planner model's ``questions`` and
-            ``chart_ideas`` (model planning).
+            ``chart_ideas`` (model planning), and the ``companions`` read with
+            the theme's own document (:func:`companion_themes`).
         registry: The agent registry; default the one of the current settings.
         local_corpus: Whether the run searches a folder of the user's documents
             (agents whose ``[plan]`` requires it are planned only then).
@@ -262,6 +263,7 @@ def compile_blueprint(
                     "focus": TaskInput(value=theme),
                     "k": TaskInput(value=SECTION_PASSAGES),
                     "questions": TaskInput(value=list(details[n - 1].get("questions", []))),
+                    "companions": TaskInput(value=list(details[n - 1].get("companions", []))),
                 },
                 outputs=research_outputs,
             ),
@@ -287,6 +289,7 @@ def compile_blueprint(
                     "section_id": TaskInput(value=sid),
                     "claims": TaskInput(from_task=f"research-{n}", output="claims"),
                     "subject_notes": TaskInput(from_task="research-overview", output="notes", optional=True),
+                    "companions": TaskInput(value=list(details[n - 1].get("companions", []))),
                 },
                 outputs=["section"],
             ),
@@ -413,7 +416,7 @@ def _closest(search: SearchBackend, request: Request, lang: str) -> list[str]:
 
 def gather_themes(
     request: Request, search: SearchBackend, count: int, lang: str
-) -> tuple[list[str], list[Passage]]:
+) -> tuple[list[str], list[Passage], dict[str, list[str]]]:
     """Choose the section themes of a request from what the corpora hold.
 
     1. Each subject is searched; its *core* passages hold every subject term
@@ -421,8 +424,9 @@ def gather_themes(
        by a core passage; acronyms given in brackets are searched too.
     2. Each aspect asked for is searched with the subject.
     3. Every candidate document is scored by :class:`~reportgen.blueprint.relevance.Relatedness`
-       to the core passages; those below
-       :data:`~reportgen.blueprint.relevance.ON_TOPIC_THRESHOLD` are dropped
+       to the core passages; those below its threshold
+       (:data:`~reportgen.blueprint.relevance.SEMANTIC_THRESHOLD` in a topic space, else
+       :data:`~reportgen.blueprint.relevance.ON_TOPIC_THRESHOLD`) are dropped
        (a shorter on-topic report beats a longer wandering one), so an
        ambiguous word keeps the sense of its core and a subject with no
        article of its own is found through the passages that mention it.
@@ -436,8 +440,9 @@ def gather_themes(
         lang: Report language.
 
     Returns:
-        ``(theme titles in reading order, core passages)``; empty when the
-        corpora hold nothing on the subject.
+        ``(theme titles in reading order, core passages, companions per theme
+        title)`` (see :func:`companion_themes`); empty when the corpora hold
+        nothing on the subject.
     """
     core: list[Passage] = []
     candidates: list[Passage] = []
@@ -452,7 +457,7 @@ def gather_themes(
     if not core and request.aspects:
         core = _aspect_core(request, search, lang)
     if not core:
-        return [], []
+        return [], [], {}
     for aspect in request.aspects:
         candidates += search.search(f"{request.subject} {aspect}", k=30)
     space = topic_space(search)
@@ -483,7 +488,56 @@ def gather_themes(
                 leads.append(own)
     _, themes = choose_themes(request.subject, [p for p in scored if p not in leads], max(0, count - len(leads)),
                               lang)
-    return [p.title for p in leads + themes][:count], core
+    chosen = (leads + themes)[:count]
+    own = {p.source_id for p in core}
+    # only documents that name the subject join: the nearest neighbours of its core in the topic space
+    # (TopicSpace.neighbours) were tried and brought Gibbon into a section on tea plants
+    spare = [p.title for p in scored if p not in chosen and p.source_id not in own]
+    return [p.title for p in chosen], core, companion_themes(chosen, spare, space)
+
+
+#: Least similarity, in the topic space, of a document to a section's own for it to join that section.
+COMPANION_SIMILARITY = 0.45
+#: Most documents joined to one section.
+MAX_COMPANIONS = 2
+
+
+def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace | None) -> dict[str, list[str]]:
+    """The related documents each section reads besides its own: a section combines several sources.
+
+    Each spare related document (on the subject, not chosen as a section)
+    joins the section whose own document it is most similar to in the
+    corpus's topic space, when that similarity is at least
+    :data:`COMPANION_SIMILARITY`; at most :data:`MAX_COMPANIONS` per section,
+    the best first. "Alexander Fleming" joins "Penicillin" in a report on
+    antibiotics. Without a topic space (or one without document vectors) no
+    document joins.
+
+    Args:
+        chosen: The sections' own documents, in reading order.
+        spare: Titles of other related documents, best first.
+        space: The corpus's topic space, if any.
+
+    Returns:
+        ``{section title: [companion titles]}`` (sections without one omitted).
+    """
+    if space is None or space.documents is None or not chosen or not spare:
+        return {}
+    row = {t: i for i, t in enumerate(space.titles)}
+    sections = [p for p in chosen if p.title in row]
+    others = [t for t in spare if t in row and t not in {p.title for p in chosen}]
+    if not sections or not others:
+        return {}
+    similarity = space.documents[[row[t] for t in others]] @ space.documents[[row[p.title] for p in sections]].T
+    joined: dict[str, list[str]] = {}
+    for i, title in enumerate(others):
+        j = int(similarity[i].argmax())
+        if similarity[i, j] < COMPANION_SIMILARITY:
+            continue
+        group = joined.setdefault(sections[j].title, [])
+        if len(group) < MAX_COMPANIONS:
+            group.append(title)
+    return joined
 
 
 def no_sources_message(request: Request, search: SearchBackend, lang: str) -> str:
@@ -515,12 +569,13 @@ def plan_extractive(
             the closest subjects the corpora hold and how to get a report.
     """
     request = read_request(options.topic, options.lang)
-    titles, core = gather_themes(request, search, options.sections, options.lang)
+    titles, core, companions = gather_themes(request, search, options.sections, options.lang)
     if not core:
         raise NoSourcesError(no_sources_message(request, search, options.lang))
     titles = titles or [request.subject]
     blueprint = compile_blueprint(report_id, options.topic, titles, options.lang, registry=registry,
-                                  local_corpus=bool(options.corpus_dirs), subject=request.subject)
+                                  local_corpus=bool(options.corpus_dirs), subject=request.subject,
+                                  details=[{"companions": companions.get(t, [])} for t in titles])
     blueprint.note = thin_note(request, core, options.lang)
     return blueprint
 

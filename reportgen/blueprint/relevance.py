@@ -88,19 +88,45 @@ class TopicSpace:
     Args:
         vectorizer: The fitted ``sklearn.feature_extraction.text.TfidfVectorizer``.
         svd: The fitted ``sklearn.decomposition.TruncatedSVD``.
+        titles: The corpus's document titles, in the order of ``documents``.
+        documents: Unit vectors of the corpus's documents, shape ``(len(titles), dimensions)``.
     """
 
-    def __init__(self, vectorizer: Any, svd: Any) -> None:
+    #: Layout of the saved file; another layout is rebuilt.
+    VERSION = 2
+
+    def __init__(self, vectorizer: Any, svd: Any, titles: Sequence[str] = (), documents: Any = None) -> None:
         self.vectorizer = vectorizer
         self.svd = svd
+        self.titles = list(titles)
+        self.documents = documents
+
+    def neighbours(self, vector: Any, k: int = 50) -> list[tuple[str, float]]:
+        """The corpus's documents nearest to ``vector`` (a unit vector of :meth:`vectors`).
+
+        Args:
+            vector: Shape ``(dimensions,)``.
+            k: How many.
+
+        Returns:
+            ``(title, cosine)`` pairs, nearest first; ``[]`` for a space without documents.
+        """
+        import numpy as np
+
+        if self.documents is None or not self.titles:
+            return []
+        cosines = self.documents @ vector
+        order = np.argsort(-cosines)[:k]
+        return [(self.titles[i], float(cosines[i])) for i in order]
 
     @classmethod
-    def build(cls, texts: Sequence[str], lang: str) -> TopicSpace | None:
+    def build(cls, texts: Sequence[str], lang: str, titles: Sequence[str] = ()) -> TopicSpace | None:
         """Fit a space on a corpus's documents.
 
         Args:
             texts: One text per document (title and body).
             lang: The corpus language (stemming and stop words).
+            titles: The documents' titles (kept for :meth:`neighbours`).
 
         Returns:
             The space; ``None`` when the corpus has fewer than
@@ -119,8 +145,13 @@ class TopicSpace:
         dimensions = min(SPACE_DIMENSIONS, matrix.shape[1] - 1, len(texts) - 1)
         if dimensions < 10:
             return None
-        svd = TruncatedSVD(dimensions, random_state=0).fit(matrix)
-        return cls(vectorizer, svd)
+        import numpy as np
+
+        svd = TruncatedSVD(dimensions, random_state=0)
+        reduced = svd.fit_transform(matrix)
+        norms = np.linalg.norm(reduced, axis=1, keepdims=True)
+        documents = (reduced / np.where(norms > 0, norms, 1.0)).astype(np.float32)
+        return cls(vectorizer, svd, list(titles) if titles else [], documents if titles else None)
 
     def vectors(self, texts: Sequence[str]) -> Any:
         """Unit vectors of ``texts`` in the space.
@@ -143,7 +174,8 @@ class TopicSpace:
         import joblib
 
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        joblib.dump((self.vectorizer, self.svd), tmp)
+        joblib.dump({"version": self.VERSION, "vectorizer": self.vectorizer, "svd": self.svd,
+                     "titles": self.titles, "documents": self.documents}, tmp)
         os.replace(tmp, path)
 
     @classmethod
@@ -152,10 +184,12 @@ class TopicSpace:
         import joblib
 
         try:
-            vectorizer, svd = joblib.load(path)
+            saved = joblib.load(path)
         except Exception:  # noqa: BLE001 — a damaged cache is rebuilt, never fatal
             return None
-        return cls(vectorizer, svd)
+        if not isinstance(saved, dict) or saved.get("version") != cls.VERSION:
+            return None
+        return cls(saved["vectorizer"], saved["svd"], saved["titles"], saved["documents"])
 
 
 class Relatedness:
@@ -175,6 +209,7 @@ class Relatedness:
         space: The corpus's :class:`TopicSpace`, when it has one.
 
     Attributes:
+        centre: In a space, the unit vector of the core (shape ``(dimensions,)``).
         threshold: The cut for this measure (:data:`SEMANTIC_THRESHOLD` in a
             space, :data:`ON_TOPIC_THRESHOLD` without).
     """
@@ -192,7 +227,7 @@ class Relatedness:
             vectors = space.vectors([t for t in core if t.strip()] or [subject])
             centre = vectors.sum(axis=0)
             norm = float(np.linalg.norm(centre))
-            self._centre = centre / norm if norm > 0 else centre
+            self.centre = centre / norm if norm > 0 else centre
             return
         self.subject = terms(subject, lang) if subject else set()
         docs = [self._bag(t) for t in [*core, *pool]]
@@ -226,7 +261,7 @@ class Relatedness:
         if not texts:
             return []
         if self.space is not None:
-            return [float(x) for x in self.space.vectors(texts) @ self._centre]
+            return [float(x) for x in self.space.vectors(texts) @ self.centre]
         out = []
         for text in texts:
             vec = self._vector(self._bag(text))

@@ -133,7 +133,10 @@ def match_expression(query: str, lang: str = "") -> str:
     as an FTS5 string and the strings are joined with ``OR``, so quotes,
     ``*``, ``NEAR``, ``AND``, column filters and brackets in the user text are
     only ever words. Stopwords are dropped unless nothing else remains; Han
-    and kana characters are left to the CJK fallback.
+    and kana characters are left to the CJK fallback. Each word also matches
+    its singular and plural (:func:`~reportgen.agents.ranking.stem`, plus
+    ``-s`` / ``-es``), so "Heat pumps" finds "heat pump" and "Antibiotic"
+    finds "antibiotics" (the index's tokenizer does not stem).
 
     Args:
         query: Free text in any script.
@@ -152,7 +155,16 @@ def match_expression(query: str, lang: str = "") -> str:
     stop = stopwords(lang)
     content = [term for term in terms if term not in stop]
     chosen = (content or terms)[:MAX_QUERY_TERMS]
-    return " OR ".join('"' + term.replace('"', '""') + '"' for term in chosen)
+    from reportgen.agents.ranking import stem
+
+    forms: list[str] = []
+    for term in chosen:
+        variants = [term]
+        if term.isalpha() and not _CJK_RUN_RE.search(term) and len(term) > 2:
+            base = stem(term)
+            variants += [base, f"{base}s", f"{base}es"] if base != term else [f"{term}s", f"{term}es"]
+        forms += [v for v in dict.fromkeys(variants) if v not in forms]
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in forms)
 
 
 def _cjk_queries(query: str) -> tuple[str, list[str]]:
@@ -317,7 +329,8 @@ class CorpusIndex(Closing):
                 rows = self._query("SELECT title, text, lang FROM documents", ())
                 lang = Counter(r[2] for r in rows).most_common(1)[0][0] if rows else ""
                 started = time.perf_counter()
-                space = TopicSpace.build([f"{title} {text}" for title, text, _ in rows], lang or "en")
+                space = TopicSpace.build([f"{title} {text}" for title, text, _ in rows], lang or "en",
+                                         titles=[title for title, _, _ in rows])
                 if space is not None:
                     logger.info("built the topic space of %s in %.1f s", self.name, time.perf_counter() - started)
                     with contextlib.suppress(OSError):  # a read-only cache folder: the space lives in memory
