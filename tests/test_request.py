@@ -74,7 +74,7 @@ SENSES = [
 
 
 def test_an_ambiguous_word_keeps_the_sense_of_its_own_article():
-    themes, core = gather_themes(read_request("Inflation"), FakeSearch(SENSES), 5, "en")
+    themes, core, _ = gather_themes(read_request("Inflation"), FakeSearch(SENSES), 5, "en")
     assert [p.title for p in core] == ["Inflation"]
     assert "Cosmic inflation" not in themes and "Big Bang" not in themes
     assert {"Central bank", "Wage"} <= set(themes)
@@ -125,7 +125,7 @@ TWO = [
 
 
 def test_two_subjects_each_lead_a_section():
-    themes, _ = gather_themes(read_request("Malaria and tuberculosis"), FakeSearch(TWO), 4, "en")
+    themes, _, _ = gather_themes(read_request("Malaria and tuberculosis"), FakeSearch(TWO), 4, "en")
     assert themes[:2] == ["Malaria", "Tuberculosis"]
 
 

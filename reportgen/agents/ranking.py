@@ -9,7 +9,9 @@ from typing import Any, Iterable
 from reportgen.sources.models import Passage
 from reportgen.sources.text import has_cjk, split_sentences, stopwords, tokenize
 
-__all__ = ["MENTION_PREFIX", "RankedSentence", "mentions", "quotable", "rank_sentences", "stem", "terms", "with_antecedents"]
+__all__ = [
+    "MENTION_PREFIX", "RankedSentence", "mentions", "quotable", "rank_sentences", "stem", "terms", "with_antecedents",
+]
 
 #: Shortest and longest sentence quoted, in characters: shorter ones are
 #: usually headings or fragments, longer ones run-ons from badly split text.

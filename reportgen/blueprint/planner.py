@@ -35,7 +35,9 @@ from reportgen.sources.text import fold, split_sentences
 if TYPE_CHECKING:
     from reportgen.agents.registry import Registry
 
-__all__ = ["choose_themes", "companion_themes", "compile_blueprint", "gather_themes", "plan_extractive", "section_keywords"]
+__all__ = [
+    "choose_themes", "companion_themes", "compile_blueprint", "gather_themes", "plan_extractive", "section_keywords",
+]
 
 #: Passages a section's research reads (enough for a section of
 #: :data:`~reportgen.agents.writer.BODY_SENTENCES` sentences from several sources).
@@ -473,9 +475,11 @@ def gather_themes(
     relatedness = dict(zip(docs, scorer.scores([f"{by_doc[sid][0].title} {docs[sid]}" for sid in docs]), strict=True))
     # relatedness filters; without a space the order stays the search's (its score, with the boost of being
     # named by the core); in a space it is relatedness, raised by how much of the document is on the subject
+    def theme_score(sid: str) -> float:
+        return relatedness[sid] + DENSITY_WEIGHT * subject_density(docs[sid], request, lang)
+
     scored = [
-        ps[0] if space is None else ps[0].model_copy(update={"score": relatedness[sid]
-                                                             + DENSITY_WEIGHT * subject_density(docs[sid], request, lang)})
+        ps[0] if space is None else ps[0].model_copy(update={"score": theme_score(sid)})
         for sid, ps in by_doc.items() if relatedness[sid] >= scorer.threshold
     ]
     if space is not None:
@@ -489,10 +493,10 @@ def gather_themes(
     _, themes = choose_themes(request.subject, [p for p in scored if p not in leads], max(0, count - len(leads)),
                               lang)
     chosen = (leads + themes)[:count]
-    own = {p.source_id for p in core}
+    core_ids = {p.source_id for p in core}
     # only documents that name the subject join: the nearest neighbours of its core in the topic space
     # (TopicSpace.neighbours) were tried and brought Gibbon into a section on tea plants
-    spare = [p.title for p in scored if p not in chosen and p.source_id not in own]
+    spare = [p.title for p in scored if p not in chosen and p.source_id not in core_ids]
     return [p.title for p in chosen], core, companion_themes(chosen, spare, space)
 
 

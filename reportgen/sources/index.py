@@ -126,6 +126,11 @@ def _safe_name(name: str) -> str:
     return safe or "corpus"
 
 
+#: Shortest singular searched with its plural too: short words' plurals are often other
+#: subjects ("winds" is the weather, not wind power), long words' rarely.
+PLURAL_MIN_LETTERS = 7
+
+
 def match_expression(query: str, lang: str = "") -> str:
     """Turn free user text into a safe FTS5 MATCH expression.
 
@@ -133,10 +138,11 @@ def match_expression(query: str, lang: str = "") -> str:
     as an FTS5 string and the strings are joined with ``OR``, so quotes,
     ``*``, ``NEAR``, ``AND``, column filters and brackets in the user text are
     only ever words. Stopwords are dropped unless nothing else remains; Han
-    and kana characters are left to the CJK fallback. Each word also matches
-    its singular and plural (:func:`~reportgen.agents.ranking.stem`, plus
-    ``-s`` / ``-es``), so "Heat pumps" finds "heat pump" and "Antibiotic"
-    finds "antibiotics" (the index's tokenizer does not stem).
+    and kana characters are left to the CJK fallback. A plural word also
+    matches its singular (:func:`~reportgen.agents.ranking.stem`) and a
+    singular of at least :data:`PLURAL_MIN_LETTERS` letters its ``-s``
+    plural, so "Heat pumps" finds "heat pump" and "Antibiotic" finds
+    "antibiotics" (the index's tokenizer does not stem).
 
     Args:
         query: Free text in any script.
@@ -160,9 +166,12 @@ def match_expression(query: str, lang: str = "") -> str:
     forms: list[str] = []
     for term in chosen:
         variants = [term]
-        if term.isalpha() and not _CJK_RUN_RE.search(term) and len(term) > 2:
+        if term.isalpha() and not _CJK_RUN_RE.search(term):
             base = stem(term)
-            variants += [base, f"{base}s", f"{base}es"] if base != term else [f"{term}s", f"{term}es"]
+            if base != term:  # "pumps" also finds "pump"
+                variants.append(base)
+            elif len(term) >= PLURAL_MIN_LETTERS:  # "antibiotic" also finds "antibiotics"
+                variants.append(f"{term}s")
         forms += [v for v in dict.fromkeys(variants) if v not in forms]
     return " OR ".join('"' + term.replace('"', '""') + '"' for term in forms)
 
