@@ -127,14 +127,14 @@ def reference(options: Any) -> tuple[Any, list[str] | None]:
     words; the space is the corpora's (:func:`reportgen.sources.index.topic_space`),
     so the measure does not depend on what the report chose to quote.
     """
-    from reportgen.blueprint.planner import choose_themes
+    from reportgen.blueprint.planner import choose_themes, resolve_subject
     from reportgen.blueprint.request import read_request
     from reportgen.sources import open_backends
     from reportgen.sources.index import MultiSearch, topic_space
 
-    request = read_request(options.topic, options.lang)
     with open_backends(options) as sources:
         search = MultiSearch(sources.backends)
+        request = resolve_subject(read_request(options.topic, options.lang), search, options.lang)
         core = []
         for subject in request.subjects:
             own, _ = choose_themes(subject, search.search(subject, k=20), 0, options.lang)

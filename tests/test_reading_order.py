@@ -44,3 +44,10 @@ def test_a_companion_document_counts_as_the_sections_own():
     assert [s.text for s in joined] == ["Alexander Fleming was a Scottish physician.",
                                         "He discovered the mould's effect in 1928, which was later named "
                                         "benzylpenicillin."]
+    # a companion does not read on as the own article does: a sentence naming neither term and not pointing
+    # back is left out
+    more = _passage("Alexander Fleming", "Alexander Fleming was a Scottish physician. Fleming was born on a farm "
+                    "in Ayrshire. Fleming studied medicine in London.")
+    assert [s.text for s in rank_sentences([more], focus="Penicillin", topic="Antibiotic", lang="en",
+                                           keywords=["penicillin"], companions=["Alexander Fleming"])] == [
+        "Alexander Fleming was a Scottish physician."]

@@ -142,7 +142,10 @@ def rank_sentences(
             :func:`reportgen.blueprint.planner.section_keywords`).
         companions: Titles of documents the section combines with its own
             (:func:`reportgen.blueprint.planner.companion_themes`): their
-            passages count as the section's own article.
+            sentences need not hold the keywords, but they do not read on
+            as the own article does — a companion's sentence is quoted when
+            it opens the passage, names the focus or the topic, or follows
+            such a sentence pointing back to it.
 
     Returns:
         Distinct sentences, best first.
@@ -154,8 +157,9 @@ def rank_sentences(
     out: list[RankedSentence] = []
     for rank, passage in enumerate(passages):
         title_terms = terms(passage.title, lang)
-        title_match = bool(focus_terms & title_terms) or passage.title in joined
-        title_keyword = bool(key_terms) and all(mentions(title_terms, k) for k in key_terms) or passage.title in joined
+        companion = passage.title in joined
+        title_match = bool(focus_terms & title_terms) or companion
+        title_keyword = bool(key_terms) and all(mentions(title_terms, k) for k in key_terms)
         source: dict[str, Any] = {
             "source_id": passage.source_id, "title": passage.title,
             "url": passage.url, "corpus": passage.corpus,
@@ -176,10 +180,10 @@ def rank_sentences(
                 continue
             words = terms(sentence, lang)
             kw, f, t = sum(mentions(words, k) for k in key_terms), len(focus_terms & words), len(topic_terms & words)
-            reads_on = follows is not None and (title_keyword or (not key_terms and title_match))
-            if not (f or t or (position == 0 and title_match) or reads_on):
+            reads_on = follows is not None and (title_keyword or (not key_terms and title_match and not companion))
+            if not (f or t or (position == 0 and title_match) or reads_on or (continuation and companion)):
                 continue
-            if key_terms and not (kw == len(key_terms) or title_keyword):
+            if key_terms and not (kw == len(key_terms) or title_keyword or companion):
                 continue
             seen.add(key)
             if continuation and follows is not None:

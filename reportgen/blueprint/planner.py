@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from reportgen.agents.ranking import terms
@@ -36,7 +37,8 @@ if TYPE_CHECKING:
     from reportgen.agents.registry import Registry
 
 __all__ = [
-    "choose_themes", "companion_themes", "compile_blueprint", "gather_themes", "plan_extractive", "section_keywords",
+    "choose_themes", "companion_themes", "compile_blueprint", "gather_themes", "plan_extractive", "resolve_subject",
+    "section_keywords",
 ]
 
 #: Passages a section's research reads (enough for a section of
@@ -317,6 +319,10 @@ def compile_blueprint(
 
 #: Weight of :func:`subject_density` in a theme's score in a topic space (relatedness is in [-1, 1]).
 DENSITY_WEIGHT = 0.3
+#: Added to the score of a theme that names every subject of a two-subject request.
+BOTH_SUBJECTS_BONUS = 0.3
+#: Added, times the share of the request's aspects a theme names, to its score.
+ASPECT_WEIGHT = 0.3
 
 
 def subject_density(text: str, request: Request, lang: str) -> float:
@@ -343,17 +349,39 @@ def subject_density(text: str, request: Request, lang: str) -> float:
 CORE_PASSAGES = 5
 
 
-def _core(holding: list[Passage], subject: str, lang: str) -> list[Passage]:
+def _core(
+    holding: list[Passage], subject: str, lang: str, space: TopicSpace | None = None,
+    found: list[Passage] | None = None,
+) -> list[Passage]:
     """The subject's core: its own document when the corpus has one, else the passages densest in its terms.
 
     Every passage that merely mentions "tea" holds the subject's one term, so
     "holding every term" alone made Chittagong (a tea port) part of the core of
     "Tea"; the core is what the subject's vocabulary is learnt from.
+
+    A subject of several words that no passage writes as a phrase ("electric
+    vehicle" in an encyclopedia without the words side by side) has no
+    passage about it: in a topic space the core is then the passages nearest
+    the subject's own words, among those holding its terms and those whose
+    title holds one (Vehicle, Electric motor), not the ones that hold both
+    words far apart. Only for subjects of two or three terms: a longer
+    subject ("building resilient healthcare supply chains") keeps the densest
+    passages.
     """
     wanted = terms(subject, lang)
     own = [p for p in holding if terms(p.title, lang) == wanted]
     if own:
         return own
+    phrase = re.compile(r"(?<!\w)" + r"\W+".join(re.escape(w) for w in fold(subject).split()) + r"(?!\w)")
+    written = any(phrase.search(fold(f"{p.title} {p.text}")) for p in holding)
+    if space is not None and 1 < len(wanted) <= 3 and not written:
+        pool = list({p.source_id: p for p in [*holding, *(p for p in found or [] if wanted & terms(p.title, lang))]
+                     }.values())
+        if pool:  # near every word of the subject, not the one that dominates ("electric" over "vehicle")
+            texts = [f"{p.title} {p.text}" for p in pool]
+            per_word = [Relatedness([w], [], lang, subject=w, space=space).scores(texts) for w in sorted(wanted)]
+            scores = [min(column) for column in zip(*per_word, strict=True)]
+            return [p for _, p in sorted(zip(scores, pool, strict=True), key=lambda x: -x[0])][:CORE_PASSAGES]
 
     def density(p: Passage) -> float:
         counts = term_counts(f"{p.title} {p.text}", lang)
@@ -448,13 +476,16 @@ def gather_themes(
     """
     core: list[Passage] = []
     candidates: list[Passage] = []
+    space = topic_space(search)
     for subject in [*request.subjects, *request.acronyms]:
         found = search.search(subject, k=PLAN_SEARCH_K)
+        if subject in request.acronyms:  # "EV" as written, a word of its own: not the "eV" of electronvolts
+            found = [p for p in found if re.search(rf"(?<!\w){re.escape(subject)}(?!\w)", f"{p.title} {p.text}")]
         holding, linked = _relevant(found, subject, lang)
         fallback = _core_terms(subject, found, lang) if not holding else ""
         if fallback:  # no passage holds every term of a long subject: the passages holding most of them
             holding, linked = _relevant(found, fallback, lang)
-        core += _core(holding, subject, lang)
+        core += _core(holding, subject, lang, space, found)
         candidates += holding + linked + found[:40]
     if not core and request.aspects:
         core = _aspect_core(request, search, lang)
@@ -462,7 +493,6 @@ def gather_themes(
         return [], [], {}
     for aspect in request.aspects:
         candidates += search.search(f"{request.subject} {aspect}", k=30)
-    space = topic_space(search)
     if space is not None:  # in a topic space the search's loose matches (feedback terms) must hold a subject term
         wanted = terms(request.subject, lang) | {a.lower() for a in request.acronyms}
         candidates = [p for p in candidates if wanted & terms(f"{p.title} {p.text}", lang)]
@@ -475,8 +505,16 @@ def gather_themes(
     relatedness = dict(zip(docs, scorer.scores([f"{by_doc[sid][0].title} {docs[sid]}" for sid in docs]), strict=True))
     # relatedness filters; without a space the order stays the search's (its score, with the boost of being
     # named by the core); in a space it is relatedness, raised by how much of the document is on the subject
+    aspect_terms = [t for t in (terms(x, lang) for x in request.aspects) if t]
+
     def theme_score(sid: str) -> float:
-        return relatedness[sid] + DENSITY_WEIGHT * subject_density(docs[sid], request, lang)
+        score = relatedness[sid] + DENSITY_WEIGHT * subject_density(docs[sid], request, lang)
+        held = terms(docs[sid], lang)
+        if len(request.subjects) > 1 and all(terms(x, lang) <= held for x in request.subjects):
+            score += BOTH_SUBJECTS_BONUS  # "Coral reefs and climate change": a text on both before one on either
+        if aspect_terms:  # "Why is the sky blue?": a text on the sky that speaks of its blue first
+            score += ASPECT_WEIGHT * sum(t <= held for t in aspect_terms) / len(aspect_terms)
+        return score
 
     scored = [
         ps[0] if space is None else ps[0].model_copy(update={"score": theme_score(sid)})
@@ -503,7 +541,7 @@ def gather_themes(
 #: Least similarity, in the topic space, of a document to a section's own for it to join that section.
 COMPANION_SIMILARITY = 0.45
 #: Most documents joined to one section.
-MAX_COMPANIONS = 2
+MAX_COMPANIONS = 3
 
 
 def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace | None) -> dict[str, list[str]]:
@@ -544,6 +582,38 @@ def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace 
     return joined
 
 
+def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Request:
+    """The request with the reading of its subject the corpora hold an article on.
+
+    "How does the immune system fight viruses?" reads as subject "immune
+    system fight" (the verb may follow the subject, see
+    :attr:`~reportgen.blueprint.request.Request.alternatives`); when no
+    document is titled by the subject but one is titled by a shorter reading
+    ("Immune system"), that reading becomes the subject and the words it
+    leaves out an aspect.
+
+    Args:
+        request: The read request.
+        search: The search backend over every configured corpus.
+        lang: Report language.
+
+    Returns:
+        ``request`` itself, or a copy with the resolved subject.
+    """
+    if not request.alternatives:
+        return request
+    own, _ = choose_themes(request.subject, search.search(request.subject, k=20), 0, lang)
+    if own is not None:
+        return request
+    for reading in request.alternatives:
+        own, _ = choose_themes(reading, search.search(reading, k=20), 0, lang)
+        if own is not None:
+            rest = request.subject[len(reading):].strip()
+            return replace(request, subjects=[reading], aspects=[a for a in [rest, *request.aspects] if a],
+                           alternatives=[])
+    return request
+
+
 def no_sources_message(request: Request, search: SearchBackend, lang: str) -> str:
     """The one-line error when the corpora hold nothing on the request: what they hold instead, and what to do."""
     closest = _closest(search, request, lang)
@@ -572,7 +642,7 @@ def plan_extractive(
         NoSourcesError: Nothing on the subject was found; the message names
             the closest subjects the corpora hold and how to get a report.
     """
-    request = read_request(options.topic, options.lang)
+    request = resolve_subject(read_request(options.topic, options.lang), search, options.lang)
     titles, core, companions = gather_themes(request, search, options.sections, options.lang)
     if not core:
         raise NoSourcesError(no_sources_message(request, search, options.lang))
