@@ -120,14 +120,17 @@ def measure(result: Any, started: float, space: Any = None, core: list[str] | No
 
 
 def reference(options: Any) -> tuple[Any, list[str] | None]:
-    """What a report's sections are measured against: its corpora's topic space and the subject's own text.
+    """What a report's sections are measured against: its corpora's topic space and the subject's core.
 
-    The core is each subject's own document in the corpora (the planner's
-    rule, :func:`reportgen.blueprint.planner.choose_themes`), else the subject's
-    words; the space is the corpora's (:func:`reportgen.sources.index.topic_space`),
-    so the measure does not depend on what the report chose to quote.
+    The core is the passages the subject's vocabulary is learnt from: its own
+    document, the main sense's for a word with only disambiguated articles,
+    else the passages densest in its terms (the planner's rule,
+    :func:`reportgen.blueprint.planner.gather_themes`), and the subject's
+    words when the corpora hold nothing; the space is the corpora's
+    (:func:`reportgen.sources.index.topic_space`). Neither depends on what
+    the report chose to quote.
     """
-    from reportgen.blueprint.planner import choose_themes, resolve_subject
+    from reportgen.blueprint.planner import gather_themes, resolve_subject
     from reportgen.blueprint.request import read_request
     from reportgen.sources import open_backends
     from reportgen.sources.index import MultiSearch, topic_space
@@ -135,11 +138,8 @@ def reference(options: Any) -> tuple[Any, list[str] | None]:
     with open_backends(options) as sources:
         search = MultiSearch(sources.backends)
         request = resolve_subject(read_request(options.topic, options.lang), search, options.lang)
-        core = []
-        for subject in request.subjects:
-            own, _ = choose_themes(subject, search.search(subject, k=20), 0, options.lang)
-            core.append(own.text if own is not None else subject)
-        return topic_space(*sources.backends), core
+        _, core, _ = gather_themes(request, search, options.sections, options.lang)
+        return topic_space(*sources.backends), [p.text for p in core] or request.subjects
 
 
 async def run_one(request: str, out: Path, corpus: Path | None = None) -> dict[str, Any]:

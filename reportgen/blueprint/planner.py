@@ -37,7 +37,8 @@ if TYPE_CHECKING:
     from reportgen.agents.registry import Registry
 
 __all__ = [
-    "choose_themes", "companion_themes", "compile_blueprint", "gather_themes", "plan_extractive", "resolve_subject",
+    "choose_themes", "companion_themes", "compile_blueprint", "gather_themes", "one_sense", "plan_extractive",
+    "resolve_subject",
     "section_keywords",
 ]
 
@@ -349,6 +350,37 @@ def subject_density(text: str, request: Request, lang: str) -> float:
 CORE_PASSAGES = 5
 
 
+def _main_sense(holding: list[Passage], subject: str, space: TopicSpace | None) -> list[Passage]:
+    """The document of the word's main sense, when the corpus holds only disambiguated ones.
+
+    "Mercury" has no article of its own but "Mercury (planet)" and "Mercury
+    (element)": a report keeps to one sense, the one most of the passages
+    naming the word are about — each passage votes for the sense document it
+    is nearest in the topic space (without a space, the search's first).
+
+    Returns:
+        The main sense's passages, or ``[]`` when no title is "<subject> (...)".
+    """
+    key = fold(subject).strip()
+    senses: dict[str, list[Passage]] = {}
+    for p in holding:
+        title = fold(p.title)
+        if title.startswith(f"{key} (") and title.endswith(")"):
+            senses.setdefault(p.source_id, []).append(p)
+    if not senses:
+        return []
+    order = list(senses)
+    if space is None or len(order) == 1:
+        return senses[order[0]]
+    sense_vectors = space.vectors([" ".join(f"{q.title} {q.text}" for q in senses[sid]) for sid in order])
+    others = [p for p in holding if p.source_id not in senses]
+    if not others:
+        return senses[order[0]]
+    votes = (space.vectors([f"{p.title} {p.text}" for p in others]) @ sense_vectors.T).argmax(axis=1)
+    counts = [int((votes == i).sum()) for i in range(len(order))]
+    return senses[order[max(range(len(order)), key=lambda i: (counts[i], -i))]]
+
+
 def _core(
     holding: list[Passage], subject: str, lang: str, space: TopicSpace | None = None,
     found: list[Passage] | None = None,
@@ -357,7 +389,9 @@ def _core(
 
     Every passage that merely mentions "tea" holds the subject's one term, so
     "holding every term" alone made Chittagong (a tea port) part of the core of
-    "Tea"; the core is what the subject's vocabulary is learnt from.
+    "Tea"; the core is what the subject's vocabulary is learnt from. A word
+    with only disambiguated articles takes its main sense's
+    (:func:`_main_sense`).
 
     A subject of several words that no passage writes as a phrase ("electric
     vehicle" in an encyclopedia without the words side by side) has no
@@ -372,6 +406,9 @@ def _core(
     own = [p for p in holding if terms(p.title, lang) == wanted]
     if own:
         return own
+    sense = _main_sense(holding, subject, space)
+    if sense:
+        return sense
     phrase = re.compile(r"(?<!\w)" + r"\W+".join(re.escape(w) for w in fold(subject).split()) + r"(?!\w)")
     written = any(phrase.search(fold(f"{p.title} {p.text}")) for p in holding)
     if space is not None and 1 < len(wanted) <= 3 and not written:
@@ -381,13 +418,35 @@ def _core(
             texts = [f"{p.title} {p.text}" for p in pool]
             per_word = [Relatedness([w], [], lang, subject=w, space=space).scores(texts) for w in sorted(wanted)]
             scores = [min(column) for column in zip(*per_word, strict=True)]
-            return [p for _, p in sorted(zip(scores, pool, strict=True), key=lambda x: -x[0])][:CORE_PASSAGES]
+            ranked = [p for _, p in sorted(zip(scores, pool, strict=True), key=lambda x: -x[0])]
+            return one_sense(ranked[:CORE_PASSAGES], space)
 
     def density(p: Passage) -> float:
         counts = term_counts(f"{p.title} {p.text}", lang)
         return sum(counts[t] for t in wanted) / (1 + sum(counts.values()))
 
-    return sorted(holding, key=density, reverse=True)[:CORE_PASSAGES]
+    return one_sense(sorted(holding, key=density, reverse=True)[:CORE_PASSAGES], space)
+
+
+#: Least similarity, in the topic space, of a core passage to the first for both to be in one sense.
+SAME_SENSE = 0.3
+
+
+def one_sense(core: list[Passage], space: TopicSpace | None) -> list[Passage]:
+    """The core passages in the sense of the first (the best): "Bass" is the instrument or the fish, not both.
+
+    Args:
+        core: Core passages, best first.
+        space: The corpus's topic space; without one ``core`` is kept whole.
+
+    Returns:
+        The passages at least :data:`SAME_SENSE` similar to the first, in order.
+    """
+    if space is None or len(core) < 2:
+        return core
+    vectors = space.vectors([f"{p.title} {p.text}" for p in core])
+    similarity = vectors @ vectors[0]
+    return [p for p, sim in zip(core, similarity, strict=True) if sim >= SAME_SENSE or p is core[0]]
 
 
 def _core_terms(subject: str, found: list[Passage], lang: str) -> str:
@@ -528,8 +587,9 @@ def gather_themes(
             own, _ = choose_themes(subject, scored, 0, lang)
             if own is not None and own not in leads:
                 leads.append(own)
-    _, themes = choose_themes(request.subject, [p for p in scored if p not in leads], max(0, count - len(leads)),
-                              lang)
+    senses = {p.source_id for p in core if fold(p.title).startswith(f"{fold(request.subject).strip()} (")}
+    _, themes = choose_themes(request.subject, [p for p in scored if p not in leads and p.source_id not in senses],
+                              max(0, count - len(leads)), lang)
     chosen = (leads + themes)[:count]
     core_ids = {p.source_id for p in core}
     # only documents that name the subject join: the nearest neighbours of its core in the topic space
