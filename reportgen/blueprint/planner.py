@@ -146,7 +146,8 @@ def section_keywords(theme: str, lang: str) -> list[str]:
     Every term of the title (folded, stemmed; matched by prefix, see
     :func:`reportgen.agents.ranking.mentions`): a "Solar power" section quotes
     sentences about solar power, not any sentence that says "power", and its
-    chart never shows geothermal numbers. A sentence from the theme's own
+    chart never shows geothermal numbers. A title's closing disambiguation in
+    brackets is not a term: a sentence on "Fault (geology)" says "fault". A sentence from the theme's own
     article (its title holds every term) qualifies as it is.
 
     Args:
@@ -156,7 +157,8 @@ def section_keywords(theme: str, lang: str) -> list[str]:
     Returns:
         Sorted terms.
     """
-    return sorted(terms(theme, lang))
+    plain = re.sub(r"\s*\([^()]*\)\s*$", "", theme).strip() or theme  # "Fault (geology)": the fault is the theme
+    return sorted(terms(plain, lang))
 
 
 def _render(value: Any, names: dict[str, Any]) -> Any:
@@ -433,20 +435,25 @@ SAME_SENSE = 0.3
 
 
 def one_sense(core: list[Passage], space: TopicSpace | None) -> list[Passage]:
-    """The core passages in the sense of the first (the best): "Bass" is the instrument or the fish, not both.
+    """The core passages of one sense: "Bass" is the instrument or the fish, not both.
+
+    The anchor is the passage most of the others are similar to (at least
+    :data:`SAME_SENSE` in the topic space; ties go to the better ranked), and
+    the passages similar to it are kept: the sense most of the core is in.
 
     Args:
         core: Core passages, best first.
         space: The corpus's topic space; without one ``core`` is kept whole.
 
     Returns:
-        The passages at least :data:`SAME_SENSE` similar to the first, in order.
+        The anchor and the passages similar to it, in their order.
     """
     if space is None or len(core) < 2:
         return core
     vectors = space.vectors([f"{p.title} {p.text}" for p in core])
-    similarity = vectors @ vectors[0]
-    return [p for p, sim in zip(core, similarity, strict=True) if sim >= SAME_SENSE or p is core[0]]
+    similar = (vectors @ vectors.T) >= SAME_SENSE
+    anchor = max(range(len(core)), key=lambda i: (int(similar[i].sum()), -i))
+    return [p for i, p in enumerate(core) if similar[anchor, i] or i == anchor]
 
 
 def _core_terms(subject: str, found: list[Passage], lang: str) -> str:
