@@ -179,7 +179,9 @@ async def generate_report(
         raise InputError(f"unknown search backend {mode!r} (REPORTGEN_SEARCH); registered: "
                          f"{', '.join(sorted(registry.search_backends))}")
     offline_options = options if mode != "web" else options.model_copy(update={"use_wiki": False})
-    with open_backends(offline_options) as sources:
+    # Off the event loop: the first run builds the corpus indexes (seconds for the encyclopedia),
+    # and a service's loop must keep answering status requests meanwhile.
+    with await asyncio.to_thread(open_backends, offline_options) as sources:
         skipped = [Limitation(reason=f"{corpus_path(f.path, options.corpus_dirs)}: not used ({f.reason})")
                    for f in sources.skipped]
         corpora = [corpus_title(b.name, options) for b in sources.backends]

@@ -242,7 +242,13 @@ class Worker:
     # -- lifecycle -----------------------------------------------------------
 
     async def start(self) -> None:
-        """Start the runners and queue every unfinished job, oldest first (resume)."""
+        """Start the runners and queue every unfinished job, oldest first (resume).
+
+        The language detector is loaded first, in a thread: loading it takes
+        about a second, which the first request would otherwise spend
+        blocking the event loop (``check`` detects a topic's language).
+        """
+        await asyncio.to_thread(_load_language_detector)
         self.events.bind(asyncio.get_running_loop())
         self._stopping = False
         self._queue = asyncio.Queue()
@@ -585,6 +591,15 @@ class Worker:
         done = sum(t.status.finished for t in blueprint.tasks)
         self.store.set_progress(job_id, done, len(blueprint.tasks))
         self.events.notify(job_id)
+
+
+def _load_language_detector() -> None:
+    """Load both language identifiers :func:`~reportgen.config.resolve_language` uses (cached after)."""
+    from reportgen.config import LANGUAGES
+    from reportgen.i18n import detect_language
+
+    detect_language("renewable energy")
+    detect_language("renewable energy", LANGUAGES)
 
 
 def _pdf_pages(path: Path) -> int | None:

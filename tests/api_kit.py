@@ -133,7 +133,9 @@ def live(app: FastAPI) -> Iterator[LiveServer]:
 def _finished_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """One report made through the API, once per session (a data dir and an outputs folder)."""
     base = tmp_path_factory.mktemp("finished-report")
-    settings = Settings(home=base / "home", out_dir=base / "out")
+    # Session-scoped: set up before the per-test environment (conftest) that allows "testserver".
+    settings = Settings(home=base / "home", out_dir=base / "out",
+                        allowed_hosts=["localhost", "127.0.0.1", "[::1]", "testserver"])
 
     async def make() -> str:
         app = create_app(settings, search=FakeSearch(), backoff_scale=0)
