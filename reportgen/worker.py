@@ -238,17 +238,19 @@ class Worker:
         self._running: dict[str, _Running] = {}
         self._stopping = False
         self._sweeper: asyncio.Task[None] | None = None
+        self._warm_up: asyncio.Future[None] | None = None
 
     # -- lifecycle -----------------------------------------------------------
 
     async def start(self) -> None:
         """Start the runners and queue every unfinished job, oldest first (resume).
 
-        The language detector is loaded first, in a thread: loading it takes
+        The language detector starts loading in a thread: loading it takes
         about a second, which the first request would otherwise spend
-        blocking the event loop (``check`` detects a topic's language).
+        blocking the event loop (``check`` detects a topic's language). Start
+        does not wait for it, so the service listens at once.
         """
-        await asyncio.to_thread(_load_language_detector)
+        self._warm_up = asyncio.ensure_future(asyncio.to_thread(_load_language_detector))
         self.events.bind(asyncio.get_running_loop())
         self._stopping = False
         self._queue = asyncio.Queue()
