@@ -11,9 +11,9 @@ Python ``secrets`` documentation recommends for tokens), so it cannot be
 guessed; a slow, salted KDF (PBKDF2, scrypt, Argon2) defends *low-entropy*
 secrets such as passwords against offline guessing (NIST SP 800-63B §5.1.1.2
 asks it of memorized secrets, not of random tokens). A plain digest of a
-high-entropy token is what GitHub, PyPI and Django REST Knox store; it also
-lets a request's key be found by an indexed lookup rather than by trying
-every stored hash.
+high-entropy token is what django-rest-knox stores too ("only stored in a
+secure hash form", its README); it also lets a request's key be found by an
+indexed lookup rather than by trying every stored hash.
 
 The keys live in the service database (``Settings.jobs_db``, beside the
 jobs) in a table of their own, ``api_keys``. :class:`KeyStore` is the one

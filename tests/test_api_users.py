@@ -183,6 +183,12 @@ async def test_a2a_tasks_belong_to_their_user(tmp_path):
         canceled = (await http.post("/a2a", headers={**h["bob"], **version},
                                     json=_rpc("CancelTask", {"id": task_id}))).json()
         assert canceled["error"]["code"] == -32001
+        hook = "https://hooks.invalid/x"  # refused before anything is stored or resolved
+        for method, params in (("SubscribeToTask", {"id": task_id}),
+                               ("CreateTaskPushNotificationConfig", {"taskId": task_id, "url": hook}),
+                               ("ListTaskPushNotificationConfigs", {"taskId": task_id})):
+            refused = (await http.post("/a2a", headers={**h["bob"], **version}, json=_rpc(method, params))).json()
+            assert refused["error"]["code"] == -32001, method
         listed = (await http.post("/a2a", headers={**h["bob"], **version}, json=_rpc("ListTasks", {}))).json()
         assert all(t["id"] != task_id for t in listed["result"].get("tasks", []))
         answer = (await http.post("/a2a", headers={**h["bob"], **version}, json=_rpc("SendMessage", {
