@@ -352,6 +352,10 @@ def serve(
         _err.print(f"warning: serving on {settings.host} without REPORTGEN_API_KEY or user keys "
                    "(reportgen keys create): anyone who can reach it can request reports",
                    markup=False, highlight=False)
+    if settings.host in ("0.0.0.0", "::") and settings.allowed_hosts == ["localhost", "127.0.0.1", "[::1]"]:
+        _err.print(f"note: serving on {settings.host}, but only requests for localhost, 127.0.0.1 and [::1] "
+                   "are answered; name the others in REPORTGEN_ALLOWED_HOSTS (a foreign Host gets 400)",
+                   markup=False, highlight=False)
     print(f"reportgen service on http://{settings.host}:{settings.port}/ (browse), "
           f"/docs (API), /.well-known/agent.json (agent card)", flush=True)
     uvicorn.run(create_app(settings), **uvicorn_options(settings))

@@ -299,6 +299,8 @@ def test_allowed_hosts_come_from_the_setting_and_the_public_url(monkeypatch):
     assert Settings().allowed_hosts == ["localhost", "127.0.0.1", "[::1]"]
     assert allowed_hosts(Settings(public_url="https://Reports.Example.org:8443/x"))[-1] == "reports.example.org"
     assert allowed_hosts(Settings(public_url="http://[2001:db8::1]:80"))[-1] == "[2001:db8::1]"
+    assert allowed_hosts(Settings(host="192.168.1.5"))[-1] == "192.168.1.5"  # the one address serve binds
+    assert allowed_hosts(Settings(host="0.0.0.0")) == ["localhost", "127.0.0.1", "[::1]"]
     for bad in ("a*.example.com", "*example.com", "x.*.com"):
         with pytest.raises(ValidationError, match="wildcard"):
             Settings(allowed_hosts=bad)

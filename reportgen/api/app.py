@@ -158,7 +158,11 @@ def create_app(
 
 
 def allowed_hosts(settings: Settings) -> list[str]:
-    """The ``Host`` names the service answers to: ``Settings.allowed_hosts`` plus the host of ``public_url``.
+    """The ``Host`` names the service answers to.
+
+    ``Settings.allowed_hosts``, the host of ``public_url``, and the address
+    ``reportgen serve`` binds when it is one address (not ``0.0.0.0`` / ``::``):
+    a server on ``192.168.1.5`` answers ``http://192.168.1.5:8000/``.
 
     Args:
         settings: The settings.
@@ -170,7 +174,10 @@ def allowed_hosts(settings: Settings) -> list[str]:
     from urllib.parse import urlsplit
 
     hosts = list(settings.allowed_hosts)
-    name = urlsplit(settings.public_url).hostname if settings.public_url else None
-    if name:
-        hosts.append(f"[{name}]" if ":" in name else name)  # an IPv6 literal keeps its brackets in Host
+    names = [urlsplit(settings.public_url).hostname if settings.public_url else None]
+    if settings.host not in ("0.0.0.0", "::", ""):
+        names.append(settings.host.strip("[]").lower())
+    for name in names:
+        if name:
+            hosts.append(f"[{name}]" if ":" in name else name)  # an IPv6 literal keeps its brackets in Host
     return list(dict.fromkeys(hosts))
