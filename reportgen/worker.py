@@ -245,12 +245,14 @@ class Worker:
     async def start(self) -> None:
         """Start the runners and queue every unfinished job, oldest first (resume).
 
-        The language detector starts loading in a thread: loading it takes
-        about a second, which the first request would otherwise spend
-        blocking the event loop (``check`` detects a topic's language). Start
-        does not wait for it, so the service listens at once.
+        The language detector and the agent registry start loading in a
+        thread: loading them takes seconds (the registry imports every
+        agent's modules), which the first requests would otherwise spend
+        blocking the event loop (``check`` detects a topic's language, the
+        file endpoints list the exporters). Start does not wait for them, so
+        the service listens at once.
         """
-        self._warm_up = asyncio.ensure_future(asyncio.to_thread(_load_language_detector))
+        self._warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up, self.settings))
         self.events.bind(asyncio.get_running_loop())
         self._stopping = False
         self._queue = asyncio.Queue()
@@ -595,13 +597,19 @@ class Worker:
         self.events.notify(job_id)
 
 
-def _load_language_detector() -> None:
-    """Load both language identifiers :func:`~reportgen.config.resolve_language` uses (cached after)."""
+def _warm_up(settings: Settings) -> None:
+    """Load what the first requests need and keep cached: both language identifiers
+    :func:`~reportgen.config.resolve_language` uses, and the agent registry."""
+    from reportgen.agents.registry import load_registry
     from reportgen.config import LANGUAGES
     from reportgen.i18n import detect_language
 
     detect_language("renewable energy")
     detect_language("renewable energy", LANGUAGES)
+    try:
+        load_registry(settings)
+    except ReportgenError:  # a broken agent folder or plugin: the first run reports it
+        pass
 
 
 def _pdf_pages(path: Path) -> int | None:

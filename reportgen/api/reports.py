@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from typing import Annotated
 
@@ -358,7 +359,7 @@ async def get_export(request: Request, report_id: ReportId,
                      name: Annotated[str, Path(max_length=64, pattern=r"^[a-z]+\.[a-z]+$")]) -> Response:
     """One of the report's files by name: every export (`report.md`, `report.docx`, plugin formats),
     `blueprint.json` and `messages.jsonl`. Only names the report offers are served."""
-    offered = exports(_worker(request))
+    offered = await asyncio.to_thread(exports, _worker(request))  # the first call loads the registry (seconds)
     if name not in offered:
         raise HTTPException(404, f"a report has no file {name!r}; it offers {', '.join(offered)}")
     return _artifact(request, report_id, name, offered[name])
