@@ -245,11 +245,11 @@ class Worker:
     async def start(self) -> None:
         """Start the runners and queue every unfinished job, oldest first (resume).
 
-        The language detector and the agent registry start loading in a
-        thread: loading them takes seconds (the registry imports every
-        agent's modules), which the first requests would otherwise spend
-        blocking the event loop (``check`` detects a topic's language, the
-        file endpoints list the exporters). Start does not wait for them, so
+        The pipeline's modules, the language detector and the agent registry
+        start loading in a thread: loading them takes seconds, which the
+        first requests would otherwise spend blocking the event loop
+        (``submit`` imports the pipeline, ``check`` detects a topic's
+        language, the file endpoints list the exporters). Start does not wait for them, so
         the service listens at once.
         """
         self._warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up, self.settings))
@@ -598,8 +598,10 @@ class Worker:
 
 
 def _warm_up(settings: Settings) -> None:
-    """Load what the first requests need and keep cached: both language identifiers
+    """Load what the first requests need and keep cached: the pipeline's modules (``submit``
+    imports :mod:`reportgen.run`, about 3 s of imports), both language identifiers
     :func:`~reportgen.config.resolve_language` uses, and the agent registry."""
+    import reportgen.run  # noqa: F401
     from reportgen.agents.registry import load_registry
     from reportgen.config import LANGUAGES
     from reportgen.i18n import detect_language
