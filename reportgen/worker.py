@@ -264,6 +264,16 @@ class Worker:
         ]
         self._sweeper = asyncio.create_task(self._sweep_reviews(), name="reportgen-review-timeouts")
 
+    async def ready(self) -> None:
+        """Wait (without blocking the loop) for the start-up warm-up; call before :meth:`submit` in a request.
+
+        Were a request to import the pipeline while the warm-up thread is
+        importing it, the event loop would wait on Python's import lock.
+        """
+        if self._warm_up is not None:
+            with contextlib.suppress(Exception):  # a failed warm-up only means a slower first request
+                await asyncio.shield(self._warm_up)
+
     async def stop(self) -> None:
         """Stop: running reports stop at a task boundary (and resume on the next start)."""
         self._stopping = True

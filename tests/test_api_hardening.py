@@ -145,3 +145,21 @@ async def test_a_status_request_is_answered_while_the_index_is_being_built(tmp_p
 async def _finished(http: httpx.AsyncClient, report_id: str) -> str | None:
     status = (await http.get(f"/reports/{report_id}")).json()["status"]
     return status if status in ("completed", "failed", "canceled") else None
+
+
+async def test_requests_wait_for_the_start_up_warm_up_without_blocking_the_loop(tmp_path, monkeypatch):
+    warming, release = threading.Event(), threading.Event()
+
+    def slow_warm_up(_settings):  # stands in for the first imports of the pipeline (seconds)
+        warming.set()
+        release.wait(timeout=20)
+
+    monkeypatch.setattr("reportgen.worker._warm_up", slow_warm_up)
+    app = create_app(make_settings(tmp_path), search=FakeSearch(), backoff_scale=0)
+    async with client(app) as http:
+        assert await asyncio.to_thread(warming.wait, 30)
+        post = asyncio.create_task(http.post("/reports", json={"topic": TOPIC, "review": True}))
+        listed = await http.get("/reports")  # answered while the POST waits for the warm-up
+        assert listed.status_code == 200 and listed.json()["total"] == 0 and not post.done()
+        release.set()
+        assert (await post).status_code == 202

@@ -188,10 +188,12 @@ class ValidatingRequestHandler(DefaultRequestHandler):
             raise InvalidParamsError(message=f"invalid request: {_reason(exc)}") from None
 
     async def on_message_send(self, params: SendMessageRequest, context: ServerCallContext) -> Any:  # noqa: D102
+        await self.worker.ready()
         self._check(params)
         return await super().on_message_send(params, context)
 
     async def on_message_send_stream(self, params: SendMessageRequest, context: ServerCallContext) -> Any:  # noqa: D102
+        await self.worker.ready()
         self._check(params)
         async for event in super().on_message_send_stream(params, context):
             yield event
@@ -222,6 +224,7 @@ class ReportAgentExecutor(AgentExecutor):
         task = current or new_task(context.task_id, context.context_id, context.message)
         updater = TaskUpdater(event_queue, task.id, task.context_id)
         client = str(context.call_context.state.get("client", "a2a"))
+        await self.worker.ready()
         try:
             request = request_of(context.message)
             self.worker.check(request)

@@ -135,6 +135,7 @@ async def new_submit(request: Request) -> Response:
             values[name] = form[name]
     try:
         body = ReportRequest.model_validate(values)
+        await request.app.state.worker.ready()
         job, _ = create_job(request, body, None)
     except ValidationError as exc:
         return _page(request, "new.html.j2", 422, form=form, error=friendly(exc), languages=LANGUAGES,

@@ -131,6 +131,7 @@ async def post_report(
 
     Follow it with `GET /reports/{id}/events` (SSE) or poll `GET /reports/{id}`.
     """
+    await _worker(request).ready()
     job, created = create_job(request, body, idempotency_key)
     response.headers["Location"] = f"/reports/{job.id}"
     if not created:
