@@ -28,8 +28,8 @@ ReportId = Annotated[str, Path(pattern=ID_PATTERN, max_length=64, description="T
 _IDEMPOTENCY_KEY = r"^[\x21-\x7e]{1,255}$"
 
 _ERRORS: dict[int | str, dict] = {
-    401: {"model": Problem, "description": "Missing or wrong API key (when one is configured)."},
-    404: {"model": Problem, "description": "No such report."},
+    401: {"model": Problem, "description": "Missing or wrong API key (when keys are in use)."},
+    404: {"model": Problem, "description": "No such report, or another user's (the same answer)."},
 }
 
 

@@ -14,9 +14,10 @@ Two of uvicorn's defaults do not suit a service that counts clients by address:
   (slowloris; uvicorn has no request-receipt timeout, see the analysis in
   xorbitsai/inference#5213, which works around it the same way).
   :class:`DeadlineH11Protocol` gives every request ``Settings.request_timeout_s``
-  to arrive whole, headers and body, from its first byte or from the end of
-  the previous response; a request that is late is answered ``408 Request
-  Timeout`` and the connection closed. Responses (SSE streams included) are
+  to arrive whole, headers and body, from the connection's start or from the
+  end of the previous response; a request that is late is answered ``408
+  Request Timeout`` and the connection closed (a connection that sent nothing
+  is just closed). Responses (SSE streams included) are
   never cut: the deadline stops once the request is in.
 """
 
@@ -48,6 +49,7 @@ class DeadlineH11Protocol(H11Protocol):
         super().__init__(*args, **kwargs)
         self.request_timeout_s = request_timeout_s
         self._deadline: Any = None
+        self._started = False  # a byte of the current request has come
 
     def _arm(self) -> None:
         self._disarm()
@@ -69,13 +71,18 @@ class DeadlineH11Protocol(H11Protocol):
         self._deadline = None
         if self.transport.is_closing() or not self._receiving():
             return
-        self.logger.warning("request not received within %s s; closing the connection", self.request_timeout_s)
-        self.transport.write(_TIMEOUT_RESPONSE)
+        if self._started:  # part of a request came: say why it is closed (nothing came: just close)
+            self.logger.warning("request not received within %s s; closing the connection", self.request_timeout_s)
+            self.transport.write(_TIMEOUT_RESPONSE)
         self.transport.close()
 
     def connection_made(self, transport: Any) -> None:  # noqa: D102
         super().connection_made(transport)
         self._arm()
+
+    def data_received(self, data: bytes) -> None:  # noqa: D102
+        self._started = self._started or bool(data)
+        super().data_received(data)
 
     def handle_events(self) -> None:  # noqa: D102
         super().handle_events()
@@ -83,8 +90,9 @@ class DeadlineH11Protocol(H11Protocol):
             self._disarm()
 
     def on_response_complete(self) -> None:  # noqa: D102
-        super().on_response_complete()
-        if not self.transport.is_closing():
+        self._started = False
+        super().on_response_complete()  # may handle a pipelined request at once
+        if not self.transport.is_closing() and self._receiving():
             self._arm()  # the next request on this connection gets its own deadline
 
     def connection_lost(self, exc: Exception | None) -> None:  # noqa: D102
