@@ -249,8 +249,8 @@ class Worker:
         start loading in a thread: loading them takes seconds, which the
         first requests would otherwise spend blocking the event loop
         (``submit`` imports the pipeline, ``check`` detects a topic's
-        language, the file endpoints list the exporters). Start does not wait for them, so
-        the service listens at once.
+        language, the file endpoints list the exporters). Start does not
+        wait for them, so the service listens at once; :meth:`ready` does.
         """
         self._warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up, self.settings))
         self.events.bind(asyncio.get_running_loop())
@@ -548,6 +548,7 @@ class Worker:
         return datetime.now(timezone.utc) + timedelta(seconds=float(timeout)) if timeout else None
 
     async def _run(self, job: Job, cancel: asyncio.Event) -> None:
+        await self.ready()  # a job resumed at start must not import the pipeline beside the warm-up
         from reportgen.run import generate_report
 
         log = MessageLog(self.report_dir(job.id) / "messages.jsonl")

@@ -140,8 +140,6 @@ def peer_of(scope: Scope) -> str:
     return f"ip:{client[0]}" if client else "ip:unknown"
 
 
-
-
 class Authenticator:
     """Checks presented keys against the single key and the users' keys, and throttles wrong ones.
 
