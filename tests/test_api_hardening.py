@@ -99,6 +99,23 @@ def test_slow_headers_and_slow_bodies_are_cut_off(served):
         assert _read_all(whole).startswith(b"HTTP/1.1 200")
 
 
+def test_each_request_on_a_kept_alive_connection_has_its_own_deadline(served):
+    with socket.create_connection(("127.0.0.1", served.port)) as sock:
+        sock.settimeout(30)
+        sock.sendall(b"GET /reports HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += sock.recv(4096)
+        header, _, body = head.partition(b"\r\n\r\n")
+        length = int(next(line.split(b":")[1] for line in header.split(b"\r\n")
+                          if line.lower().startswith(b"content-length")))
+        while len(body) < length:
+            body += sock.recv(4096)
+        assert header.startswith(b"HTTP/1.1 200")
+        sock.sendall(b"GET /reports HTTP/1.1\r\nHost: 12")  # the next request, left half-sent
+        assert _read_all(sock).startswith(b"HTTP/1.1 408")
+
+
 async def test_a_stream_outlives_the_request_deadline(served):
     async with httpx.AsyncClient(base_url=served.url, timeout=60,
                                  transport=httpx.AsyncHTTPTransport(local_address="127.0.0.3")) as http:
