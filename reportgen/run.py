@@ -171,7 +171,9 @@ async def generate_report(
                    review, review_answer)
     if search is not None:
         return await _run(options, settings, out_dir, report_id, search, [search.name], [], hooks)
-    registry = load_registry(settings)  # a broken agent folder or plugin stops here, before any research
+    # A broken agent folder or plugin stops here, before any research. Off the event loop: the
+    # first load imports every agent's modules (seconds).
+    registry = await asyncio.to_thread(load_registry, settings)
     await asyncio.to_thread(check_mcp_tools, registry.planned_agents(), min(30.0, settings.tool_timeout_s))
     mode = settings.search
     factory = registry.search_backends.get(mode)
@@ -179,7 +181,9 @@ async def generate_report(
         raise InputError(f"unknown search backend {mode!r} (REPORTGEN_SEARCH); registered: "
                          f"{', '.join(sorted(registry.search_backends))}")
     offline_options = options if mode != "web" else options.model_copy(update={"use_wiki": False})
-    with open_backends(offline_options) as sources:
+    # Off the event loop: the first run builds the corpus indexes (seconds for the encyclopedia),
+    # and a service's loop must keep answering status requests meanwhile.
+    with await asyncio.to_thread(open_backends, offline_options) as sources:
         skipped = [Limitation(reason=f"{corpus_path(f.path, options.corpus_dirs)}: not used ({f.reason})")
                    for f in sources.skipped]
         corpora = [corpus_title(b.name, options) for b in sources.backends]
@@ -309,7 +313,7 @@ async def _invoke(
         executor=ThreadPoolExecutor(max_workers=settings.max_concurrency, thread_name_prefix="reportgen-tool"),
         corpus_dirs=list(options.corpus_dirs),
     )
-    registry = load_registry(settings)
+    registry = await asyncio.to_thread(load_registry, settings)  # cached after the first load
     ctx.chart_kinds = dict(registry.chart_kinds)
     agents = registry.bind(settings, ctx.llm)
     settings.home.mkdir(parents=True, exist_ok=True)

@@ -94,7 +94,13 @@ def agent_skills(settings: Settings) -> list[dict[str, Any]]:
     ]
 
 
-def agent_card(settings: Settings, base_url: str, templates: list[str]) -> dict[str, Any]:
+def _keyed(settings: Settings, keyed: bool | None) -> bool:
+    if keyed is not None:
+        return keyed
+    return bool(settings.api_key and settings.api_key.get_secret_value())
+
+
+def agent_card(settings: Settings, base_url: str, templates: list[str], *, keyed: bool | None = None) -> dict[str, Any]:
     """The A2A-style card served at ``/.well-known/agent.json``.
 
     Args:
@@ -102,6 +108,8 @@ def agent_card(settings: Settings, base_url: str, templates: list[str]) -> dict[
             is required).
         base_url: The service's URL, without a trailing slash.
         templates: The template names the server offers.
+        keyed: Whether requests need a key (users' keys exist); default:
+            whether ``settings.api_key`` is set.
     """
     card: dict[str, Any] = {
         "name": NAME,
@@ -137,7 +145,7 @@ def agent_card(settings: Settings, base_url: str, templates: list[str]) -> dict[
         "corpora": sorted(settings.corpora),
         "templates": templates,
     }
-    if settings.api_key and settings.api_key.get_secret_value():
+    if _keyed(settings, keyed):
         card["securitySchemes"] = {
             "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
             "bearer": {"type": "http", "scheme": "bearer"},
@@ -146,8 +154,14 @@ def agent_card(settings: Settings, base_url: str, templates: list[str]) -> dict[
     return card
 
 
-def a2a_agent_card(settings: Settings, base_url: str) -> AgentCard:
-    """The official A2A ``AgentCard`` (served at ``/.well-known/agent-card.json``)."""
+def a2a_agent_card(settings: Settings, base_url: str, *, keyed: bool | None = None) -> AgentCard:
+    """The official A2A ``AgentCard`` (served at ``/.well-known/agent-card.json``).
+
+    Args:
+        settings: What the server offers.
+        base_url: The service's URL, without a trailing slash.
+        keyed: Whether requests need a key; default: whether ``settings.api_key`` is set.
+    """
     card = AgentCard(
         name=NAME,
         description=DESCRIPTION,
@@ -174,7 +188,7 @@ def a2a_agent_card(settings: Settings, base_url: str) -> AgentCard:
               for skill in agent_skills(settings)),
         ],
     )
-    if settings.api_key and settings.api_key.get_secret_value():
+    if _keyed(settings, keyed):
         card.security_schemes["apiKey"].CopyFrom(SecurityScheme(
             api_key_security_scheme=APIKeySecurityScheme(location="header", name="X-API-Key"),
         ))
