@@ -10,6 +10,14 @@ Typical use::
 or ``reportgen serve`` / ``make serve``.
 """
 
-from reportgen.api.app import create_app
+from typing import TYPE_CHECKING
+
+from reportgen._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from reportgen.api.app import create_app
 
 __all__ = ["create_app"]
+
+# Imported on first use: ``reportgen card`` reads reportgen.api.card without the web stack.
+__getattr__, __dir__ = lazy_exports(__name__, {"create_app": "reportgen.api.app"})
