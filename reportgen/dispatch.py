@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import heapq
+import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -90,6 +91,12 @@ class _Readiness:
 def task_thread_id(report_id: str, task_id: str) -> str:
     """The checkpoint thread of one task's run: ``"<report-id>/<task-id>"``."""
     return f"{report_id}/{task_id}"
+
+
+def _is_sqlite_saver(saver: Any) -> bool:
+    """True for LangGraph's ``AsyncSqliteSaver`` (its module is already imported when one exists)."""
+    module = sys.modules.get("langgraph.checkpoint.sqlite.aio")
+    return module is not None and isinstance(saver, module.AsyncSqliteSaver)
 
 
 def _now() -> datetime:
@@ -225,14 +232,27 @@ class Dispatcher:
     async def _checkpointed_threads(self) -> set[str] | None:
         """The task threads of this report that hold a checkpoint; ``None`` if the saver cannot list them.
 
-        Read once per run with the checkpointer's own ``alist`` (any LangGraph
-        saver: SQLite, Postgres, memory). With ``None`` every task asks for
-        its own state, as before.
+        Read once per run. LangGraph's SQLite saver is asked for the thread
+        names only, by a range over its primary key (``thread_id`` first), so
+        the cost does not grow with every report the data dir ever held; its
+        ``alist`` loads and deserialises every checkpoint of every report,
+        which took 30 ms after eight reports and grows without bound (issue
+        15: time to the first task). Any other saver (Postgres, memory) is
+        listed with its own ``alist``. With ``None`` every task asks for its
+        own state, as before.
         """
         saver = getattr(self.graph, "checkpointer", None)
         if saver is None or isinstance(saver, bool) or not hasattr(saver, "alist"):
             return None
         prefix = task_thread_id(self.blueprint.report_id, "")
+        if _is_sqlite_saver(saver):
+            await saver.setup()
+            # thread ids between "<report-id>/" and "<report-id>0" ("0" follows "/" in code point order)
+            async with saver.lock, saver.conn.execute(
+                "SELECT DISTINCT thread_id FROM checkpoints WHERE thread_id >= ? AND thread_id < ?",
+                (prefix, prefix[:-1] + chr(ord("/") + 1)),
+            ) as cursor:
+                return {str(row[0]) async for row in cursor}
         threads: set[str] = set()
         try:
             async for item in saver.alist(None):

@@ -20,7 +20,6 @@ from reportgen.blueprint.planner import plan_extractive
 from reportgen.config import RunOptions, Settings
 from reportgen.coordinate import coordinate
 from reportgen.dispatch import Dispatcher
-from reportgen.render import output_files, write_report_files
 from reportgen.report import Limitation, Report
 
 if TYPE_CHECKING:
@@ -260,6 +259,7 @@ def render_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any
     Raises:
         RenderError: The HTML or PDF could not be produced.
     """
+    from reportgen.render import output_files, write_report_files  # Jinja, WeasyPrint...: this stage only
     from reportgen.render.appendix import PLAN_REVIEW
 
     p = runtime.context

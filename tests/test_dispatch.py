@@ -167,6 +167,23 @@ async def test_finished_tasks_are_reused_from_their_checkpoint(tmp_path):
     assert {t.status for t in again.tasks} == {TaskStatus.DONE}
 
 
+@pytest.mark.parametrize("checkpointer", ["memory", "sqlite"])
+async def test_the_checkpointed_task_threads_are_those_of_this_report_only(tmp_path, checkpointer):
+    """Listed once per run; the SQLite saver is asked for thread names of this report only."""
+    agents = {name: SleepAgent(name, {}, {}) for name in ("browser", "plot", "writer")}
+    async with _saver(checkpointer, tmp_path) as saver:
+        graph = build_task_graph(saver, agents)
+        for report_id in ("r1", "r1-2", "r10", "r"):  # neighbours in sort order share no thread
+            bp = _chain_blueprint()
+            bp.report_id = report_id
+            await Dispatcher(bp, graph, _ctx(tmp_path)).run()
+        dispatcher = Dispatcher(_chain_blueprint(), graph, _ctx(tmp_path))
+        listed = await dispatcher._checkpointed_threads()
+        generic = {str(i.config["configurable"]["thread_id"]) async for i in saver.alist(None)}
+    expected = {f"r1/{t}" for t in ("research-1", "research-2", "chart-1", "chart-2")}
+    assert listed == expected and {t for t in generic if t.startswith("r1/")} == expected
+
+
 def test_agents_registry_names():
     agents = default_agents()
     assert set(agents) == {"browser", "data", "plot", "writer"}

@@ -17,11 +17,11 @@ drawing does (issue 15: start-up).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import typing as _typing
 
-from reportgen._lazy import lazy_exports
+from reportgen._lazy import lazy_exports as _lazy_exports
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from reportgen.charts.draw import draw_svg
     from reportgen.charts.numbers import NumericFact, extract_facts, parse_number
     from reportgen.charts.spec import ChartPoint, ChartSpec, caption, propose_chart
@@ -48,4 +48,4 @@ _EXPORTS: dict[str, str] = {
     "propose_chart": "reportgen.charts.spec",
 }
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__ = _lazy_exports(__name__, _EXPORTS)
