@@ -314,7 +314,7 @@ async def _invoke(
     agents = registry.bind(settings, ctx.llm)
     settings.home.mkdir(parents=True, exist_ok=True)
     config: RunnableConfig = {"configurable": {"thread_id": report_id}}
-    async with open_checkpointer(settings.checkpoint_db) as saver, _shut_down(ctx.executor, ctx.llm):
+    async with open_checkpointer(settings.checkpoint_db) as saver, _shut_down(ctx.executor, ctx.llm, log):
         pipeline = Pipeline(
             options=options, report_id=report_id, out_dir=folder, run=ctx,
             task_graph=build_task_graph(saver, agents), corpora=corpora, limitations=skipped,
@@ -367,8 +367,8 @@ class _LoggedReroutes:
 
 
 @contextlib.asynccontextmanager
-async def _shut_down(executor: Any, llm: LLM | None = None) -> AsyncIterator[None]:
-    """Release the tool threads at the end of a run without waiting for hung ones.
+async def _shut_down(executor: Any, llm: LLM | None = None, log: MessageLog | None = None) -> AsyncIterator[None]:
+    """Release the tool threads at the end of a run without waiting for hung ones, and close the message log.
 
     Model calls still in flight are stopped (:meth:`LLM.close`: their sockets
     shut, so the server stops computing), so the process can exit at once. A
@@ -385,6 +385,8 @@ async def _shut_down(executor: Any, llm: LLM | None = None) -> AsyncIterator[Non
         if llm is not None:
             llm.close()
         executor.shutdown(wait=False, cancel_futures=True)
+        if log is not None:
+            log.close()  # a hung tool's late message reopens it
 
 
 def _model(settings: Settings, log: MessageLog, hooks: _Hooks, stop: asyncio.Event) -> LLM:
