@@ -165,11 +165,33 @@ class Dispatcher:
         """
         self.outputs = dict(outputs or {})
         self._checkpointed = await self._checkpointed_threads()
+        known_empty = getattr(getattr(self.graph, "checkpointer", None), "known_empty", None)
+        if self._checkpointed is not None and isinstance(known_empty, set):  # reportgen.run.RunCheckpointer
+            known_empty.update(
+                thread for task in self.blueprint.tasks
+                if (thread := task_thread_id(self.blueprint.report_id, task.id)) not in self._checkpointed
+            )
         for stale in self.blueprint.tasks:
             if stale.status is TaskStatus.RUNNING:  # interrupted by a kill: run again
                 stale.status = TaskStatus.PENDING
         running: dict[asyncio.Future, Task] = {}
         ready = _Readiness(self.blueprint)
+        # Finished task futures arrive here (their done callback), so waking on a completion
+        # costs O(1): asyncio.wait on every running future re-registered a callback on each
+        # of them per completion, O(tasks in flight) each time (issue 15, make bench).
+        finished_queue: asyncio.Queue[asyncio.Future | None] = asyncio.Queue()
+        cancel_watch: asyncio.Future | None = None
+        if self.cancel is not None:
+            cancel_watch = asyncio.ensure_future(self.cancel.wait())
+            cancel_watch.add_done_callback(lambda _: finished_queue.put_nowait(None))  # wakes the loop
+        try:
+            return await self._loop(running, ready, finished_queue)
+        finally:
+            if cancel_watch is not None:
+                cancel_watch.cancel()
+
+    async def _loop(self, running: dict[asyncio.Future, Task], ready: _Readiness,
+                    finished_queue: asyncio.Queue[asyncio.Future | None]) -> dict[str, dict[str, Any]]:
         while True:
             canceled = self.cancel is not None and self.cancel.is_set()
             if self._past_deadline():
@@ -196,7 +218,9 @@ class Dispatcher:
                                  detail=task.aim, attempt=task.attempts + 1)
                 )
                 self.on_change(self.blueprint)
-                running[asyncio.ensure_future(self._run_task(task, inputs))] = task
+                future = asyncio.ensure_future(self._run_task(task, inputs))
+                future.add_done_callback(finished_queue.put_nowait)
+                running[future] = task
             if not running:
                 if canceled and self.cancel is not None and self.cancel.is_set():
                     self.ctx.log.append(StatusUpdate(task_id="run", status="canceled",
@@ -205,19 +229,8 @@ class Dispatcher:
                 if not canceled and ready.has_ready():
                     continue  # skipping made new tasks ready
                 break
-            waiters = set(running)
-            cancel_waiter = None
-            if self.cancel is not None and not canceled:
-                cancel_waiter = asyncio.ensure_future(self.cancel.wait())
-                waiters.add(cancel_waiter)
-            finished, _ = await asyncio.wait(
-                waiters, timeout=self._remaining(), return_when=asyncio.FIRST_COMPLETED
-            )
-            if cancel_waiter is not None:
-                cancel_waiter.cancel()
-                finished.discard(cancel_waiter)
             amended = False
-            for fut in finished:
+            for fut in await self._finished(finished_queue):
                 task = running.pop(fut)
                 fut.result()  # dispatcher bugs must surface, agent failures never raise
                 if task.status is TaskStatus.PENDING:  # amended: a new step comes first
@@ -228,6 +241,21 @@ class Dispatcher:
                 ready = _Readiness(self.blueprint)
             self.on_change(self.blueprint)
         return self.outputs
+
+    async def _finished(self, queue: asyncio.Queue[asyncio.Future | None]) -> list[asyncio.Future]:
+        """The task futures that finished: waits for one (or the cancel event, or the deadline), then takes all."""
+        remaining = self._remaining()
+        try:
+            if remaining is None:
+                first = await queue.get()
+            else:
+                first = await asyncio.wait_for(queue.get(), remaining)
+        except TimeoutError:  # the deadline: the loop stops what runs
+            return []
+        items = [first]
+        while not queue.empty():
+            items.append(queue.get_nowait())
+        return [item for item in items if item is not None]  # None: the cancel event was set
 
     async def _checkpointed_threads(self) -> set[str] | None:
         """The task threads of this report that hold a checkpoint; ``None`` if the saver cannot list them.
