@@ -22,11 +22,11 @@ python-docx: each comes with the stage that needs it (issue 15).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import typing as _typing
 
-from reportgen._lazy import lazy_exports
+from reportgen._lazy import lazy_exports as _lazy_exports
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from reportgen.render.appendix import AppendixView, build_appendix
     from reportgen.render.docx import render_docx
     from reportgen.render.exporters import Exporter, output_files
@@ -114,4 +114,4 @@ _EXPORTS: dict[str, str] = {
     "write_text_atomic": "reportgen.render.files",
 }
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__ = _lazy_exports(__name__, _EXPORTS)

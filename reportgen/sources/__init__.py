@@ -16,9 +16,9 @@ import json
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
-from reportgen._lazy import lazy_exports
+from reportgen._lazy import lazy_exports as _lazy_exports
 from reportgen.config import RunOptions
 from reportgen.sources.index import (
     MAX_QUERY_TERMS,
@@ -62,7 +62,7 @@ from reportgen.sources.wiki import (
     wiki_version,
 )
 
-if TYPE_CHECKING:
+if _TYPE_CHECKING:
     from reportgen.sources.fetch import (
         MAX_PDF_BYTES,
         USER_AGENT,
@@ -164,7 +164,7 @@ _LAZY: dict[str, str] = {
     "web_source_id": "reportgen.sources.web",
 }
 
-__getattr__, __dir__ = lazy_exports(__name__, _LAZY)
+__getattr__, __dir__ = _lazy_exports(__name__, _LAZY)
 
 logger = logging.getLogger(__name__)
 
