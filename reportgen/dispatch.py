@@ -16,7 +16,11 @@ task's final state from its thread instead of running it again, so no
 finished task is ever redone; a task killed mid-way runs again from its start.
 Which task threads hold a checkpoint is listed once when the run starts, so
 a task with none (every task of a fresh run) starts without a read of the
-checkpoint database (issue 15: one query per run instead of one per task).
+checkpoint database (issue 15: one query per run instead of one per task);
+the product's saver (:class:`reportgen.run.RunCheckpointer`) is told those
+threads are empty, so LangGraph's own read at a task's start is answered
+without a query too. Finished tasks reach the loop through a queue fed by
+their done callbacks: one wake costs the same with 8 or 90 tasks in flight.
 """
 
 from __future__ import annotations
