@@ -312,6 +312,23 @@ def plugins() -> None:
 
 
 @app.command()
+def card(
+    url: str = typer.Option("http://127.0.0.1:8000", "--url", help="The service's base URL the card points to."),
+) -> None:
+    """Print the A2A 1.0 agent card (JSON): the service's skills, one per registered agent."""
+    import json
+
+    from reportgen.api.card import a2a_agent_card_json
+
+    try:
+        document = a2a_agent_card_json(get_settings(), url.rstrip("/"))
+    except ReportgenError as exc:
+        _fail(str(exc))
+        return
+    print(json.dumps(document, indent=2, ensure_ascii=False))
+
+
+@app.command()
 def mcp() -> None:
     """Serve report generation as an MCP tool over stdio (for MCP clients: desktop assistants, IDEs)."""
     from reportgen.mcp_server import serve_stdio
@@ -322,9 +339,14 @@ def mcp() -> None:
 @app.command()
 def graph() -> None:
     """Print the report graph and the task graph as mermaid."""
-    from reportgen.graph import mermaid
+    from reportgen.graph_cache import cached_mermaid
 
-    sys.stdout.write(mermaid())
+    try:
+        text = cached_mermaid(get_settings())
+    except ReportgenError as exc:
+        _fail(str(exc))
+        return
+    sys.stdout.write(text)
 
 
 @app.command()

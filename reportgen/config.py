@@ -263,6 +263,11 @@ class Settings(BaseSettings):
         """Folder of the cached corpus indexes inside :attr:`home`."""
         return self.home / "index"
 
+    @property
+    def cache_dir(self) -> Path:
+        """Folder of small derived files (e.g. the graph drawing) inside :attr:`home`; safe to delete."""
+        return self.home / "cache"
+
 
 @functools.lru_cache(maxsize=1)
 def get_settings() -> Settings:

@@ -38,9 +38,8 @@ from a2a.types.a2a_pb2 import (
 from a2a.utils.constants import PROTOCOL_VERSION_CURRENT, TransportProtocol
 
 from reportgen.config import Settings
-from reportgen.worker import ReportRequest
 
-__all__ = ["A2A_PATH", "SKILL_ID", "a2a_agent_card", "agent_card", "agent_skills"]
+__all__ = ["A2A_PATH", "SKILL_ID", "a2a_agent_card", "a2a_agent_card_json", "agent_card", "agent_skills"]
 
 #: Path of the A2A JSON-RPC endpoint.
 A2A_PATH = "/a2a"
@@ -111,6 +110,8 @@ def agent_card(settings: Settings, base_url: str, templates: list[str], *, keyed
         keyed: Whether requests need a key (users' keys exist); default:
             whether ``settings.api_key`` is set.
     """
+    from reportgen.worker import ReportRequest
+
     card: dict[str, Any] = {
         "name": NAME,
         "description": DESCRIPTION,
@@ -194,3 +195,20 @@ def a2a_agent_card(settings: Settings, base_url: str, *, keyed: bool | None = No
         ))
         card.security_requirements.append(SecurityRequirement(schemes={"apiKey": StringList(list=[])}))
     return card
+
+
+def a2a_agent_card_json(settings: Settings, base_url: str) -> dict[str, Any]:
+    """The A2A 1.0 card as JSON (protobuf's JSON mapping), what ``reportgen card`` prints.
+
+    The service's ``/.well-known/agent-card.json`` serves this plus the 0.3
+    compatibility fields a2a-sdk merges in (``agent_card_to_dict``, which
+    imports a2a-sdk's whole server stack: a second of start-up).
+
+    Args:
+        settings: As for :func:`a2a_agent_card`.
+        base_url: The service's URL, without a trailing slash.
+    """
+    from google.protobuf.json_format import MessageToDict
+
+    document: dict[str, Any] = MessageToDict(a2a_agent_card(settings, base_url))
+    return document

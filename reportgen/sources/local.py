@@ -22,15 +22,18 @@ import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import lxml.etree
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
 from pydantic import BaseModel, Field
 
 from reportgen.errors import InputError
 from reportgen.sources.models import Document
 from reportgen.sources.text import clean_text
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 __all__ = [
     "LocalLoad",
@@ -398,6 +401,8 @@ def _markdown_by_regex(markdown: str) -> tuple[str, str]:
 
 
 def _markdown_parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt  # with the first Markdown file, not the module: start-up (issue 15)
+
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
     # Accept every URL so that ``![x](file:///etc/passwd)`` parses as an image
     # (and is dropped) instead of surviving as literal text; no URL is ever
