@@ -39,6 +39,7 @@ from reportgen.sources.local import (
     html_to_text,
     is_inside,
     load_local_documents,
+    markdown_sections,
     markdown_to_text,
     walk_corpus,
 )
@@ -125,6 +126,7 @@ __all__ = [
     "is_public_address",
     "load_local_documents",
     "load_wiki_documents",
+    "markdown_sections",
     "markdown_to_text",
     "match_expression",
     "normalize_url",

@@ -66,7 +66,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 #: Version of the on-disk layout; an index of another version is rebuilt.
-SCHEMA_VERSION = 2  # 2: passages keep paragraph breaks
+SCHEMA_VERSION = 3  # 2: passages keep paragraph breaks; 3: Markdown files split by heading
 
 #: Largest passage, in characters: about a paragraph, short enough to quote
 #: and to fit many in a model prompt.
