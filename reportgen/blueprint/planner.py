@@ -413,7 +413,7 @@ def _core(
         return sense
     phrase = re.compile(r"(?<!\w)" + r"\W+".join(re.escape(w) for w in fold(subject).split()) + r"(?!\w)")
     written = any(phrase.search(fold(f"{p.title} {p.text}")) for p in holding)
-    if space is not None and 1 < len(wanted) <= 3 and not written:
+    if space is not None and holding and 1 < len(wanted) <= 3 and not written:
         pool = list({p.source_id: p for p in [*holding, *(p for p in found or [] if wanted & terms(p.title, lang))]
                      }.values())
         if pool:  # near every word of the subject, not the one that dominates ("electric" over "vehicle")
