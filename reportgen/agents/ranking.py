@@ -48,6 +48,8 @@ def stem(token: str) -> str:
     """A light plural-folding stem so "renewables" matches "renewable"."""
     if len(token) > 4 and token.endswith("ies"):
         return token[:-3] + "y"
+    if len(token) > 5 and token.endswith("oes"):  # volcanoes, potatoes, heroes (but "shoes" is short)
+        return token[:-2]
     if len(token) > 4 and token.endswith("es"):
         return token[:-1] if token[-3] in "aeiou" else token[:-2] if token[-3] in "sxz" else token[:-1]
     if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):

@@ -15,6 +15,7 @@ published).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from reportgen.acp import StatusCode
@@ -95,7 +96,8 @@ class WriterBrain(Brain):
         )
         spare: list[Any] = []
         if kind == "write" and params["subject_notes"]:
-            ranked, spare = _about_the_subject(ranked, params["subject_notes"], ctx)
+            ranked, spare = _about_the_subject(ranked, params["subject_notes"], ctx, params["title"],
+                                               params.get("companions") or ())
         words = render_labels(ctx.lang)
         if kind == "write":
             wanted, role, title = BODY_SENTENCES, "body", params["title"]
@@ -145,12 +147,15 @@ class WriterBrain(Brain):
 
 
 def _about_the_subject(
-    ranked: list[Any], subject_notes: list[dict[str, Any]], ctx: RunContext
+    ranked: list[Any], subject_notes: list[dict[str, Any]], ctx: RunContext, theme: str = "",
+    companions: Iterable[str] = (),
 ) -> tuple[list[Any], list[Any]]:
     """The ranked sentences of a body section about the request's subject, and the others (spares).
 
-    A sentence is kept when it names the subject, or when its vocabulary is
-    related to the subject's own passages by the one relatedness measure
+    A sentence is kept when it names the subject, or when it comes from the
+    section's own article (titled ``theme``) or one of its ``companions`` and
+    its vocabulary is related to the subject's own passages by the one
+    relatedness measure
     (:class:`~reportgen.blueprint.relevance.Relatedness`, in the corpus's topic
     space when it has one, :func:`~reportgen.sources.index.topic_space`): a
     section on "Calcium carbonate" in a report on coral reefs quotes how reefs
@@ -165,9 +170,10 @@ def _about_the_subject(
     core = [str(n.get("text", "")) for n in subject_notes]
     scorer = Relatedness(core, [s.text for s in ranked], ctx.lang, subject=ctx.topic, space=topic_space(ctx.search))
     scores = scorer.scores([s.text for s in ranked])
+    own = {theme, *companions}
     related: list[Any] = []
     for s, score in zip(ranked, scores, strict=True):  # a sentence reading on from a related one is related
-        if subject & terms(s.text, ctx.lang) or score >= scorer.threshold or (
+        if subject & terms(s.text, ctx.lang) or (score >= scorer.threshold and s.source.get("title") in own) or (
                 s.after is not None and s.after in {r.text for r in related}):
             related.append(s)
     # the section's own best sentences fill it up when too few name the subject: its theme was kept as related
@@ -195,8 +201,10 @@ def _summary(
 
     body = [" ".join(x["text"] for x in sec.get("sentences", [])) for sec in sections]
     spares = [(alt, sec["id"]) for sec in sections for alt in sec.get("alternates", []) if alt.get("sources")]
+    from reportgen.sources.index import topic_space
+
     scorer = Relatedness(body, [c.text for c in ranked] + [a["text"] for a, _ in spares], ctx.lang,
-                         subject=ctx.topic)
+                         subject=ctx.topic, space=topic_space(ctx.search))
     candidates = [(scorer.score(c.text), quoted(c.text, c.source), "overview") for c in ranked]
     candidates += [(scorer.score(a["text"]), quoted(a["text"], a["sources"][0]), sid) for a, sid in spares]
     chosen: list[dict[str, Any]] = []

@@ -606,9 +606,9 @@ def gather_themes(
 
 
 #: Least similarity, in the topic space, of a document to a section's own for it to join that section.
-COMPANION_SIMILARITY = 0.45
+COMPANION_SIMILARITY = 0.35
 #: Most documents joined to one section.
-MAX_COMPANIONS = 3
+MAX_COMPANIONS = 4
 
 
 def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace | None) -> dict[str, list[str]]:
