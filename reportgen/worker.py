@@ -24,6 +24,18 @@ reviewer's answer. The unattended-review policy is the request's
 included); a number of seconds approves the plan as proposed once that long
 has passed without an answer (the review message then names the client
 ``timeout``).
+
+Leases: every run first takes the job's lease in the database
+(:meth:`~reportgen.store.JobStore.acquire_lease`) and renews it every third of
+``Settings.lease_s`` while it runs; the same heartbeat reads the job's cancel
+flag, so a cancel asked of any API replica reaches the worker running the job.
+With ``REPORTGEN_BROKER_URL`` the API process runs no job itself: it records
+the job and hands it to the broker (:mod:`reportgen.broker`); Celery workers
+call :meth:`Worker.run_job`.
+
+Every ACP message a run logs goes to ``messages.jsonl`` and to the job's event
+log in the database (:meth:`~reportgen.store.JobStore.append_event`), which
+the SSE streams of every replica replay.
 """
 
 from __future__ import annotations
@@ -31,11 +43,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import re
 import shutil
+import socket
 import threading
 import unicodedata
-from collections.abc import AsyncIterator, Iterator
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -153,19 +168,30 @@ class JobEvents:
     The pipeline calls back from the event loop and from LangGraph's worker
     threads (its synchronous nodes); every wake-up is handed to the loop the
     worker runs on.
+
+    Args:
+        publish: Also called with the job id on every :meth:`notify` (the
+            broker's pub/sub, so followers on other replicas wake too).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, publish: Callable[[str], None] | None = None) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._followers: dict[str, set[asyncio.Event]] = {}
         self._lock = threading.Lock()
+        self._publish = publish
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """Deliver wake-ups on ``loop`` (the loop the followers wait on)."""
         self._loop = loop
 
     def notify(self, job_id: str) -> None:
-        """Wake everyone following ``job_id``; callable from any thread."""
+        """Wake everyone following ``job_id`` here and, with a broker, on every replica; callable from any thread."""
+        self.wake_local(job_id)
+        if self._publish is not None:
+            self._publish(job_id)
+
+    def wake_local(self, job_id: str) -> None:
+        """Wake the followers of ``job_id`` in this process only (what a pub/sub message does)."""
         loop = self._loop
         if loop is None or loop.is_closed():
             return
@@ -204,8 +230,9 @@ class JobEvents:
 
 @dataclass
 class _Running:
-    task: asyncio.Task[None]
     cancel: asyncio.Event
+    task: asyncio.Task[None] | None = None
+    lost: bool = False  # the lease went to another worker: stop without recording anything
 
 
 class Worker:
@@ -217,6 +244,9 @@ class Worker:
         search: A search backend used for every job instead of the configured
             corpora (tests inject a fake here).
         backoff_scale: Multiplier on retry delays (0 in tests).
+        broker: A :class:`reportgen.broker.Broker`: jobs are handed to it
+            instead of run here (the API side), and wake-ups are published
+            through it (both sides).
     """
 
     def __init__(
@@ -226,13 +256,16 @@ class Worker:
         *,
         search: Any = None,
         backoff_scale: float = 1.0,
+        broker: Any = None,
     ) -> None:
         self.settings = settings
         self.store = store
         self.search = search
         self.backoff_scale = backoff_scale
+        self.broker = broker
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.out_dir = Path(settings.out_dir).resolve()
-        self.events = JobEvents()
+        self.events = JobEvents(broker.publish if broker is not None else None)
         self._queue: asyncio.Queue[str] | None = None
         self._runners: list[asyncio.Task[None]] = []
         self._running: dict[str, _Running] = {}
@@ -242,9 +275,17 @@ class Worker:
     # -- lifecycle -----------------------------------------------------------
 
     async def start(self) -> None:
-        """Start the runners and queue every unfinished job, oldest first (resume)."""
+        """Start the runners and queue every unfinished job, oldest first (resume).
+
+        With a broker no runner starts here: the job queue is the broker's,
+        and this process only follows jobs (their wake-ups arrive by pub/sub).
+        """
         self.events.bind(asyncio.get_running_loop())
         self._stopping = False
+        self._sweeper = asyncio.create_task(self._sweep_reviews(), name="reportgen-review-timeouts")
+        if self.broker is not None:
+            self.broker.listen(self.events.wake_local)
+            return
         self._queue = asyncio.Queue()
         for job in self.store.unfinished():
             self._queue.put_nowait(job.id)
@@ -252,7 +293,6 @@ class Worker:
             asyncio.create_task(self._runner(), name=f"reportgen-worker-{i}")
             for i in range(self.settings.max_jobs)
         ]
-        self._sweeper = asyncio.create_task(self._sweep_reviews(), name="reportgen-review-timeouts")
 
     async def stop(self) -> None:
         """Stop: running reports stop at a task boundary (and resume on the next start)."""
@@ -260,12 +300,15 @@ class Worker:
         running = list(self._running.values())
         for run in running:
             run.cancel.set()
-        if running:
-            await asyncio.wait([r.task for r in running], timeout=self.settings.shutdown_grace_s)
+        in_flight = [r.task for r in running if r.task is not None]
+        if in_flight:
+            await asyncio.wait(in_flight, timeout=self.settings.shutdown_grace_s)
         tasks = [*self._runners, *([self._sweeper] if self._sweeper else [])]
         for runner in tasks:
             runner.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self.broker is not None:
+            self.broker.unlisten()
         self._sweeper = None
         self._runners = []
         self._queue = None
@@ -342,9 +385,27 @@ class Worker:
             new_report_id(request.topic, self.out_dir), request.topic, options, client,
             idempotency=idempotency,
         )
-        if isinstance(job, Job) and self._queue is not None:
-            self._queue.put_nowait(job.id)
+        if isinstance(job, Job):
+            self._enqueue(job.id)
         return job
+
+    def _enqueue(self, job_id: str) -> None:
+        """Hand the job to the in-process queue or to the broker.
+
+        A broker that cannot be reached loses nothing: the job is recorded
+        ``submitted``, and the reconciler of the workers queues it once the
+        broker is back (:func:`reportgen.broker.reconcile`).
+        """
+        if self.broker is None:
+            if self._queue is not None:
+                self._queue.put_nowait(job_id)
+            return
+        try:
+            self.broker.enqueue(job_id)
+        except Exception as exc:  # noqa: BLE001 - the reconciler queues it later
+            logger.warning("job %s is recorded but not queued yet (%s); the reconciler will queue it", job_id, exc)
+            return
+        self.store.mark_queued(job_id)
 
     def cancel(self, job_id: str) -> Job | None:
         """Cancel a job: a queued or waiting one at once, a running one at its next task boundary.
@@ -363,11 +424,10 @@ class Worker:
         running = self._running.get(job_id)
         if running is not None:
             running.cancel.set()
-        else:
+        else:  # unless a worker elsewhere holds its lease: that worker sees the flag at its next heartbeat
             waiting = job.status is JobStatus.INPUT_REQUIRED and job.review_answer is None
-            self.store.finish(job_id, JobStatus.CANCELED, error_code=RunCanceled.code,
-                              error="canceled while waiting for plan review" if waiting
-                              else "canceled before it started")
+            self.store.cancel_if_idle(job_id, "canceled while waiting for plan review" if waiting
+                                      else "canceled before it started", code=RunCanceled.code)
         self.events.notify(job_id)
         return self.store.get(job_id)
 
@@ -409,8 +469,7 @@ class Worker:
         record = {**applied.model_dump(mode="json"), "run_blueprint": plan}
         if not self.store.answer_review(job_id, record, plan):
             raise ReviewStateError(f"report {job_id} was answered or canceled meanwhile")
-        if self._queue is not None:
-            self._queue.put_nowait(job_id)
+        self._enqueue(job_id)
         self.events.notify(job_id)
         current = self.store.get(job_id)
         assert current is not None
@@ -489,30 +548,79 @@ class Worker:
         assert self._queue is not None
         queue = self._queue
         while True:
-            job_id = await queue.get()
-            job = self.store.get(job_id)
-            if job is None or job.status.terminal or job_id in self._running or self._stopping:
-                continue
-            if job.status is JobStatus.INPUT_REQUIRED and job.review_answer is None:
-                continue  # waits for its review
-            if job.cancel_requested:
-                self.store.finish(job_id, JobStatus.CANCELED, error_code=RunCanceled.code,
-                                  error="canceled before it started")
-                self.events.notify(job_id)
-                continue
-            cancel = asyncio.Event()
-            task = asyncio.create_task(self._run(job, cancel), name=f"reportgen-job-{job_id}")
-            self._running[job_id] = _Running(task, cancel)
+            await self.run_job(await queue.get())
+
+    async def run_job(self, job_id: str) -> bool:
+        """Run one job here if nobody else runs it: take its lease, run it, give the lease back.
+
+        What the in-process runners and the Celery task (:mod:`reportgen.broker`)
+        both call. A job finished, waiting for its review, or leased by a live
+        worker elsewhere is left alone (a duplicate or redelivered message
+        does nothing); one canceled before it started is marked so. While it
+        runs, a heartbeat renews the lease and reads the cancel flag.
+
+        Args:
+            job_id: The job.
+
+        Returns:
+            ``True`` when it ran here (to any end), ``False`` when it was left alone.
+        """
+        self.events.bind(asyncio.get_running_loop())
+        job = self.store.get(job_id)
+        if job is None or job.status.terminal or job_id in self._running or self._stopping:
+            return False
+        if job.status is JobStatus.INPUT_REQUIRED and job.review_answer is None:
+            return False  # waits for its review
+        if not self.store.acquire_lease(job_id, self.owner, self.settings.lease_s):
+            return False  # another worker runs it now
+        job = self.store.get(job_id)  # as it is now that it is ours
+        if job is None or job.status.terminal:
+            return False
+        if job.cancel_requested:
+            self.store.finish(job_id, JobStatus.CANCELED, error_code=RunCanceled.code,
+                              error="canceled before it started")
+            self.events.notify(job_id)
+            return False
+        run = _Running(cancel=asyncio.Event())
+        task = asyncio.create_task(self._run(job, run), name=f"reportgen-job-{job_id}")
+        run.task = task
+        self._running[job_id] = run
+        beat = asyncio.create_task(self._heartbeat(job_id, run), name=f"reportgen-lease-{job_id}")
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.cancel()  # hard stop: the job stays `working` and resumes on the next start
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            raise
+        finally:
+            beat.cancel()  # not awaited: a suppressed CancelledError there would swallow this task's own cancel
+            self._running.pop(job_id, None)
             try:
-                await asyncio.shield(task)
-            except asyncio.CancelledError:
-                task.cancel()  # hard stop: the job stays `working` and resumes on the next start
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-                raise
-            finally:
-                self._running.pop(job_id, None)
-                self.events.notify(job_id)
+                self.store.release_lease(job_id, self.owner)
+            except Exception as exc:  # noqa: BLE001 - the database is away: the lease just runs out
+                logger.warning("could not release the lease of job %s (%s)", job_id, exc)
+            self.events.notify(job_id)
+        return True
+
+    async def _heartbeat(self, job_id: str, run: _Running) -> None:
+        """Renew the job's lease every third of ``lease_s`` and pass a cancel on; stop the run if the lease is lost."""
+        every = self.settings.lease_s / 3
+        while True:
+            await asyncio.sleep(every)
+            try:
+                held = await asyncio.to_thread(self.store.renew_lease, job_id, self.owner, self.settings.lease_s)
+                job = await asyncio.to_thread(self.store.get, job_id)
+            except Exception as exc:  # noqa: BLE001 - the database is away: try again at the next beat
+                logger.warning("lease heartbeat of job %s failed (%s)", job_id, exc)
+                continue
+            if not held:
+                logger.warning("job %s: lease lost to another worker; stopping here", job_id)
+                run.lost = True
+                run.cancel.set()
+                return
+            if job is not None and job.cancel_requested:
+                run.cancel.set()
 
     def _run_options(self, job: Job) -> RunOptions:
         request = self.check(ReportRequest(topic=job.topic, **job.options))
@@ -527,10 +635,12 @@ class Worker:
         timeout = job.options.get("review_timeout_s")
         return datetime.now(timezone.utc) + timedelta(seconds=float(timeout)) if timeout else None
 
-    async def _run(self, job: Job, cancel: asyncio.Event) -> None:
+    async def _run(self, job: Job, run: _Running) -> None:
         from reportgen.run import generate_report
 
+        cancel = run.cancel
         log = MessageLog(self.report_dir(job.id) / "messages.jsonl")
+        log.subscribe(lambda message: self._message(job.id, message))
         if job.runs:
             log.append(StatusUpdate(
                 task_id="run", status="resumed",
@@ -542,7 +652,7 @@ class Worker:
             result = await generate_report(
                 self._run_options(job), settings=self.settings, out_dir=self.out_dir, report_id=job.id,
                 on_blueprint=lambda bp: self._progress(job.id, bp),
-                on_message=lambda _message: self.events.notify(job.id),
+                on_message=lambda message: self._message(job.id, message),
                 cancel=cancel, search=self.search, backoff_scale=self.backoff_scale,
                 review=bool(job.options.get("review")), review_answer=job.review_answer,
             )
@@ -554,6 +664,8 @@ class Worker:
                                   error="canceled while waiting for plan review")
         except RunCanceled as exc:
             current = self.store.get(job.id)
+            if run.lost:
+                return  # another worker runs it now: it records the end
             if self._stopping and current is not None and not current.cancel_requested:
                 log.append(StatusUpdate(
                     task_id="run", status="interrupted",
@@ -583,7 +695,18 @@ class Worker:
 
     def _progress(self, job_id: str, blueprint: Blueprint) -> None:
         done = sum(t.status.finished for t in blueprint.tasks)
-        self.store.set_progress(job_id, done, len(blueprint.tasks))
+        try:
+            self.store.set_progress(job_id, done, len(blueprint.tasks))
+        except Exception as exc:  # noqa: BLE001 - a progress figure never stops a report
+            logger.warning("progress of job %s not recorded (%s)", job_id, exc)
+        self.events.notify(job_id)
+
+    def _message(self, job_id: str, message: BaseModel) -> None:
+        """Copy one logged ACP message to the job's event log (what SSE replays) and wake its followers."""
+        try:
+            self.store.append_event(job_id, message.model_dump_json())
+        except Exception as exc:  # noqa: BLE001 - messages.jsonl has it; a live stream misses it
+            logger.warning("event of job %s not recorded in the database (%s)", job_id, exc)
         self.events.notify(job_id)
 
 

@@ -439,7 +439,7 @@ def mount_a2a(
     """
     import httpx
 
-    thread, engine, tasks, configs = open_stores(worker.settings.jobs_db)
+    thread, engine, tasks, configs = open_stores(worker.settings.database)
     sender = PushSender(httpx.AsyncClient(timeout=10, follow_redirects=False), configs,
                         push_url_validator=push_url_policy(allow_private=allow_private_push))
     handler = ValidatingRequestHandler(

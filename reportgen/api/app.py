@@ -83,7 +83,7 @@ def create_app(
     from reportgen import __version__
 
     settings = settings or get_settings()
-    store = JobStore(settings.jobs_db)
+    store = JobStore(settings.database)
     worker = Worker(settings, store, search=search, backoff_scale=backoff_scale)
     limiter = RateLimiter(settings.rate_limit)
     api_key = settings.api_key.get_secret_value() if settings.api_key else ""
