@@ -84,7 +84,12 @@ def create_app(
 
     settings = settings or get_settings()
     store = JobStore(settings.database)
-    worker = Worker(settings, store, search=search, backoff_scale=backoff_scale)
+    broker = None
+    if settings.broker_url:  # jobs run on Celery workers; this process only records and follows them
+        from reportgen.broker import Broker
+
+        broker = Broker(settings)
+    worker = Worker(settings, store, search=search, backoff_scale=backoff_scale, broker=broker)
     limiter = RateLimiter(settings.rate_limit)
     api_key = settings.api_key.get_secret_value() if settings.api_key else ""
     configured_url = settings.public_url.rstrip("/") if settings.public_url else None
@@ -98,6 +103,8 @@ def create_app(
         finally:
             await worker.stop()
             await handler_holder["a2a"].close()
+            if broker is not None:
+                broker.close()
             store.close()
 
     app = FastAPI(
