@@ -66,12 +66,15 @@ from reportgen.review import ReviewRequired
 from reportgen.store import Idempotent, Job, JobStatus, JobStore
 
 __all__ = [
-    "ID_PATTERN", "JobEvents", "NAME_PATTERN", "REVIEW_SWEEP_S", "ReportRequest", "ReviewStateError", "THEME_PATTERN",
-    "Worker", "valid_id",
+    "CANCEL_POLL_S", "ID_PATTERN", "JobEvents", "NAME_PATTERN", "REVIEW_SWEEP_S", "ReportRequest",
+    "ReviewStateError", "THEME_PATTERN", "Worker", "valid_id",
 ]
 
 #: Seconds between two looks for unattended reviews whose timeout passed.
 REVIEW_SWEEP_S = 5.0
+
+#: Longest time between two looks of a running job at its cancel flag (the lease heartbeat), seconds.
+CANCEL_POLL_S = 2.0
 
 
 class ReviewStateError(InputError):
@@ -271,6 +274,8 @@ class Worker:
         self._running: dict[str, _Running] = {}
         self._stopping = False
         self._sweeper: asyncio.Task[None] | None = None
+        self._pending: dict[str, list[str]] = {}  # events not yet in the database, per job, in order
+        self._pending_lock = threading.Lock()
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -596,6 +601,7 @@ class Worker:
         finally:
             beat.cancel()  # not awaited: a suppressed CancelledError there would swallow this task's own cancel
             self._running.pop(job_id, None)
+            self._flush_events(job_id)
             try:
                 self.store.release_lease(job_id, self.owner)
             except Exception as exc:  # noqa: BLE001 - the database is away: the lease just runs out
@@ -604,8 +610,9 @@ class Worker:
         return True
 
     async def _heartbeat(self, job_id: str, run: _Running) -> None:
-        """Renew the job's lease every third of ``lease_s`` and pass a cancel on; stop the run if the lease is lost."""
-        every = self.settings.lease_s / 3
+        """Renew the job's lease and pass a cancel on, every third of ``lease_s`` (at most
+        :data:`CANCEL_POLL_S`); stop the run if the lease is lost."""
+        every = min(self.settings.lease_s / 3, CANCEL_POLL_S)
         while True:
             await asyncio.sleep(every)
             try:
@@ -614,6 +621,8 @@ class Worker:
             except Exception as exc:  # noqa: BLE001 - the database is away: try again at the next beat
                 logger.warning("lease heartbeat of job %s failed (%s)", job_id, exc)
                 continue
+            if self._pending.get(job_id):
+                await asyncio.to_thread(self._flush_events, job_id)
             if not held:
                 logger.warning("job %s: lease lost to another worker; stopping here", job_id)
                 run.lost = True
@@ -660,7 +669,7 @@ class Worker:
             if self.store.get(job.id) is not None and not (self.store.get(job.id) or job).cancel_requested:
                 self.store.wait_for_review(job.id, exc.blueprint, self._review_deadline(job))
             else:
-                self.store.finish(job.id, JobStatus.CANCELED, error_code=RunCanceled.code,
+                self._finish(job.id, JobStatus.CANCELED, error_code=RunCanceled.code,
                                   error="canceled while waiting for plan review")
         except RunCanceled as exc:
             current = self.store.get(job.id)
@@ -672,17 +681,17 @@ class Worker:
                     detail="the service is stopping; this report resumes when it starts again",
                 ))
                 return
-            self.store.finish(job.id, JobStatus.CANCELED, error_code=exc.code, error=str(exc))
+            self._finish(job.id, JobStatus.CANCELED, error_code=exc.code, error=str(exc))
         except ReportgenError as exc:
-            self.store.finish(job.id, JobStatus.FAILED, error_code=exc.code, error=str(exc))
+            self._finish(job.id, JobStatus.FAILED, error_code=exc.code, error=str(exc))
         except Exception as exc:  # noqa: BLE001 - a bug must fail the job, not the worker
             logger.exception("report job %s crashed", job.id)
-            self.store.finish(job.id, JobStatus.FAILED, error_code="internal",
+            self._finish(job.id, JobStatus.FAILED, error_code="internal",
                               error=f"internal error ({type(exc).__name__})")
         else:
             current = self.store.get(job.id)
             if current is not None and current.cancel_requested:  # asked for during coordinate/render
-                self.store.finish(job.id, JobStatus.CANCELED, error_code=RunCanceled.code,
+                self._finish(job.id, JobStatus.CANCELED, error_code=RunCanceled.code,
                                   error="canceled while the report was being rendered; its files are not offered")
                 return
             pages = await asyncio.to_thread(_pdf_pages, result.files["report.pdf"])
@@ -702,12 +711,35 @@ class Worker:
         self.events.notify(job_id)
 
     def _message(self, job_id: str, message: BaseModel) -> None:
-        """Copy one logged ACP message to the job's event log (what SSE replays) and wake its followers."""
-        try:
-            self.store.append_event(job_id, message.model_dump_json())
-        except Exception as exc:  # noqa: BLE001 - messages.jsonl has it; a live stream misses it
-            logger.warning("event of job %s not recorded in the database (%s)", job_id, exc)
+        """Copy one logged ACP message to the job's event log (what SSE replays) and wake its followers.
+
+        While the database cannot be reached the messages wait here, in
+        order, and go in with the next one that can (or when the run ends),
+        so the event log stays the same as ``messages.jsonl``, line for line.
+        """
+        with self._pending_lock:
+            self._pending.setdefault(job_id, []).append(message.model_dump_json())
+        self._flush_events(job_id)
         self.events.notify(job_id)
+
+    def _finish(self, job_id: str, status: JobStatus, **fields: Any) -> None:
+        """:meth:`JobStore.finish`, once every event of the run is in the database (a stream ends at the end)."""
+        self._flush_events(job_id, strict=True)  # the database is away: its error, and the job is tried again
+        self.store.finish(job_id, status, **fields)
+
+    def _flush_events(self, job_id: str, *, strict: bool = False) -> None:
+        with self._pending_lock:
+            pending = self._pending.get(job_id, [])
+            try:
+                while pending:
+                    self.store.append_event(job_id, pending[0])
+                    pending.pop(0)
+            except Exception as exc:  # noqa: BLE001 - kept for the next try; messages.jsonl has them
+                logger.warning("%d events of job %s wait for the database (%s)", len(pending), job_id, exc)
+                if strict:
+                    raise
+            if not pending:
+                self._pending.pop(job_id, None)
 
 
 def _pdf_pages(path: Path) -> int | None:

@@ -125,11 +125,12 @@ async def test_a_report_requested_from_one_replica_is_followed_to_the_end_on_the
 async def test_a_cancel_asked_of_one_replica_reaches_the_worker(cluster):
     (_, first), (_, second) = cluster.apis
     job_id = await _post(first, sections=5)
-    await _until(lambda: _job(cluster, job_id)["tasks_done"] >= 2)
+    await _until(lambda: (j := _job(cluster, job_id))["tasks_done"] >= 2 and j["lease_owner"])
     async with httpx.AsyncClient(base_url=second, timeout=30, trust_env=False) as http:
         assert (await http.delete(f"/reports/{job_id}")).status_code == 202
+    # A worker held the lease, so no API replica could cancel the job itself: the worker saw the flag.
     job = await _until(lambda: (j := _job(cluster, job_id))["status"] == "canceled" and j)
-    assert job["tasks_done"] < job["tasks_total"] and job["lease_owner"] is None
+    assert job["lease_owner"] is None and "cancel" in job["error"]
 
 
 async def test_two_workers_handed_the_same_job_run_it_once(cluster):
@@ -177,7 +178,7 @@ async def test_jobs_waiting_when_redis_restarts_empty_are_queued_again(cluster):
 
 
 async def test_postgres_restarted_mid_run_the_job_still_ends_cleanly(cluster):
-    (_, first), _ = cluster.apis
+    (_, first), (_, second) = cluster.apis
     job_id = await _post(first, sections=5)
     await _until(lambda: _job(cluster, job_id)["tasks_done"] >= 2)
     cluster.postgres.stop()  # type: ignore[attr-defined]
@@ -186,6 +187,11 @@ async def test_postgres_restarted_mid_run_the_job_still_ends_cleanly(cluster):
     job = await _until(lambda: (j := _job(cluster, job_id))["status"] in ("completed", "failed") and j, timeout=90)
     assert job["status"] == "completed" or job["error"], job  # resumed, or failed with a reason
     _no_task_answered_twice(cluster, job_id)
+    async with httpx.AsyncClient(base_url=second, timeout=60, trust_env=False) as http:
+        events = [e async for e in _sse(await http.send(http.build_request("GET", f"/reports/{job_id}/events"),
+                                                        stream=True))]
+    lines = (cluster.out_dir / job_id / "messages.jsonl").read_text().splitlines()
+    assert [int(e["id"]) for e in events if e["event"] == "acp"] == list(range(1, len(lines) + 1))  # no gap
 
 
 async def test_a_client_whose_replica_is_killed_reconnects_to_the_other_and_misses_nothing(cluster):
