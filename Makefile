@@ -21,7 +21,7 @@ TEST_DEB_PACKAGES := chromium
 # fixtures, `make cluster` and `make bench` start real PostgreSQL and Redis servers from these.
 SERVICE_DEB_PACKAGES := postgresql redis-server
 
-.PHONY: setup system-deps bench-deps test-deps service-deps llama-deps report test check serve bench bench-quality graph clean tck-deps a2a03-deps tck
+.PHONY: setup system-deps bench-deps test-deps service-deps llama-deps report test check serve cluster bench bench-quality graph clean tck-deps a2a03-deps tck
 
 setup: $(VENV)/.installed system-deps
 
@@ -119,6 +119,11 @@ bench: setup bench-deps
 bench-quality: setup
 	$(BIN)/python -m pip install --quiet -e '.[test,quality]'
 	$(BIN)/python -m bench.quality
+
+# One machine, the distributed shape: PostgreSQL and Redis in a temp dir, 2 API replicas and
+# 3 workers (`reportgen worker`); prints the URLs; Ctrl-C stops everything and removes the temp dir.
+cluster: setup service-deps
+	$(BIN)/python -m reportgen.cluster $(CLUSTER_ARGS)
 
 graph: setup
 	@$(BIN)/reportgen graph

@@ -289,6 +289,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--apis", type=int, default=2)
     parser.add_argument("--workers", type=int, default=3)
     args = parser.parse_args(argv)
+
+    def _interrupt(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    # Ctrl-C, and SIGTERM too, stop everything (also when started in the background, where a shell
+    # leaves SIGINT ignored).
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
     root = Path(tempfile.mkdtemp(prefix="reportgen-cluster-"))
     postgres = PostgresServer(Path(tempfile.mkdtemp(prefix="reportgen-cluster-pg-")))
     redis_server = RedisServer(root)
