@@ -262,23 +262,16 @@ class _Reconciler(threading.Thread):
 #: The worker of this process, for the Celery task (set by :func:`run_worker`).
 _PROCESS: dict[str, Any] = {}
 
-def _database_errors() -> tuple[type[BaseException], ...]:
-    """Errors that mean "the database is away": the job is tried again later, never failed."""
-    import psycopg
-    import sqlalchemy.exc
-
-    return (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError, psycopg.OperationalError,
-            psycopg.InterfaceError)
-
-
 def _register(app: Any) -> Any:
     @app.task(name=TASK, bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True,
               max_retries=None)
     def run_report(task: Any, job_id: str) -> None:
+        from reportgen.store import database_errors
+
         worker = _PROCESS["worker"]
         try:
             asyncio.run(worker.run_job(job_id))
-        except _database_errors() as exc:
+        except database_errors() as exc:
             # The database went away mid-run: nothing is recorded as failed; the
             # job runs again (resuming from its checkpoints) once it is back.
             delay = min(30, 2 ** min(task.request.retries, 5))

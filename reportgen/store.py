@@ -61,6 +61,7 @@ __all__ = [
     "JobStatus",
     "JobStore",
     "MIGRATIONS",
+    "database_errors",
     "engine_url",
     "libpq_url",
     "migrate",
@@ -242,6 +243,19 @@ def open_engine(database: str | Path) -> Engine:
     _sqlite_transactions(engine)
     _wal(engine)
     return engine
+
+
+def database_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions that mean "the database cannot be reached right now" (SQLAlchemy's and psycopg's).
+
+    A run that meets one is not failed: it is tried again once the
+    database is back, and resumes from its checkpoints.
+    """
+    import psycopg
+    import sqlalchemy.exc
+
+    return (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError, psycopg.OperationalError,
+            psycopg.InterfaceError)
 
 
 def libpq_url(url: str) -> str:

@@ -63,7 +63,7 @@ from reportgen.blueprint.model import Blueprint
 from reportgen.config import MAX_TOPIC_CHARS, RunOptions, Settings, clean_topic, resolve_language
 from reportgen.errors import InputError, RenderError, ReportgenError, RunCanceled
 from reportgen.review import ReviewRequired
-from reportgen.store import Idempotent, Job, JobStatus, JobStore
+from reportgen.store import Idempotent, Job, JobStatus, JobStore, database_errors
 
 __all__ = [
     "CANCEL_POLL_S", "ID_PATTERN", "JobEvents", "NAME_PATTERN", "REVIEW_SWEEP_S", "ReportRequest",
@@ -553,7 +553,11 @@ class Worker:
         assert self._queue is not None
         queue = self._queue
         while True:
-            await self.run_job(await queue.get())
+            job_id = await queue.get()
+            try:
+                await self.run_job(job_id)
+            except database_errors() as exc:  # the job stays unfinished: it runs again on the next start
+                logger.warning("job %s stopped: the database is unreachable (%s)", job_id, exc)
 
     async def run_job(self, job_id: str) -> bool:
         """Run one job here if nobody else runs it: take its lease, run it, give the lease back.
@@ -684,6 +688,8 @@ class Worker:
             self._finish(job.id, JobStatus.CANCELED, error_code=exc.code, error=str(exc))
         except ReportgenError as exc:
             self._finish(job.id, JobStatus.FAILED, error_code=exc.code, error=str(exc))
+        except database_errors():
+            raise  # the database went away: not a failure of the report; it runs again from its checkpoints
         except Exception as exc:  # noqa: BLE001 - a bug must fail the job, not the worker
             logger.exception("report job %s crashed", job.id)
             self._finish(job.id, JobStatus.FAILED, error_code="internal",
