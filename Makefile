@@ -112,7 +112,7 @@ serve: setup
 
 # Scheduling, orchestration overhead, PDF rendering vs Chromium, end to end:
 # one table, and bench/results.json.
-bench: setup bench-deps
+bench: setup bench-deps service-deps
 	$(BIN)/python -m bench
 
 # Report quality on the handed requests and an own-documents scenario, offline: one table and bench/quality.json.
