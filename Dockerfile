@@ -20,7 +20,7 @@ COPY pyproject.toml README.md ./
 COPY reportgen ./reportgen
 COPY templates ./templates
 COPY agents ./agents
-RUN pip install --no-cache-dir .
+RUN pip install --no-cache-dir '.[s3]'
 
 USER reportgen
 ENV REPORTGEN_HOME=/data/home \

@@ -139,6 +139,12 @@ class Settings(BaseSettings):
         reconcile_s: How often each worker looks for jobs the database says are
             queued or running but that no live worker or broker message holds
             (a broker restarted empty, a worker killed), and queues them again.
+        storage_url: Where finished reports' files go (``REPORTGEN_STORAGE_URL``):
+            unset, the outputs folder (shared by every replica and worker);
+            ``s3://bucket/prefix``, S3-compatible object storage
+            (:mod:`reportgen.storage`).
+        storage_endpoint_url: The S3-compatible server of ``storage_url``
+            (``REPORTGEN_STORAGE_ENDPOINT_URL``; unset: AWS).
         visibility_timeout_s: Seconds a message taken by a worker stays
             invisible to others before the broker hands it out again
             (kombu's Redis ``visibility_timeout``); the lease keeps a
@@ -198,6 +204,8 @@ class Settings(BaseSettings):
     lease_s: float = Field(default=30.0, ge=1, le=3600)
     reconcile_s: float = Field(default=15.0, ge=0.2, le=3600)
     visibility_timeout_s: float = Field(default=3600.0, ge=1, le=7 * 86400)
+    storage_url: str | None = Field(default=None, pattern=r"^s3://[a-z0-9][a-z0-9.-]{1,62}(/.*)?$")
+    storage_endpoint_url: str | None = Field(default=None, pattern=r"^https?://")
 
     @property
     def llm_configured(self) -> bool:

@@ -269,6 +269,9 @@ class Worker:
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.out_dir = Path(settings.out_dir).resolve()
         self.events = JobEvents(broker.publish if broker is not None else None)
+        from reportgen.storage import open_storage
+
+        self.storage = open_storage(settings)
         self._queue: asyncio.Queue[str] | None = None
         self._runners: list[asyncio.Task[None]] = []
         self._running: dict[str, _Running] = {}
@@ -507,6 +510,7 @@ class Worker:
         folder = self.report_dir(job_id)
         if folder.is_dir():
             shutil.rmtree(folder)
+        self.storage.delete(job_id)
         self.store.delete(job_id)
         self.events.notify(job_id)
         return True
@@ -523,6 +527,23 @@ class Worker:
         if not valid_id(job_id):
             raise ValueError(f"invalid report id {job_id!r}")
         return self.out_dir / job_id
+
+    def files(self, job_id: str, names: list[str]) -> Path:
+        """The folder of a completed report, with the files of ``names`` this replica can have.
+
+        With object storage (``REPORTGEN_STORAGE_URL``) the files this
+        replica lacks are downloaded into its outputs folder first (a cache).
+
+        Args:
+            job_id: A completed job's id.
+            names: File names inside the report folder (``report.pdf``, ...).
+
+        Raises:
+            ValueError: ``job_id`` is not a valid id.
+        """
+        folder = self.report_dir(job_id)
+        self.storage.fetch(job_id, folder, names)
+        return folder
 
     async def watch(self, job_id: str, *, poll_s: float = 1.0) -> AsyncIterator[Job]:
         """Yield the job each time its status or progress changes, until it ends.
@@ -701,6 +722,13 @@ class Worker:
                                   error="canceled while the report was being rendered; its files are not offered")
                 return
             pages = await asyncio.to_thread(_pdf_pages, result.files["report.pdf"])
+            try:
+                await asyncio.to_thread(self.storage.publish, job.id, self.report_dir(job.id))
+            except Exception as exc:  # noqa: BLE001 - the report exists, but no replica could serve it
+                logger.exception("report %s: files not stored", job.id)
+                self._finish(job.id, JobStatus.FAILED, error_code="storage",
+                             error=f"the report's files could not be stored ({type(exc).__name__}: {exc})")
+                return
             self.store.finish(
                 job.id, JobStatus.COMPLETED, title=result.report.title, lang=result.report.lang,
                 pages=pages, timings=result.timings,

@@ -279,7 +279,7 @@ class ReportAgentExecutor(AgentExecutor):
             await updater.failed(_text(updater, "the report was deleted"))
             return
         if current.status is JobStatus.COMPLETED:
-            folder = self.worker.report_dir(current.id)
+            folder = self.worker.files(current.id, ["report.html", "report.pdf", "report.json"])
             for name, media_type in (("report.html", "text/html"), ("report.pdf", "application/pdf")):
                 data = (folder / name).read_bytes()
                 await updater.add_artifact(
