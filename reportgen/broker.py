@@ -295,7 +295,9 @@ def run_worker(
     Args:
         settings: ``broker_url`` and ``database_url`` name what every API replica uses too.
         concurrency: Reports run at once: 1 runs them in this process
-            (Celery's ``solo`` pool); more forks that many children (``prefork``).
+            (Celery's ``solo`` pool; SIGTERM stops a running report at its next
+            task boundary and leaves it to another worker); more forks that many
+            children (``prefork``; SIGTERM waits for their reports to end).
         name: The Celery node name (default ``reportgen-<pid>@<host>``).
         search: A search backend for every job instead of the configured
             corpora (the tests' fake).
@@ -322,6 +324,10 @@ def run_worker(
     def _after_fork(**_kwargs: Any) -> None:  # a forked child must not share the parent's connections
         store._engine.dispose(close=False)
         worker.owner = f"{worker.owner.rsplit(':', 2)[0]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+    @signals.worker_shutting_down.connect(weak=False)
+    def _shutting_down(**_kwargs: Any) -> None:  # SIGTERM: running reports stop at a task boundary
+        worker.interrupt()
 
     reconciler = _Reconciler(worker, broker)
     reconciler.start()

@@ -321,6 +321,20 @@ class Worker:
         self._runners = []
         self._queue = None
 
+    def interrupt(self) -> None:
+        """Stop every job running here at its next task boundary; each stays ``working`` and resumes elsewhere.
+
+        What a Celery worker does on a warm shutdown (SIGTERM): the runs end
+        soon, their leases are given back and their messages acknowledged,
+        and the reconciler of the other workers queues them again. Safe to
+        call from a signal handler or another thread.
+        """
+        self._stopping = True
+        loop = self.events._loop
+        for run in list(self._running.values()):
+            if loop is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(run.cancel.set)
+
     # -- requests --------------------------------------------------------------
 
     def check(self, request: ReportRequest) -> ReportRequest:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import sys
 import time
 from collections import Counter
@@ -157,6 +158,21 @@ async def test_a_worker_killed_mid_report_leaves_it_to_another_that_resumes(clus
     assert done["runs"] == 2
     messages = _no_task_answered_twice(cluster, job_id)  # finished tasks were not redone...
     assert sum(m.type == "STATUS_UPDATE" and m.status == "reused" for m in messages) >= 3  # ...but reused
+    cluster.start_worker()
+
+
+async def test_a_worker_stopped_with_sigterm_hands_its_report_over_at_a_task_boundary(cluster):
+    (_, first), _ = cluster.apis
+    job_id = await _post(first, sections=5)
+    job = await _until(lambda: (j := _job(cluster, job_id))["tasks_done"] >= 3 and j["lease_owner"] and j)
+    victim = next(w for w in cluster.workers if w.pid == int(job["lease_owner"].split(":")[1]))
+    cluster.kill(victim, signal.SIGTERM)  # returns once it exited: soon, not at the end of the report
+    cluster.workers.remove(victim)
+    assert _job(cluster, job_id)["status"] == "working"  # not finished by the stopping worker
+    done = await _until(lambda: (j := _job(cluster, job_id))["status"] == "completed" and j, timeout=90)
+    assert done["runs"] == 2
+    messages = _no_task_answered_twice(cluster, job_id)
+    assert any(m.type == "STATUS_UPDATE" and m.status == "interrupted" for m in messages)
     cluster.start_worker()
 
 
