@@ -713,6 +713,32 @@ class JobStore:
                 continue
         raise RuntimeError(f"could not append an event to job {job_id} (five clashes in a row)")
 
+    def import_events(self, job_id: str, lines: builtins.list[tuple[int, str]]) -> bool:
+        """Fill an empty event log at once from ``messages.jsonl`` (a report made before the log existed).
+
+        One transaction, numbered as the lines are; when anything is logged
+        already, or another replica imports at the same moment, nothing
+        changes.
+
+        Args:
+            job_id: A finished job (nothing else writes its log).
+            lines: ``(line number, JSON text)`` of the file's complete lines.
+
+        Returns:
+            ``True`` when the lines were imported now.
+        """
+        try:
+            with self._tx() as db:
+                if db.execute(text("SELECT 1 FROM job_events WHERE job_id = :id LIMIT 1"), {"id": job_id}).first():
+                    return False
+                if not lines:
+                    return False
+                db.execute(text("INSERT INTO job_events (job_id, seq, data) VALUES (:id, :seq, :data)"),
+                           [{"id": job_id, "seq": n, "data": data} for n, data in lines])
+                return True
+        except IntegrityError:
+            return False
+
     def events_after(self, job_id: str, after: int, *, limit: int = 500) -> builtins.list[tuple[int, str]]:
         """The job's events after ``seq`` ``after``, in order, as ``(seq, JSON text)``.
 

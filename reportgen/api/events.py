@@ -47,7 +47,26 @@ POLL_S = 1.0
 EVENT_BATCH = 500
 
 
+def _import_legacy_log(worker: Worker, report_id: str) -> None:
+    """A finished report made before the event log existed: its ``messages.jsonl`` becomes its log, once.
+
+    The ids stay the line numbers (a line torn by a kill is skipped, its number kept).
+    """
+    job = worker.store.get(report_id)
+    if job is None or not job.status.terminal or worker.store.events_after(report_id, 0, limit=1):
+        return
+    path = worker.report_dir(report_id) / "messages.jsonl"
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return
+    lines = [(n, text) for n, line in enumerate(raw.split(b"\n")[:-1], start=1)
+             if _is_json_object(text := line.decode("utf-8", "replace").strip())]
+    worker.store.import_events(report_id, lines)
+
+
 async def _events(worker: Worker, report_id: str, after: int) -> AsyncIterator[ServerSentEvent]:
+    _import_legacy_log(worker, report_id)
     last = None
     with worker.events.follow(report_id) as wake:
         while True:
