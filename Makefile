@@ -17,8 +17,11 @@ DEB_PACKAGES := fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji libharfbuz
 BENCH_DEB_PACKAGES := chromium
 # The browser test drives Debian's Chromium through Playwright (never `playwright install`).
 TEST_DEB_PACKAGES := chromium
+# The distributed deployment (REPORTGEN_DATABASE_URL, REPORTGEN_BROKER_URL): the tests'
+# fixtures, `make cluster` and `make bench` start real PostgreSQL and Redis servers from these.
+SERVICE_DEB_PACKAGES := postgresql redis-server
 
-.PHONY: setup system-deps bench-deps test-deps llama-deps report test check serve bench bench-quality graph clean tck-deps a2a03-deps tck
+.PHONY: setup system-deps bench-deps test-deps service-deps llama-deps report test check serve cluster bench bench-quality graph clean tck-deps a2a03-deps tck
 
 setup: $(VENV)/.installed system-deps
 
@@ -40,6 +43,11 @@ bench-deps:
 # Only the tests need these (same idempotent, root / non-root behaviour).
 test-deps:
 	@bash scripts/debian-deps.sh $(TEST_DEB_PACKAGES)
+
+# PostgreSQL and Redis (same idempotent, root / non-root behaviour); started by the tests
+# and `make cluster` in temp dirs, never as system services.
+service-deps:
+	@bash scripts/debian-deps.sh $(SERVICE_DEB_PACKAGES)
 
 # A real local model for the model-mode tests, in its own environment:
 # llama-cpp-python's OpenAI-compatible server and SmolLM2-135M-Instruct (the
@@ -88,7 +96,7 @@ tck: setup tck-deps
 	$(BIN)/pytest tests/test_a2a_conformance.py -v
 
 # Lint and type gates first (zero findings), then the suite.
-test: setup test-deps tck-deps a2a03-deps llama-deps check
+test: setup test-deps service-deps tck-deps a2a03-deps llama-deps check
 	$(BIN)/pytest
 
 # Lint gates: ruff (rules in pyproject's [tool.ruff]) and mypy ([tool.mypy]).
@@ -104,13 +112,18 @@ serve: setup
 
 # Scheduling, orchestration overhead, PDF rendering vs Chromium, end to end:
 # one table, and bench/results.json.
-bench: setup bench-deps
+bench: setup bench-deps service-deps
 	$(BIN)/python -m bench
 
 # Report quality on the handed requests and an own-documents scenario, offline: one table and bench/quality.json.
 bench-quality: setup
 	$(BIN)/python -m pip install --quiet -e '.[test,quality]'
 	$(BIN)/python -m bench.quality
+
+# One machine, the distributed shape: PostgreSQL and Redis in a temp dir, 2 API replicas and
+# 3 workers (`reportgen worker`); prints the URLs; Ctrl-C stops everything and removes the temp dir.
+cluster: setup service-deps
+	$(BIN)/python -m reportgen.cluster $(CLUSTER_ARGS)
 
 graph: setup
 	@$(BIN)/reportgen graph

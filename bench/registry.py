@@ -56,6 +56,8 @@ BENCHMARKS: list[Benchmark] = [
               "a model-mode report against a scripted endpoint answering in 1–4 s, vs its critical path"),
     Benchmark("fault tolerance", "bench.fault_tolerance",
               "report completeness under injected tool faults, recovery on vs off"),
+    Benchmark("scale", "bench.scale",
+              "a batch of model-mode reports on 1 and 3 Celery workers (PostgreSQL, Redis): throughput, queue wait"),
 ]
 
 

@@ -349,6 +349,24 @@ def graph() -> None:
     sys.stdout.write(text)
 
 
+@app.command("worker")
+def worker_command(
+    concurrency: int = typer.Option(1, "--concurrency", min=1, max=64,
+                                    help="Reports this worker runs at once (1: in this process; more: forked)."),
+    name: Optional[str] = typer.Option(None, "--name", help="Celery node name (default reportgen-<pid>@<host>)."),
+) -> None:
+    """Run report jobs from the queue (REPORTGEN_BROKER_URL) as a Celery worker; start any number, anywhere.
+
+    Every worker and API replica must share REPORTGEN_DATABASE_URL (PostgreSQL) and the outputs folder."""
+    from reportgen.broker import run_worker
+
+    settings = get_settings()
+    if not settings.broker_url:
+        typer.echo("error: REPORTGEN_BROKER_URL is not set (e.g. redis://127.0.0.1:6379/0)", err=True)
+        raise typer.Exit(2)
+    run_worker(settings, concurrency=concurrency, name=name)
+
+
 @app.command()
 def serve(
     host: Optional[str] = typer.Option(

@@ -144,6 +144,30 @@ class Settings(BaseSettings):
             Planning, research and charts stop at 60% of it, the rest is kept
             for writing, so a budget stop still renders the sections research
             reached; the spend passes it by at most one call's bound.
+        database_url: Where jobs, their event logs, the LangGraph checkpoints
+            and the A2A tasks live (``REPORTGEN_DATABASE_URL``): unset, the
+            SQLite files in :attr:`home`; ``postgresql://user:pass@host:port/db``
+            for a database every API replica and worker shares.
+        broker_url: The job queue (``REPORTGEN_BROKER_URL``): unset, reports run
+            inside the API process (the embedded default); ``redis://host:port/0``,
+            they run on Celery workers (``reportgen worker``) and live events
+            reach every API replica through Redis pub/sub.
+        lease_s: How long a worker's hold on a running job lasts without a
+            heartbeat (renewed every third of it); a worker killed mid-report
+            leaves the job to another one after at most this long.
+        reconcile_s: How often each worker looks for jobs the database says are
+            queued or running but that no live worker or broker message holds
+            (a broker restarted empty, a worker killed), and queues them again.
+        storage_url: Where finished reports' files go (``REPORTGEN_STORAGE_URL``):
+            unset, the outputs folder (shared by every replica and worker);
+            ``s3://bucket/prefix``, S3-compatible object storage
+            (:mod:`reportgen.storage`).
+        storage_endpoint_url: The S3-compatible server of ``storage_url``
+            (``REPORTGEN_STORAGE_ENDPOINT_URL``; unset: AWS).
+        visibility_timeout_s: Seconds a message taken by a worker stays
+            invisible to others before the broker hands it out again
+            (kombu's Redis ``visibility_timeout``); the lease keeps a
+            redelivered running job from starting twice.
     """
 
     model_config = SettingsConfigDict(env_prefix="REPORTGEN_", extra="ignore")
@@ -198,6 +222,13 @@ class Settings(BaseSettings):
     llm_price_in: float | None = Field(default=None, ge=0)
     llm_price_out: float | None = Field(default=None, ge=0)
     max_tokens: int | None = Field(default=None, ge=1)
+    database_url: str | None = Field(default=None, pattern=r"^(sqlite|postgresql|postgres)(\+[a-z0-9_]+)?://")
+    broker_url: str | None = Field(default=None, pattern=r"^rediss?://")
+    lease_s: float = Field(default=30.0, ge=1, le=3600)
+    reconcile_s: float = Field(default=15.0, ge=0.2, le=3600)
+    visibility_timeout_s: float = Field(default=3600.0, ge=1, le=7 * 86400)
+    storage_url: str | None = Field(default=None, pattern=r"^s3://[a-z0-9][a-z0-9.-]{1,62}(/.*)?$")
+    storage_endpoint_url: str | None = Field(default=None, pattern=r"^https?://")
 
     @field_validator("allowed_hosts", "trusted_proxies", mode="before")
     @classmethod
@@ -247,6 +278,16 @@ class Settings(BaseSettings):
     def checkpoint_db(self) -> Path:
         """Path of the SQLite checkpoint database inside :attr:`home`."""
         return self.home / "checkpoints.sqlite"
+
+    @property
+    def database(self) -> str:
+        """The jobs database as a URL: :attr:`database_url`, else ``sqlite:///`` on :attr:`jobs_db`."""
+        return self.database_url or f"sqlite:///{self.jobs_db}"
+
+    @property
+    def postgres(self) -> bool:
+        """True when :attr:`database_url` names a PostgreSQL database."""
+        return self.database_url is not None and self.database_url.startswith(("postgresql", "postgres:"))
 
     @property
     def jobs_db(self) -> Path:

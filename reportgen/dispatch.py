@@ -36,7 +36,7 @@ from typing import Any, Callable
 
 from langchain_core.runnables import RunnableConfig
 
-from reportgen.acp import StatusUpdate
+from reportgen.acp import AgentResponse, StatusUpdate
 from reportgen.agents.nodes import AMEND_SUFFIX, TaskGraph
 from reportgen.agents.runtime import RunContext
 from reportgen.blueprint.model import Blueprint, Task, TaskInput, TaskStatus
@@ -401,6 +401,8 @@ class Dispatcher:
                 context=self.ctx,
                 durability="exit",  # only a task's final state is ever reused
             )
+            if state.get("final") == "done" and state.get("response"):  # checkpointed now: its 200 is logged once
+                self.ctx.log.append(AgentResponse.model_validate(state["response"]))
         task.attempts = state.get("attempt", 0)
         task.status_codes = list(state.get("codes", []))
         if state.get("final") == "amend":

@@ -319,7 +319,9 @@ async def _invoke(
     agents = registry.bind(settings, ctx.llm)
     settings.home.mkdir(parents=True, exist_ok=True)
     config: RunnableConfig = {"configurable": {"thread_id": report_id}}
-    async with open_checkpointer(settings.checkpoint_db) as saver, _shut_down(ctx.executor, ctx.llm, log):
+    from reportgen.checkpoints import open_saver
+
+    async with open_saver(settings) as saver, _shut_down(ctx.executor, ctx.llm, log):
         pipeline = Pipeline(
             options=options, report_id=report_id, out_dir=folder, run=ctx,
             task_graph=build_task_graph(saver, agents), corpora=corpora, limitations=skipped,

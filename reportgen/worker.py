@@ -24,6 +24,18 @@ reviewer's answer. The unattended-review policy is the request's
 included); a number of seconds approves the plan as proposed once that long
 has passed without an answer (the review message then names the client
 ``timeout``).
+
+Leases: every run first takes the job's lease in the database
+(:meth:`~reportgen.store.JobStore.acquire_lease`) and renews it every third of
+``Settings.lease_s`` while it runs; the same heartbeat reads the job's cancel
+flag, so a cancel asked of any API replica reaches the worker running the job.
+With ``REPORTGEN_BROKER_URL`` the API process runs no job itself: it records
+the job and hands it to the broker (:mod:`reportgen.broker`); Celery workers
+call :meth:`Worker.run_job`.
+
+Every ACP message a run logs goes to ``messages.jsonl`` and to the job's event
+log in the database (:meth:`~reportgen.store.JobStore.append_event`), which
+the SSE streams of every replica replay.
 """
 
 from __future__ import annotations
@@ -31,11 +43,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import re
 import shutil
+import socket
 import threading
 import unicodedata
-from collections.abc import AsyncIterator, Iterator
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -48,15 +63,18 @@ from reportgen.blueprint.model import Blueprint
 from reportgen.config import MAX_TOPIC_CHARS, RunOptions, Settings, clean_topic, resolve_language
 from reportgen.errors import InputError, RenderError, ReportgenError, RunCanceled
 from reportgen.review import ReviewRequired
-from reportgen.store import Idempotent, Job, JobStatus, JobStore
+from reportgen.store import Idempotent, Job, JobStatus, JobStore, database_errors
 
 __all__ = [
-    "ID_PATTERN", "JobEvents", "NAME_PATTERN", "REVIEW_SWEEP_S", "ReportRequest", "ReviewStateError", "THEME_PATTERN",
-    "Worker", "valid_id",
+    "CANCEL_POLL_S", "ID_PATTERN", "JobEvents", "NAME_PATTERN", "REVIEW_SWEEP_S", "ReportRequest",
+    "ReviewStateError", "THEME_PATTERN", "Worker", "valid_id",
 ]
 
 #: Seconds between two looks for unattended reviews whose timeout passed.
 REVIEW_SWEEP_S = 5.0
+
+#: Longest time between two looks of a running job at its cancel flag (the lease heartbeat), seconds.
+CANCEL_POLL_S = 2.0
 
 
 class ReviewStateError(InputError):
@@ -153,19 +171,30 @@ class JobEvents:
     The pipeline calls back from the event loop and from LangGraph's worker
     threads (its synchronous nodes); every wake-up is handed to the loop the
     worker runs on.
+
+    Args:
+        publish: Also called with the job id on every :meth:`notify` (the
+            broker's pub/sub, so followers on other replicas wake too).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, publish: Callable[[str], None] | None = None) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._followers: dict[str, set[asyncio.Event]] = {}
         self._lock = threading.Lock()
+        self._publish = publish
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """Deliver wake-ups on ``loop`` (the loop the followers wait on)."""
         self._loop = loop
 
     def notify(self, job_id: str) -> None:
-        """Wake everyone following ``job_id``; callable from any thread."""
+        """Wake everyone following ``job_id`` here and, with a broker, on every replica; callable from any thread."""
+        self.wake_local(job_id)
+        if self._publish is not None:
+            self._publish(job_id)
+
+    def wake_local(self, job_id: str) -> None:
+        """Wake the followers of ``job_id`` in this process only (what a pub/sub message does)."""
         loop = self._loop
         if loop is None or loop.is_closed():
             return
@@ -204,8 +233,9 @@ class JobEvents:
 
 @dataclass
 class _Running:
-    task: asyncio.Task[None]
     cancel: asyncio.Event
+    task: asyncio.Task[None] | None = None
+    lost: bool = False  # the lease went to another worker: stop without recording anything
 
 
 class Worker:
@@ -217,6 +247,9 @@ class Worker:
         search: A search backend used for every job instead of the configured
             corpora (tests inject a fake here).
         backoff_scale: Multiplier on retry delays (0 in tests).
+        broker: A :class:`reportgen.broker.Broker`: jobs are handed to it
+            instead of run here (the API side), and wake-ups are published
+            through it (both sides).
     """
 
     def __init__(
@@ -226,19 +259,27 @@ class Worker:
         *,
         search: Any = None,
         backoff_scale: float = 1.0,
+        broker: Any = None,
     ) -> None:
         self.settings = settings
         self.store = store
         self.search = search
         self.backoff_scale = backoff_scale
+        self.broker = broker
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.out_dir = Path(settings.out_dir).resolve()
-        self.events = JobEvents()
+        self.events = JobEvents(broker.publish if broker is not None else None)
+        from reportgen.storage import open_storage
+
+        self.storage = open_storage(settings)
         self._queue: asyncio.Queue[str] | None = None
         self._runners: list[asyncio.Task[None]] = []
         self._running: dict[str, _Running] = {}
         self._stopping = False
         self._sweeper: asyncio.Task[None] | None = None
         self._warm_up: asyncio.Future[None] | None = None
+        self._pending: dict[str, list[str]] = {}  # events not yet in the database, per job, in order
+        self._pending_lock = threading.Lock()
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -251,10 +292,17 @@ class Worker:
         (``submit`` imports the pipeline, ``check`` detects a topic's
         language, the file endpoints list the exporters). Start does not
         wait for them, so the service listens at once; :meth:`ready` does.
+
+        With a broker no runner starts here: the job queue is the broker's,
+        and this process only follows jobs (their wake-ups arrive by pub/sub).
         """
         self._warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up, self.settings))
         self.events.bind(asyncio.get_running_loop())
         self._stopping = False
+        self._sweeper = asyncio.create_task(self._sweep_reviews(), name="reportgen-review-timeouts")
+        if self.broker is not None:
+            self.broker.listen(self.events.wake_local)
+            return
         self._queue = asyncio.Queue()
         for job in self.store.unfinished():
             self._queue.put_nowait(job.id)
@@ -262,7 +310,6 @@ class Worker:
             asyncio.create_task(self._runner(), name=f"reportgen-worker-{i}")
             for i in range(self.settings.max_jobs)
         ]
-        self._sweeper = asyncio.create_task(self._sweep_reviews(), name="reportgen-review-timeouts")
 
     async def ready(self) -> None:
         """Wait (without blocking the loop) for the start-up warm-up; call before :meth:`submit` in a request.
@@ -280,15 +327,32 @@ class Worker:
         running = list(self._running.values())
         for run in running:
             run.cancel.set()
-        if running:
-            await asyncio.wait([r.task for r in running], timeout=self.settings.shutdown_grace_s)
+        in_flight = [r.task for r in running if r.task is not None]
+        if in_flight:
+            await asyncio.wait(in_flight, timeout=self.settings.shutdown_grace_s)
         tasks = [*self._runners, *([self._sweeper] if self._sweeper else [])]
         for runner in tasks:
             runner.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self.broker is not None:
+            self.broker.unlisten()
         self._sweeper = None
         self._runners = []
         self._queue = None
+
+    def interrupt(self) -> None:
+        """Stop every job running here at its next task boundary; each stays ``working`` and resumes elsewhere.
+
+        What a Celery worker does on a warm shutdown (SIGTERM): the runs end
+        soon, their leases are given back and their messages acknowledged,
+        and the reconciler of the other workers queues them again. Safe to
+        call from a signal handler or another thread.
+        """
+        self._stopping = True
+        loop = self.events._loop
+        for run in list(self._running.values()):
+            if loop is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(run.cancel.set)
 
     # -- requests --------------------------------------------------------------
 
@@ -362,9 +426,27 @@ class Worker:
             new_report_id(request.topic, self.out_dir), request.topic, options, client,
             idempotency=idempotency,
         )
-        if isinstance(job, Job) and self._queue is not None:
-            self._queue.put_nowait(job.id)
+        if isinstance(job, Job):
+            self._enqueue(job.id)
         return job
+
+    def _enqueue(self, job_id: str) -> None:
+        """Hand the job to the in-process queue or to the broker.
+
+        A broker that cannot be reached loses nothing: the job is recorded
+        ``submitted``, and the reconciler of the workers queues it once the
+        broker is back (:func:`reportgen.broker.reconcile`).
+        """
+        if self.broker is None:
+            if self._queue is not None:
+                self._queue.put_nowait(job_id)
+            return
+        try:
+            self.broker.enqueue(job_id)
+        except Exception as exc:  # noqa: BLE001 - the reconciler queues it later
+            logger.warning("job %s is recorded but not queued yet (%s); the reconciler will queue it", job_id, exc)
+            return
+        self.store.mark_queued(job_id)
 
     def cancel(self, job_id: str) -> Job | None:
         """Cancel a job: a queued or waiting one at once, a running one at its next task boundary.
@@ -383,11 +465,10 @@ class Worker:
         running = self._running.get(job_id)
         if running is not None:
             running.cancel.set()
-        else:
+        else:  # unless a worker elsewhere holds its lease: that worker sees the flag at its next heartbeat
             waiting = job.status is JobStatus.INPUT_REQUIRED and job.review_answer is None
-            self.store.finish(job_id, JobStatus.CANCELED, error_code=RunCanceled.code,
-                              error="canceled while waiting for plan review" if waiting
-                              else "canceled before it started")
+            self.store.cancel_if_idle(job_id, "canceled while waiting for plan review" if waiting
+                                      else "canceled before it started", code=RunCanceled.code)
         self.events.notify(job_id)
         return self.store.get(job_id)
 
@@ -429,8 +510,7 @@ class Worker:
         record = {**applied.model_dump(mode="json"), "run_blueprint": plan}
         if not self.store.answer_review(job_id, record, plan):
             raise ReviewStateError(f"report {job_id} was answered or canceled meanwhile")
-        if self._queue is not None:
-            self._queue.put_nowait(job_id)
+        self._enqueue(job_id)
         self.events.notify(job_id)
         current = self.store.get(job_id)
         assert current is not None
@@ -463,6 +543,7 @@ class Worker:
         folder = self.report_dir(job_id)
         if folder.is_dir():
             shutil.rmtree(folder)
+        self.storage.delete(job_id)
         self.store.delete(job_id)
         self.events.notify(job_id)
         return True
@@ -479,6 +560,23 @@ class Worker:
         if not valid_id(job_id):
             raise ValueError(f"invalid report id {job_id!r}")
         return self.out_dir / job_id
+
+    def files(self, job_id: str, names: list[str]) -> Path:
+        """The folder of a completed report, with the files of ``names`` this replica can have.
+
+        With object storage (``REPORTGEN_STORAGE_URL``) the files this
+        replica lacks are downloaded into its outputs folder first (a cache).
+
+        Args:
+            job_id: A completed job's id.
+            names: File names inside the report folder (``report.pdf``, ...).
+
+        Raises:
+            ValueError: ``job_id`` is not a valid id.
+        """
+        folder = self.report_dir(job_id)
+        self.storage.fetch(job_id, folder, names)
+        return folder
 
     async def watch(self, job_id: str, *, poll_s: float = 1.0) -> AsyncIterator[Job]:
         """Yield the job each time its status or progress changes, until it ends.
@@ -510,29 +608,86 @@ class Worker:
         queue = self._queue
         while True:
             job_id = await queue.get()
-            job = self.store.get(job_id)
-            if job is None or job.status.terminal or job_id in self._running or self._stopping:
-                continue
-            if job.status is JobStatus.INPUT_REQUIRED and job.review_answer is None:
-                continue  # waits for its review
-            if job.cancel_requested:
-                self.store.finish(job_id, JobStatus.CANCELED, error_code=RunCanceled.code,
-                                  error="canceled before it started")
-                self.events.notify(job_id)
-                continue
-            cancel = asyncio.Event()
-            task = asyncio.create_task(self._run(job, cancel), name=f"reportgen-job-{job_id}")
-            self._running[job_id] = _Running(task, cancel)
             try:
-                await asyncio.shield(task)
-            except asyncio.CancelledError:
-                task.cancel()  # hard stop: the job stays `working` and resumes on the next start
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-                raise
-            finally:
-                self._running.pop(job_id, None)
-                self.events.notify(job_id)
+                await self.run_job(job_id)
+            except database_errors() as exc:  # the job stays unfinished: it runs again on the next start
+                logger.warning("job %s stopped: the database is unreachable (%s)", job_id, exc)
+
+    async def run_job(self, job_id: str) -> bool:
+        """Run one job here if nobody else runs it: take its lease, run it, give the lease back.
+
+        What the in-process runners and the Celery task (:mod:`reportgen.broker`)
+        both call. A job finished, waiting for its review, or leased by a live
+        worker elsewhere is left alone (a duplicate or redelivered message
+        does nothing); one canceled before it started is marked so. While it
+        runs, a heartbeat renews the lease and reads the cancel flag.
+
+        Args:
+            job_id: The job.
+
+        Returns:
+            ``True`` when it ran here (to any end), ``False`` when it was left alone.
+        """
+        self.events.bind(asyncio.get_running_loop())
+        job = self.store.get(job_id)
+        if job is None or job.status.terminal or job_id in self._running or self._stopping:
+            return False
+        if job.status is JobStatus.INPUT_REQUIRED and job.review_answer is None:
+            return False  # waits for its review
+        if not self.store.acquire_lease(job_id, self.owner, self.settings.lease_s):
+            return False  # another worker runs it now
+        job = self.store.get(job_id)  # as it is now that it is ours
+        if job is None or job.status.terminal:
+            return False
+        if job.cancel_requested:
+            self.store.finish(job_id, JobStatus.CANCELED, error_code=RunCanceled.code,
+                              error="canceled before it started")
+            self.events.notify(job_id)
+            return False
+        run = _Running(cancel=asyncio.Event())
+        task = asyncio.create_task(self._run(job, run), name=f"reportgen-job-{job_id}")
+        run.task = task
+        self._running[job_id] = run
+        beat = asyncio.create_task(self._heartbeat(job_id, run), name=f"reportgen-lease-{job_id}")
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.cancel()  # hard stop: the job stays `working` and resumes on the next start
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            raise
+        finally:
+            beat.cancel()  # not awaited: a suppressed CancelledError there would swallow this task's own cancel
+            self._running.pop(job_id, None)
+            self._flush_events(job_id)
+            try:
+                self.store.release_lease(job_id, self.owner)
+            except Exception as exc:  # noqa: BLE001 - the database is away: the lease just runs out
+                logger.warning("could not release the lease of job %s (%s)", job_id, exc)
+            self.events.notify(job_id)
+        return True
+
+    async def _heartbeat(self, job_id: str, run: _Running) -> None:
+        """Renew the job's lease and pass a cancel on, every third of ``lease_s`` (at most
+        :data:`CANCEL_POLL_S`); stop the run if the lease is lost."""
+        every = min(self.settings.lease_s / 3, CANCEL_POLL_S)
+        while True:
+            await asyncio.sleep(every)
+            try:
+                held = await asyncio.to_thread(self.store.renew_lease, job_id, self.owner, self.settings.lease_s)
+                job = await asyncio.to_thread(self.store.get, job_id)
+            except Exception as exc:  # noqa: BLE001 - the database is away: try again at the next beat
+                logger.warning("lease heartbeat of job %s failed (%s)", job_id, exc)
+                continue
+            if self._pending.get(job_id):
+                await asyncio.to_thread(self._flush_events, job_id)
+            if not held:
+                logger.warning("job %s: lease lost to another worker; stopping here", job_id)
+                run.lost = True
+                run.cancel.set()
+                return
+            if job is not None and job.cancel_requested:
+                run.cancel.set()
 
     def _run_options(self, job: Job) -> RunOptions:
         request = self.check(ReportRequest(topic=job.topic, **job.options))
@@ -547,11 +702,13 @@ class Worker:
         timeout = job.options.get("review_timeout_s")
         return datetime.now(timezone.utc) + timedelta(seconds=float(timeout)) if timeout else None
 
-    async def _run(self, job: Job, cancel: asyncio.Event) -> None:
+    async def _run(self, job: Job, run: _Running) -> None:
         await self.ready()  # a job resumed at start must not import the pipeline beside the warm-up
         from reportgen.run import generate_report
 
+        cancel = run.cancel
         log = MessageLog(self.report_dir(job.id) / "messages.jsonl")
+        log.subscribe(lambda message: self._message(job.id, message))
         if job.runs:
             log.append(StatusUpdate(
                 task_id="run", status="resumed",
@@ -563,7 +720,7 @@ class Worker:
             result = await generate_report(
                 self._run_options(job), settings=self.settings, out_dir=self.out_dir, report_id=job.id,
                 on_blueprint=lambda bp: self._progress(job.id, bp),
-                on_message=lambda _message: self.events.notify(job.id),
+                on_message=lambda message: self._message(job.id, message),
                 cancel=cancel, search=self.search, backoff_scale=self.backoff_scale,
                 review=bool(job.options.get("review")), review_answer=job.review_answer,
             )
@@ -571,30 +728,41 @@ class Worker:
             if self.store.get(job.id) is not None and not (self.store.get(job.id) or job).cancel_requested:
                 self.store.wait_for_review(job.id, exc.blueprint, self._review_deadline(job))
             else:
-                self.store.finish(job.id, JobStatus.CANCELED, error_code=RunCanceled.code,
+                self._finish(job.id, JobStatus.CANCELED, error_code=RunCanceled.code,
                                   error="canceled while waiting for plan review")
         except RunCanceled as exc:
             current = self.store.get(job.id)
+            if run.lost:
+                return  # another worker runs it now: it records the end
             if self._stopping and current is not None and not current.cancel_requested:
                 log.append(StatusUpdate(
                     task_id="run", status="interrupted",
                     detail="the service is stopping; this report resumes when it starts again",
                 ))
                 return
-            self.store.finish(job.id, JobStatus.CANCELED, error_code=exc.code, error=str(exc))
+            self._finish(job.id, JobStatus.CANCELED, error_code=exc.code, error=str(exc))
         except ReportgenError as exc:
-            self.store.finish(job.id, JobStatus.FAILED, error_code=exc.code, error=str(exc))
+            self._finish(job.id, JobStatus.FAILED, error_code=exc.code, error=str(exc))
+        except database_errors():
+            raise  # the database went away: not a failure of the report; it runs again from its checkpoints
         except Exception as exc:  # noqa: BLE001 - a bug must fail the job, not the worker
             logger.exception("report job %s crashed", job.id)
-            self.store.finish(job.id, JobStatus.FAILED, error_code="internal",
+            self._finish(job.id, JobStatus.FAILED, error_code="internal",
                               error=f"internal error ({type(exc).__name__})")
         else:
             current = self.store.get(job.id)
             if current is not None and current.cancel_requested:  # asked for during coordinate/render
-                self.store.finish(job.id, JobStatus.CANCELED, error_code=RunCanceled.code,
+                self._finish(job.id, JobStatus.CANCELED, error_code=RunCanceled.code,
                                   error="canceled while the report was being rendered; its files are not offered")
                 return
             pages = await asyncio.to_thread(_pdf_pages, result.files["report.pdf"])
+            try:
+                await asyncio.to_thread(self.storage.publish, job.id, self.report_dir(job.id))
+            except Exception as exc:  # noqa: BLE001 - the report exists, but no replica could serve it
+                logger.exception("report %s: files not stored", job.id)
+                self._finish(job.id, JobStatus.FAILED, error_code="storage",
+                             error=f"the report's files could not be stored ({type(exc).__name__}: {exc})")
+                return
             self.store.finish(
                 job.id, JobStatus.COMPLETED, title=result.report.title, lang=result.report.lang,
                 pages=pages, timings=result.timings,
@@ -604,8 +772,42 @@ class Worker:
 
     def _progress(self, job_id: str, blueprint: Blueprint) -> None:
         done = sum(t.status.finished for t in blueprint.tasks)
-        self.store.set_progress(job_id, done, len(blueprint.tasks))
+        try:
+            self.store.set_progress(job_id, done, len(blueprint.tasks))
+        except Exception as exc:  # noqa: BLE001 - a progress figure never stops a report
+            logger.warning("progress of job %s not recorded (%s)", job_id, exc)
         self.events.notify(job_id)
+
+    def _message(self, job_id: str, message: BaseModel) -> None:
+        """Copy one logged ACP message to the job's event log (what SSE replays) and wake its followers.
+
+        While the database cannot be reached the messages wait here, in
+        order, and go in with the next one that can (or when the run ends),
+        so the event log stays the same as ``messages.jsonl``, line for line.
+        """
+        with self._pending_lock:
+            self._pending.setdefault(job_id, []).append(message.model_dump_json())
+        self._flush_events(job_id)
+        self.events.notify(job_id)
+
+    def _finish(self, job_id: str, status: JobStatus, **fields: Any) -> None:
+        """:meth:`JobStore.finish`, once every event of the run is in the database (a stream ends at the end)."""
+        self._flush_events(job_id, strict=True)  # the database is away: its error, and the job is tried again
+        self.store.finish(job_id, status, **fields)
+
+    def _flush_events(self, job_id: str, *, strict: bool = False) -> None:
+        with self._pending_lock:
+            pending = self._pending.get(job_id, [])
+            try:
+                while pending:
+                    self.store.append_event(job_id, pending[0])
+                    pending.pop(0)
+            except Exception as exc:  # noqa: BLE001 - kept for the next try; messages.jsonl has them
+                logger.warning("%d events of job %s wait for the database (%s)", len(pending), job_id, exc)
+                if strict:
+                    raise
+            if not pending:
+                self._pending.pop(job_id, None)
 
 
 def _warm_up(settings: Settings) -> None:

@@ -16,8 +16,8 @@ import pytest
 from reportgen.config import get_settings
 
 #: Fixture modules shared by the suite: the fixture website, the scripted
-#: OpenAI-compatible server, and the API test kit.
-pytest_plugins = ["fakeweb", "fakellm", "api_kit"]
+#: OpenAI-compatible server, the API test kit, and real PostgreSQL / Redis servers.
+pytest_plugins = ["fakeweb", "fakellm", "api_kit", "servers"]
 
 
 @pytest.fixture(autouse=True)

@@ -274,3 +274,19 @@ def test_langgraph_json_names_the_report_graph():
     assert module == "./reportgen/api/langgraph_entry.py"
     graph = getattr(importlib.import_module("reportgen.api.langgraph_entry"), attribute)
     assert {"plan", "dispatch", "coordinate", "render"} <= set(graph.get_graph().nodes)
+
+
+async def test_a_report_made_before_the_event_log_replays_from_its_file(tmp_path, finished, reportgen_home):
+    import sqlite3
+
+    db = sqlite3.connect(reportgen_home / "jobs.sqlite")
+    db.execute("DELETE FROM job_events")  # as a database migrated from before the event log has it
+    db.commit()
+    db.close()
+    app = make_app(tmp_path)
+    async with client(app) as http:
+        events = _sse((await http.get(f"/reports/{finished}/events")).text)
+        again = _sse((await http.get(f"/reports/{finished}/events", headers={"Last-Event-ID": "3"})).text)
+    lines = (tmp_path / "out" / finished / "messages.jsonl").read_text().splitlines()
+    assert [int(e["id"]) for e in events if e["event"] == "acp"] == list(range(1, len(lines) + 1))
+    assert [int(e["id"]) for e in again if e["event"] == "acp"] == list(range(4, len(lines) + 1))  # imported once

@@ -183,3 +183,12 @@ def test_the_report_child_knows_when_its_process_started():
     if started is None:  # no /proc
         return
     assert time.time() - 3600 < started <= time.time()
+
+
+def test_the_scale_benchmark_is_registered_and_its_percentiles_interpolate():
+    from bench.scale import REPORTS, percentile
+
+    entry = next(b for b in BENCHMARKS if b.name == "scale")
+    assert entry.module == "bench.scale" and REPORTS % 3 == 0
+    assert percentile([4.0, 1.0, 3.0, 2.0], 50) == 2.5 and percentile([1.0, 2.0], 99) == pytest.approx(1.99)
+    assert percentile([7.0], 99) == 7.0 and math.isnan(percentile([], 50))

@@ -1,21 +1,40 @@
-"""The job store: named append-only migrations, exact schema, job lifecycle."""
+"""The job store: named append-only migrations, exact schema, job lifecycle, leases, the event log.
+
+Every store test runs on SQLite and on a real PostgreSQL (the ``database_url``
+fixture of ``servers.py``), as LangGraph's own checkpointer tests do.
+"""
 
 from __future__ import annotations
 
 import sqlite3
+import threading
+from datetime import datetime, timedelta, timezone
 
 import pytest
+import sqlalchemy
 
-from reportgen.store import MIGRATIONS, Idempotent, JobStatus, JobStore, migrate
+from reportgen.store import MIGRATIONS, Idempotent, JobStatus, JobStore, migrate, open_engine
+
+ALL_MIGRATIONS = ["m001_jobs", "m002_idempotency_keys", "m003_plan_review", "m004_leases", "m005_job_events"]
 
 
 def _columns(db: sqlite3.Connection, table: str) -> list[tuple[str, str, int, object, int]]:
     return [(r[1], r[2], r[3], r[4], r[5]) for r in db.execute(f"PRAGMA table_info({table})")]
 
 
+def _migrated(path):
+    engine = open_engine(path)
+    with engine.connect() as conn:
+        applied = migrate(conn)
+        again = migrate(conn)
+    engine.dispose()
+    return applied, again
+
+
 def test_a_blank_database_migrates_to_the_exact_schema(tmp_path):
+    applied, again = _migrated(tmp_path / "jobs.sqlite")
+    assert applied == ALL_MIGRATIONS and again == []  # applied once, recorded by name
     db = sqlite3.connect(tmp_path / "jobs.sqlite")
-    assert migrate(db) == ["m001_jobs", "m002_idempotency_keys", "m003_plan_review"]
     # (name, type, not null, default, primary key)
     assert _columns(db, "jobs") == [
         ("id", "TEXT", 0, None, 1),
@@ -39,6 +58,9 @@ def test_a_blank_database_migrates_to_the_exact_schema(tmp_path):
         ("plan", "TEXT", 0, None, 0),
         ("review_answer", "TEXT", 0, None, 0),
         ("review_deadline", "TEXT", 0, None, 0),
+        ("lease_owner", "TEXT", 0, None, 0),
+        ("lease_expires", "TEXT", 0, None, 0),
+        ("queued_at", "TEXT", 0, None, 0),
     ]
     assert _columns(db, "idempotency_keys") == [
         ("client", "TEXT", 1, None, 1),
@@ -47,11 +69,40 @@ def test_a_blank_database_migrates_to_the_exact_schema(tmp_path):
         ("request_hash", "TEXT", 1, None, 0),
         ("created_at", "TEXT", 1, None, 0),
     ]
-    assert [r[0] for r in db.execute("SELECT name FROM _migrations ORDER BY rowid")] == [
-        "m001_jobs", "m002_idempotency_keys", "m003_plan_review",
+    assert _columns(db, "job_events") == [
+        ("job_id", "TEXT", 1, None, 1), ("seq", "INTEGER", 1, None, 2), ("data", "TEXT", 1, None, 0),
     ]
-    assert migrate(db) == []  # applied once, recorded by name
+    assert [r[0] for r in db.execute("SELECT name FROM _migrations ORDER BY rowid")] == ALL_MIGRATIONS
     db.close()
+
+
+def test_both_databases_migrate_to_the_same_tables(database_url):
+    engine = open_engine(database_url)
+    with engine.connect() as conn:
+        assert migrate(conn) == ALL_MIGRATIONS and migrate(conn) == []
+        columns = sqlalchemy.inspect(conn).get_columns("jobs")
+    engine.dispose()
+    assert [c["name"] for c in columns][-3:] == ["lease_owner", "lease_expires", "queued_at"]
+
+
+def test_processes_starting_together_migrate_once(database_url):
+    stores: list[JobStore] = []
+    errors: list[BaseException] = []
+
+    def open_one() -> None:
+        try:
+            stores.append(JobStore(database_url))
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_one) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(stores) == 4
+    for store in stores:
+        store.close()
 
 
 def test_migrations_are_named_in_order_and_unique():
@@ -62,21 +113,23 @@ def test_migrations_are_named_in_order_and_unique():
 
 def test_a_failing_migration_leaves_no_trace(tmp_path, monkeypatch):
     def m999_broken(db):
-        db.execute("CREATE TABLE half_done (x)")
+        db.exec_driver_sql("CREATE TABLE half_done (x)")
         raise RuntimeError("boom")
 
     monkeypatch.setattr("reportgen.store.MIGRATIONS", [*MIGRATIONS, ("m999_broken", m999_broken)])
+    engine = open_engine(tmp_path / "jobs.sqlite")
+    with engine.connect() as conn, pytest.raises(RuntimeError):
+        migrate(conn)
+    engine.dispose()
     db = sqlite3.connect(tmp_path / "jobs.sqlite")
-    with pytest.raises(RuntimeError):
-        migrate(db)
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "half_done" not in tables and "jobs" in tables
     assert "m999_broken" not in {r[0] for r in db.execute("SELECT name FROM _migrations")}
     db.close()
 
 
-def test_job_lifecycle(tmp_path):
-    store = JobStore(tmp_path / "jobs.sqlite")
+def test_job_lifecycle(database_url):
+    store = JobStore(database_url)
     first = store.create("wind-power-000001", "Wind power", {"lang": "en"}, "ip:1", idempotency=("k1", "h1"))
     second = store.create("solar-power-000002", "Solar power", {"lang": "fr"}, "ip:1")
     assert first.status is JobStatus.SUBMITTED and not first.status.terminal
@@ -102,6 +155,71 @@ def test_job_lifecycle(tmp_path):
     assert store.delete(first.id) and not store.delete(first.id)
     assert store.find_idempotent("ip:1", "k1") is None  # the key went with its job
     store.close()
-    reopened = JobStore(tmp_path / "jobs.sqlite")  # migrations are not applied twice
+    reopened = JobStore(database_url)  # migrations are not applied twice
     assert [j.id for j in reopened.list()] == [second.id]
     reopened.close()
+
+
+def test_one_lease_at_a_time_and_an_expired_one_is_taken_over(database_url):
+    store = JobStore(database_url)
+    store.create("wind-power-000001", "Wind power", {}, "ip:1")
+    assert store.acquire_lease("wind-power-000001", "worker-a", 30)
+    assert not store.acquire_lease("wind-power-000001", "worker-b", 30)  # two workers handed the same job
+    assert store.renew_lease("wind-power-000001", "worker-a", 30)
+    assert not store.renew_lease("wind-power-000001", "worker-b", 30)
+    job = store.get("wind-power-000001")
+    assert job.lease_owner == "worker-a" and job.lease_expires > datetime.now(timezone.utc)
+    assert not store.cancel_if_idle("wind-power-000001", "canceled before it started")  # it runs somewhere
+    assert store.orphaned(datetime.now(timezone.utc) + timedelta(hours=1)) == []  # held by a live lease
+
+    assert store.acquire_lease("wind-power-000001", "worker-a", -1)  # as if worker-a died a while ago
+    assert [j.id for j in store.orphaned(datetime.now(timezone.utc) + timedelta(hours=1))] == ["wind-power-000001"]
+    assert store.acquire_lease("wind-power-000001", "worker-b", 30)  # the expired lease is taken over
+    assert not store.renew_lease("wind-power-000001", "worker-a", 30)  # and worker-a knows it lost it
+    store.release_lease("wind-power-000001", "worker-a")  # a no-op: not the holder
+    assert store.get("wind-power-000001").lease_owner == "worker-b"
+    store.finish("wind-power-000001", JobStatus.COMPLETED)
+    assert store.get("wind-power-000001").lease_owner is None
+    assert not store.acquire_lease("wind-power-000001", "worker-c", 30)  # a finished job is never leased
+    store.close()
+
+
+def test_orphans_are_jobs_queued_long_ago_or_never(database_url):
+    store = JobStore(database_url)
+    for n in range(3):
+        store.create(f"job-00000{n}", "Topic", {}, "ip:1")
+    store.mark_queued("job-000001")
+    past = datetime.now(timezone.utc) - timedelta(minutes=1)
+    assert [j.id for j in store.orphaned(past)] == ["job-000000", "job-000002"]  # job-000001 was just queued
+    store.request_cancel("job-000002")
+    assert store.cancel_if_idle("job-000002", "canceled before it started")
+    assert store.get("job-000002").status is JobStatus.CANCELED
+    assert [j.id for j in store.orphaned(past)] == ["job-000000"]
+    store.close()
+
+
+def test_the_event_log_numbers_events_per_job_and_replays_after_an_id(database_url):
+    store = JobStore(database_url)
+    store.create("a-000001", "A", {}, "ip:1")
+    store.create("b-000002", "B", {}, "ip:1")
+    assert [store.append_event("a-000001", f'{{"n": {n}}}') for n in range(3)] == [1, 2, 3]
+    assert store.append_event("b-000002", '{"n": 0}') == 1
+    assert store.events_after("a-000001", 1) == [(2, '{"n": 1}'), (3, '{"n": 2}')]
+    assert store.events_after("a-000001", 3) == [] and store.events_after("missing", 0) == []
+    assert store.append_event("missing", "{}") is None  # a deleted job's late message is dropped
+
+    seqs: list[int] = []
+    threads = [threading.Thread(target=lambda: seqs.append(store.append_event("b-000002", "{}"))) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(seqs) == list(range(2, 10))  # concurrent appends: no seq twice, none skipped
+    store.finish("a-000001", JobStatus.COMPLETED)
+    assert store.delete("a-000001") and store.events_after("a-000001", 0) == []
+    store.close()
+
+
+def test_an_unknown_database_is_refused_clearly():
+    with pytest.raises(ValueError, match="sqlite:/// or postgresql://"):
+        JobStore("mysql://localhost/jobs")

@@ -49,6 +49,8 @@ class TaskState(TypedDict, total=False):
         final: ``"done"``, ``"failed"`` or ``"amend"`` (the dispatcher adds a
             step and runs the task again) once this run of the task ended.
         reason: Why it failed.
+        response: The successful attempt's ``AGENT_RESPONSE`` (JSON), logged by
+            the dispatcher after this state is checkpointed.
     """
 
     task: dict[str, Any]
@@ -62,6 +64,7 @@ class TaskState(TypedDict, total=False):
     outputs: dict[str, Any] | None
     final: str
     reason: str
+    response: dict[str, Any] | None
 
 
 #: The compiled task graph (:func:`reportgen.graph.build_task_graph`): state
@@ -97,7 +100,9 @@ def agent_node(agent: Any) -> Callable[..., Any]:
             "tried": sorted({*state.get("tried", []), strategy}),
         }
         if result.status_code is StatusCode.OK:
-            return Command(goto=_END, update={**update, "outputs": result.outputs, "final": "done"})
+            response = result.response.model_dump(mode="json") if result.response is not None else None
+            return Command(goto=_END, update={**update, "outputs": result.outputs, "final": "done",
+                                              "response": response})
         if not ctx.recovery:
             reason = f"{result.error} (recovery is off)"
             ctx.log.append(

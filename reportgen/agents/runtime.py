@@ -104,6 +104,10 @@ class Attempt:
         stage: ``"request"``, ``"tool_call"`` or ``"response"`` for failures.
         retry_after_s: The delay a rate-limited tool asked for (``Retry-After``),
             read from the exception's ``retry_after_s`` attribute.
+        response: The ``AGENT_RESPONSE`` (200) of a successful attempt, not yet
+            logged: the dispatcher logs it once the task's final state is
+            checkpointed, so a run killed in between runs the task again
+            without a first 200 in ``messages.jsonl`` (no task answers 200 twice).
     """
 
     status_code: StatusCode
@@ -112,6 +116,7 @@ class Attempt:
     resolution: str = ""
     stage: str = ""
     retry_after_s: float | None = None
+    response: AgentResponse | None = None
 
 
 class Brain:
@@ -355,16 +360,14 @@ async def run_attempt(
         return _fail(ctx, common, agent, exc.status_code, "response", str(exc), exc.resolution)
     duration = (time.perf_counter() - started) * 1000.0
     dependents: dict[str, list[str]] = {name: [] for name in outputs}
-    ctx.log.append(
-        AgentResponse(
-            **common,
-            status_code=StatusCode.OK,
-            output_variables={k: _summarise(v) for k, v in outputs.items()},
-            dependent_input_variables=dependents,
-            duration_ms=round(duration, 3),
-        )
+    response = AgentResponse(
+        **common,
+        status_code=StatusCode.OK,
+        output_variables={k: _summarise(v) for k, v in outputs.items()},
+        dependent_input_variables=dependents,
+        duration_ms=round(duration, 3),
     )
-    return Attempt(status_code=StatusCode.OK, outputs=outputs)
+    return Attempt(status_code=StatusCode.OK, outputs=outputs, response=response)  # logged by the dispatcher
 
 
 def _fail(

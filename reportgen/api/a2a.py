@@ -290,7 +290,7 @@ class ReportAgentExecutor(AgentExecutor):
             await updater.failed(_text(updater, "the report was deleted"))
             return
         if current.status is JobStatus.COMPLETED:
-            folder = self.worker.report_dir(current.id)
+            folder = self.worker.files(current.id, ["report.html", "report.pdf", "report.json"])
             for name, media_type in (("report.html", "text/html"), ("report.pdf", "application/pdf")):
                 data = (folder / name).read_bytes()
                 await updater.add_artifact(
@@ -450,7 +450,7 @@ def mount_a2a(
     """
     import httpx
 
-    thread, engine, tasks, configs = open_stores(worker.settings.jobs_db)
+    thread, engine, tasks, configs = open_stores(worker.settings.database)
     sender = PushSender(httpx.AsyncClient(timeout=10, follow_redirects=False), configs,
                         push_url_validator=push_url_policy(allow_private=allow_private_push))
     handler = ValidatingRequestHandler(

@@ -1,9 +1,11 @@
-"""The A2A task and push-config stores: the SDK's SQL stores on the jobs' SQLite database, run off the event loop.
+"""The A2A task and push-config stores: the SDK's SQL stores on the jobs' database, run off the event loop.
 
 The SDK's :class:`~a2a.server.tasks.DatabaseTaskStore` and
 :class:`~a2a.server.tasks.DatabasePushNotificationConfigStore` keep A2A tasks
 and webhooks in the SDK's tables (``tasks``, ``push_notification_configs``)
-of the same SQLite file as the jobs, so they survive a restart.
+of the same database as the jobs (``REPORTGEN_DATABASE_URL``: the SQLite file
+through ``aiosqlite``, or PostgreSQL through psycopg 3's asyncio driver), so
+they survive a restart and every API replica sees every task.
 
 Why off the loop: the job store is synchronous (``sqlite3``) and is called on
 the event loop. An async SQL transaction holds SQLite's write lock across an
@@ -141,13 +143,13 @@ class OffLoopPushConfigStore(PushNotificationConfigStore):
         return await self.thread.run(self.inner.delete_info(*args, **kwargs))
 
 
-def open_stores(db_path: Path) -> tuple[StoreThread, Any, OffLoopTaskStore, OffLoopPushConfigStore]:
-    """The SDK's SQL stores on the jobs' SQLite file, each call run on a store thread.
+def open_stores(database: str | Path) -> tuple[StoreThread, Any, OffLoopTaskStore, OffLoopPushConfigStore]:
+    """The SDK's SQL stores on the jobs' database, each call run on a store thread.
 
     The tables are created on first use.
 
     Args:
-        db_path: The jobs database file (``Settings.jobs_db``).
+        database: The jobs database (``Settings.database``: a URL, or a SQLite file path).
 
     Returns:
         ``(thread, engine, task_store, push_config_store)``; close with ``thread.close(engine)``.
@@ -155,8 +157,14 @@ def open_stores(db_path: Path) -> tuple[StoreThread, Any, OffLoopTaskStore, OffL
     from a2a.server.tasks import DatabasePushNotificationConfigStore, DatabaseTaskStore
     from sqlalchemy.ext.asyncio import create_async_engine
 
+    from reportgen.store import engine_url
+
+    url = engine_url(database, asynchronous=True)
     thread = StoreThread()
-    engine = create_async_engine(f"sqlite+aiosqlite:///{db_path}", connect_args={"timeout": 30})
+    if url.startswith("postgresql"):
+        engine = create_async_engine(url, pool_pre_ping=True)
+    else:
+        engine = create_async_engine(url, connect_args={"timeout": 30})
     # The SDK's default tables: custom names build a new model class per call.
     tasks = DatabaseTaskStore(engine, owner_resolver=task_owner)
     configs = DatabasePushNotificationConfigStore(engine, owner_resolver=task_owner)

@@ -94,8 +94,13 @@ def create_app(
     from reportgen import __version__
 
     settings = settings or get_settings()
-    store = JobStore(settings.jobs_db)
-    worker = Worker(settings, store, search=search, backoff_scale=backoff_scale)
+    store = JobStore(settings.database)
+    broker = None
+    if settings.broker_url:  # jobs run on Celery workers; this process only records and follows them
+        from reportgen.broker import Broker
+
+        broker = Broker(settings)
+    worker = Worker(settings, store, search=search, backoff_scale=backoff_scale, broker=broker)
     limiter = RateLimiter(settings.rate_limit)
     api_key = settings.api_key.get_secret_value() if settings.api_key else ""
     keys = KeyStore(settings.jobs_db)
@@ -111,6 +116,8 @@ def create_app(
         finally:
             await worker.stop()
             await handler_holder["a2a"].close()
+            if broker is not None:
+                broker.close()
             store.close()
             keys.close()
 

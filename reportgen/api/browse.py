@@ -198,7 +198,7 @@ def _report(request: Request, report_id: str, status_code: int = 200, **context:
     failures = [t for t in summary.items if t.status == "failed"] if summary else []
     activity = {"submitted": "Waiting for a free worker…", "working": "Working…",
                 "input_required": "Waiting for you to review the plan."}.get(job.status.value, "")
-    folder = worker.report_dir(job.id)
+    folder = worker.files(job.id, list(exports(worker))) if view.status == "completed" else worker.report_dir(job.id)
     files = [name for name in exports(worker) if (folder / name).is_file()] if view.status == "completed" else []
     plan = worker.plan(job.id) if view.status == "input_required" else None
     context.setdefault("notice", "")

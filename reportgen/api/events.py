@@ -2,8 +2,8 @@
 
 The stream interleaves two kinds of events::
 
-    event: acp                      one line of messages.jsonl (an ACP message)
-    id: 17                          its line number (1-based), the reconnect cursor
+    event: acp                      one ACP message (a line of messages.jsonl)
+    id: 17                          its number in the job's event log (1-based), the reconnect cursor
     data: {"type": "AGENT_RESPONSE", "task_id": "research-1", ...}
 
     event: status                   the job whenever its status or progress changes
@@ -13,6 +13,14 @@ The stream interleaves two kinds of events::
 ``Last-Event-ID``; a client that reconnects with ``Last-Event-ID: 17`` gets
 lines 18 onwards, then the current status. The stream ends after the status
 event of a finished job (``completed``, ``failed`` or ``canceled``).
+
+The messages come from the job's event log in the database
+(:meth:`~reportgen.store.JobStore.events_after`), not from the report folder,
+so any API replica serves any stream and a client that reconnects to another
+replica with its ``Last-Event-ID`` misses nothing and gets nothing twice. A
+replica wakes when the job changes (in process, or through the broker's
+pub/sub from the worker that runs it) and looks again every ``POLL_S``
+seconds anyway.
 """
 
 from __future__ import annotations
@@ -21,14 +29,13 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from reportgen.api.schemas import job_view
 from reportgen.worker import Worker
 
-__all__ = ["LineReader", "event_stream"]
+__all__ = ["event_stream"]
 
 #: Seconds between keep-alive comments on an idle stream.
 PING_S = 15
@@ -36,63 +43,43 @@ PING_S = 15
 #: Seconds between looks at the job when nothing woke the stream.
 POLL_S = 1.0
 
+#: Most events read from the database at once.
+EVENT_BATCH = 500
 
-class LineReader:
-    """Reads the complete lines appended to a file since the last read.
 
-    A line still being written (no newline yet) is left for the next read,
-    so a reader never sees half a message.
+def _import_legacy_log(worker: Worker, report_id: str) -> None:
+    """A finished report made before the event log existed: its ``messages.jsonl`` becomes its log, once.
 
-    Args:
-        path: The file (it may not exist yet).
-        skip: Lines already seen (the client's ``Last-Event-ID``).
+    The ids stay the line numbers (a line torn by a kill is skipped, its number kept).
     """
-
-    def __init__(self, path: Path, skip: int = 0) -> None:
-        self.path = path
-        self.skip = skip
-        self.offset = 0
-        self.line_no = 0
-
-    def read(self) -> list[tuple[int, str]]:
-        """New complete lines as ``(line number, text)``; lines up to ``skip`` are dropped."""
-        try:
-            with open(self.path, "rb") as fh:
-                fh.seek(self.offset)
-                chunk = fh.read()
-        except FileNotFoundError:
-            return []
-        end = chunk.rfind(b"\n")
-        if end < 0:
-            return []
-        self.offset += end + 1
-        out = []
-        for raw in chunk[: end + 1].splitlines():
-            self.line_no += 1
-            if self.line_no <= self.skip:
-                continue
-            text = raw.decode("utf-8", "replace").strip()
-            if text and _is_json_object(text):  # a line torn by a kill is skipped, its number kept
-                out.append((self.line_no, text))
-        return out
-
-
-def _is_json_object(text: str) -> bool:
+    job = worker.store.get(report_id)
+    if job is None or not job.status.terminal or worker.store.events_after(report_id, 0, limit=1):
+        return
+    path = worker.report_dir(report_id) / "messages.jsonl"
     try:
-        return isinstance(json.loads(text), dict)
-    except ValueError:
-        return False
+        raw = path.read_bytes()
+    except OSError:
+        return
+    lines = [(n, text) for n, line in enumerate(raw.split(b"\n")[:-1], start=1)
+             if _is_json_object(text := line.decode("utf-8", "replace").strip())]
+    worker.store.import_events(report_id, lines)
 
 
 async def _events(worker: Worker, report_id: str, after: int) -> AsyncIterator[ServerSentEvent]:
-    reader = LineReader(worker.report_dir(report_id) / "messages.jsonl", skip=after)
+    _import_legacy_log(worker, report_id)
     last = None
     with worker.events.follow(report_id) as wake:
         while True:
             wake.clear()
-            job = worker.store.get(report_id)  # before the lines: a finished job's lines are all there
-            for line_no, text in reader.read():
-                yield ServerSentEvent(data=text, event="acp", id=str(line_no))
+            job = worker.store.get(report_id)  # before the events: a finished job's events are all there
+            while True:
+                batch = worker.store.events_after(report_id, after, limit=EVENT_BATCH)
+                for seq, text in batch:
+                    after = seq
+                    if _is_json_object(text):
+                        yield ServerSentEvent(data=text, event="acp", id=str(seq))
+                if len(batch) < EVENT_BATCH:
+                    break
             if job is None:
                 yield ServerSentEvent(data=json.dumps({"id": report_id, "status": "deleted"}), event="status")
                 return
@@ -105,6 +92,13 @@ async def _events(worker: Worker, report_id: str, after: int) -> AsyncIterator[S
                 return
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(wake.wait(), POLL_S)
+
+
+def _is_json_object(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False
 
 
 def event_stream(worker: Worker, report_id: str, *, after: int = 0) -> EventSourceResponse:

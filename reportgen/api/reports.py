@@ -202,7 +202,7 @@ def _artifact(request: Request, report_id: str, name: str, media_type: str | Non
     job = _job_or_404(request, report_id)
     if job.status.value != "completed":
         raise HTTPException(409, f"report {report_id} is {job.status.value}; {name} exists once it is completed")
-    path = worker.report_dir(report_id) / name
+    path = worker.files(report_id, [name]) / name
     if not path.is_file():
         raise HTTPException(404, f"{name} of report {report_id} is missing")
     headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}
