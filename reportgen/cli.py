@@ -404,7 +404,7 @@ def serve(
 def _has_user_keys(settings: Any) -> bool:
     from reportgen.keys import KeyStore
 
-    keys = KeyStore(settings.jobs_db)
+    keys = KeyStore(settings.database)
     try:
         return keys.has_keys()
     finally:
@@ -426,7 +426,7 @@ def keys_create(
     """Create a key for user NAME and print it (once: only its hash is kept)."""
     from reportgen.keys import KeyStore
 
-    keys = KeyStore(get_settings().jobs_db)
+    keys = KeyStore(get_settings().database)
     try:
         key = keys.create(name, admin=admin)
     except InputError as exc:
@@ -446,7 +446,7 @@ def keys_list(
     """List the users and their keys' first characters (never the keys)."""
     from reportgen.keys import KeyStore
 
-    keys = KeyStore(get_settings().jobs_db)
+    keys = KeyStore(get_settings().database)
     try:
         found = keys.list(revoked=revoked)
     finally:
@@ -462,7 +462,7 @@ def keys_revoke(name: str = typer.Argument(..., help="The user whose key stops w
     """Revoke user NAME's key at once (their reports stay; a new key of the same name sees them)."""
     from reportgen.keys import KeyStore
 
-    keys = KeyStore(get_settings().jobs_db)
+    keys = KeyStore(get_settings().database)
     try:
         revoked = keys.revoke(name)
     finally:

@@ -15,10 +15,11 @@ high-entropy token is what django-rest-knox stores too ("only stored in a
 secure hash form", its README); it also lets a request's key be found by an
 indexed lookup rather than by trying every stored hash.
 
-The keys live in the service database (``Settings.jobs_db``, beside the
-jobs) in a table of their own, ``api_keys``. :class:`KeyStore` is the one
-place that reads and writes it, so another backend (Postgres) replaces this
-class and nothing else.
+The keys live in the service database (``Settings.database``: the SQLite
+file beside the jobs, or PostgreSQL, so every API replica sees the same
+keys) in a table of their own, ``api_keys`` (migration ``m006_api_keys`` of
+:mod:`reportgen.store`). :class:`KeyStore` is the one place that reads and
+writes it.
 """
 
 from __future__ import annotations
@@ -26,13 +27,14 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-import sqlite3
-import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
 
 from reportgen.errors import InputError
+from reportgen.store import Database
 
 __all__ = ["ApiKey", "KEY_PREFIX", "KeyStore", "NAME_PATTERN", "key_digest"]
 
@@ -44,23 +46,6 @@ KEY_PREFIX = "rgk_"
 
 #: Random bytes in a key (256 bits; Python ``secrets`` docs: 32 bytes is enough for tokens).
 KEY_BYTES = 32
-
-_SCHEMA = (
-    """
-    CREATE TABLE IF NOT EXISTS api_keys (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        name TEXT NOT NULL,
-        digest TEXT NOT NULL UNIQUE,
-        hint TEXT NOT NULL,
-        admin INTEGER NOT NULL DEFAULT 0,
-        created_at TEXT NOT NULL,
-        revoked_at TEXT
-    )
-    """,
-    # One live key per name; revoked ones stay as a record.
-    "CREATE UNIQUE INDEX IF NOT EXISTS api_keys_live_name ON api_keys (name) WHERE revoked_at IS NULL",
-)
-
 
 def key_digest(key: str) -> str:
     """The stored form of ``key``: its SHA-256, in hex.
@@ -102,27 +87,12 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-class KeyStore:
-    """The users' keys in the service's SQLite database, safe to share between threads.
+class KeyStore(Database):
+    """The users' keys in the service database (SQLite or PostgreSQL, table ``api_keys``).
 
     Args:
-        path: The database file (``Settings.jobs_db``); the table is created when absent.
+        database: ``Settings.database`` (a URL) or a SQLite file path; migrated when opened.
     """
-
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
-        self._db.row_factory = sqlite3.Row
-        with self._lock, self._db:
-            for statement in _SCHEMA:
-                self._db.execute(statement)
-
-    def close(self) -> None:
-        """Close the database connection."""
-        with self._lock:
-            self._db.close()
 
     def create(self, name: str, *, admin: bool = False) -> str:
         """Create a key for user ``name``.
@@ -143,12 +113,13 @@ class KeyStore:
                              "starting with a letter or digit")
         key = KEY_PREFIX + secrets.token_urlsafe(KEY_BYTES)
         try:
-            with self._lock, self._db:
-                self._db.execute(
-                    "INSERT INTO api_keys (name, digest, hint, admin, created_at) VALUES (?, ?, ?, ?, ?)",
-                    (name, key_digest(key), key[: len(KEY_PREFIX) + 4], int(admin), _now()),
-                )
-        except sqlite3.IntegrityError:
+            self._write(
+                "INSERT INTO api_keys (digest, name, hint, admin, created_at) "
+                "VALUES (:digest, :name, :hint, :admin, :created)",
+                digest=key_digest(key), name=name, hint=key[: len(KEY_PREFIX) + 4], admin=int(admin),
+                created=_now(),
+            )
+        except IntegrityError:
             raise InputError(f"user {name!r} already has a key; revoke it first "
                              f"(reportgen keys revoke {name})") from None
         return key
@@ -159,33 +130,25 @@ class KeyStore:
         Args:
             key: The key a request presented.
         """
-        with self._lock:
-            row = self._db.execute(
-                "SELECT * FROM api_keys WHERE digest = ? AND revoked_at IS NULL", (key_digest(key),)
-            ).fetchone()
+        row = self._one("SELECT * FROM api_keys WHERE digest = :d AND revoked_at IS NULL", d=key_digest(key))
         return _key(row) if row is not None else None
 
     def has_keys(self) -> bool:
         """Whether any live key exists (then every request must carry a key)."""
-        with self._lock:
-            return self._db.execute("SELECT 1 FROM api_keys WHERE revoked_at IS NULL LIMIT 1").fetchone() is not None
+        return self._one("SELECT 1 AS one FROM api_keys WHERE revoked_at IS NULL LIMIT 1") is not None
 
     def list(self, *, revoked: bool = False) -> list[ApiKey]:
-        """The keys by user name; with ``revoked``, revoked ones too (newest last)."""
+        """The keys by user name; with ``revoked``, revoked ones too (oldest first per name)."""
         where = "" if revoked else "WHERE revoked_at IS NULL"
-        with self._lock:
-            rows = self._db.execute(f"SELECT * FROM api_keys {where} ORDER BY name, id").fetchall()
-        return [_key(r) for r in rows]
+        return [_key(r) for r in self._all(f"SELECT * FROM api_keys {where} ORDER BY name, created_at")]
 
     def revoke(self, name: str) -> bool:
         """Revoke user ``name``'s live key; ``False`` when it had none. The user's reports stay."""
-        with self._lock, self._db:
-            return self._db.execute(
-                "UPDATE api_keys SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL", (_now(), name)
-            ).rowcount > 0
+        return self._write("UPDATE api_keys SET revoked_at = :now WHERE name = :name AND revoked_at IS NULL",
+                           now=_now(), name=name) > 0
 
 
-def _key(row: sqlite3.Row) -> ApiKey:
+def _key(row: Any) -> ApiKey:
     return ApiKey(
         name=row["name"], admin=bool(row["admin"]), hint=row["hint"],
         created_at=datetime.fromisoformat(row["created_at"]),

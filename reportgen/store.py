@@ -56,6 +56,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
 __all__ = [
+    "Database",
     "Idempotent",
     "Job",
     "JobStatus",
@@ -153,6 +154,27 @@ def m005_job_events(db: Connection) -> None:
             PRIMARY KEY (job_id, seq)
         )
         """
+    )
+
+
+@migration
+def m006_api_keys(db: Connection) -> None:
+    # IF NOT EXISTS: a development build of the keys created the table outside the migrations
+    db.exec_driver_sql(
+        """
+        CREATE TABLE IF NOT EXISTS api_keys (
+            digest TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            hint TEXT NOT NULL,
+            admin INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL,
+            revoked_at TEXT
+        )
+        """
+    )
+    # One live key per name; revoked ones stay as a record.
+    db.exec_driver_sql(
+        "CREATE UNIQUE INDEX IF NOT EXISTS api_keys_live_name ON api_keys (name) WHERE revoked_at IS NULL"
     )
 
 
@@ -359,14 +381,16 @@ def _time(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
-class JobStore:
-    """Report jobs in one database (SQLite file or PostgreSQL), safe to share between threads.
+class Database:
+    """The service database (SQLite file or PostgreSQL), migrated when opened, safe to share between threads.
 
     Every call runs one short statement or transaction. On SQLite every call
     also takes a process-wide lock and every write transaction begins with
     ``BEGIN IMMEDIATE`` (the file has one writer at a time), so progress
     callbacks from the pipeline's worker threads and the event loop share one
-    store; on PostgreSQL a connection pool serves the threads.
+    store; on PostgreSQL a connection pool serves the threads. The stores of
+    its tables (:class:`JobStore`, :class:`reportgen.keys.KeyStore`) are
+    subclasses.
 
     Args:
         database: A SQLite file path, or a database URL (``sqlite:///path``,
@@ -409,6 +433,22 @@ class JobStore:
     def _all(self, sql: str, **params: Any) -> builtins.list[Any]:
         with self._read() as db:
             return builtins.list(db.execute(text(sql), params).mappings().all())
+
+    def _write(self, sql: str, **params: Any) -> int:
+        with self._tx() as db:
+            return int(db.execute(text(sql), params).rowcount)
+
+
+class JobStore(Database):
+    """Report jobs in the service database (see :class:`Database`).
+
+    Args:
+        database: A SQLite file path, or a database URL (``sqlite:///path``,
+            ``postgresql://user:pass@host:port/db``); created and migrated when opened.
+
+    Raises:
+        ValueError: The URL names another kind of database.
+    """
 
     def create(
         self,
@@ -518,10 +558,6 @@ class JobStore:
             c=client, s=JobStatus.SUBMITTED.value, w=JobStatus.WORKING.value, r=JobStatus.INPUT_REQUIRED.value,
         )
         return int(row["n"])
-
-    def _write(self, sql: str, **params: Any) -> int:
-        with self._tx() as db:
-            return int(db.execute(text(sql), params).rowcount)
 
     def mark_working(self, job_id: str) -> None:
         """The job starts (or starts again after a restart)."""

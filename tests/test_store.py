@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import uuid
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -15,7 +16,8 @@ import sqlalchemy
 
 from reportgen.store import MIGRATIONS, Idempotent, JobStatus, JobStore, migrate, open_engine
 
-ALL_MIGRATIONS = ["m001_jobs", "m002_idempotency_keys", "m003_plan_review", "m004_leases", "m005_job_events"]
+ALL_MIGRATIONS = ["m001_jobs", "m002_idempotency_keys", "m003_plan_review", "m004_leases", "m005_job_events",
+                  "m006_api_keys"]
 
 
 def _columns(db: sqlite3.Connection, table: str) -> list[tuple[str, str, int, object, int]]:
@@ -71,6 +73,10 @@ def test_a_blank_database_migrates_to_the_exact_schema(tmp_path):
     ]
     assert _columns(db, "job_events") == [
         ("job_id", "TEXT", 1, None, 1), ("seq", "INTEGER", 1, None, 2), ("data", "TEXT", 1, None, 0),
+    ]
+    assert _columns(db, "api_keys") == [
+        ("digest", "TEXT", 0, None, 1), ("name", "TEXT", 1, None, 0), ("hint", "TEXT", 1, None, 0),
+        ("admin", "INTEGER", 1, "0", 0), ("created_at", "TEXT", 1, None, 0), ("revoked_at", "TEXT", 0, None, 0),
     ]
     assert [r[0] for r in db.execute("SELECT name FROM _migrations ORDER BY rowid")] == ALL_MIGRATIONS
     db.close()
@@ -223,3 +229,21 @@ def test_the_event_log_numbers_events_per_job_and_replays_after_an_id(database_u
 def test_an_unknown_database_is_refused_clearly():
     with pytest.raises(ValueError, match="sqlite:/// or postgresql://"):
         JobStore("mysql://localhost/jobs")
+
+
+def test_keys_live_in_either_database(database_url):
+    from reportgen.errors import InputError
+    from reportgen.keys import KeyStore
+
+    keys = KeyStore(database_url)
+    try:
+        name = f"user-{uuid.uuid4().hex[:8]}"
+        key = keys.create(name, admin=True)
+        found = keys.lookup(key)
+        assert found is not None and found.name == name and found.admin
+        with pytest.raises(InputError, match="already has a key"):
+            keys.create(name)
+        assert keys.revoke(name) and keys.lookup(key) is None and not keys.revoke(name)
+        assert keys.create(name) != key  # a new key once the old one is revoked
+    finally:
+        keys.close()

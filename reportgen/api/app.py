@@ -103,7 +103,7 @@ def create_app(
     worker = Worker(settings, store, search=search, backoff_scale=backoff_scale, broker=broker)
     limiter = RateLimiter(settings.rate_limit)
     api_key = settings.api_key.get_secret_value() if settings.api_key else ""
-    keys = KeyStore(settings.jobs_db)
+    keys = KeyStore(settings.database)
     auth = Authenticator(api_key, keys, settings.auth_failures_per_minute)
     configured_url = settings.public_url.rstrip("/") if settings.public_url else None
     handler_holder: dict[str, Any] = {}
