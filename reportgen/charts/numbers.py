@@ -68,6 +68,7 @@ __all__ = [
     "parse_number",
     "printed_quantities",
     "printed_values",
+    "quantity_kind",
     "same_unit",
 ]
 
@@ -105,6 +106,11 @@ class NumericFact(BaseModel):
             ``"width"``, ``"depth"``, ``"height"``, ``"diameter"``, ...),
             else ``""``. Two lengths with different measures are not
             comparable.
+        kind: What kind of quantity the value is, read from the words around
+            it (:func:`quantity_kind`): ``"capacity"``, ``"population"``,
+            ``"production"``, ``"distance"``, ``"area"``, ... ; ``""`` when
+            the words do not say. Numbers of different articles are charted
+            together only when their kinds are the same and not ``""``.
     """
 
     value: float
@@ -120,6 +126,7 @@ class NumericFact(BaseModel):
     qualifier: str = ""
     base: str = ""
     measure: str = ""
+    kind: str = ""
 
 
 # --------------------------------------------------------------------------
@@ -1038,6 +1045,125 @@ def _measure(sentence: str, start: int, end: int) -> str:
     return ""
 
 
+def _kinds(spec: dict[str, str]) -> dict[str, str]:
+    return {word: kind for kind, words in spec.items() for word in words.split()}
+
+
+#: Words that say what kind of quantity a number is, by kind (English, French,
+#: Spanish word forms, lower case). Chosen for the quantities the encyclopedia
+#: summaries state across articles (``make bench-quality`` corpus check): two
+#: numbers of different articles share a chart only when these words give both
+#: the same kind, so "killed 150,000 people" (deaths) never meets "home to
+#: 3 million people" (population). Words that say nothing definite ("every",
+#: "about", "total") are deliberately absent.
+_KIND_WORDS: dict[str, str] = _kinds({
+    "population": "population populations inhabitants inhabitant residents populous inhabited home "
+                  "habitants población habitantes poblada peuplée",
+    "deaths": "deaths death died die dies killed kill killing kills dead fatalities casualties victims "
+              "morts mort muertos muertes fallecidos",
+    "capacity": "capacity capacities installed nameplate capacité capacidad instalada installée",
+    "production": "production produced produces produce producing output outputs generation generated "
+                  "generates generating harvest harvested producción produjo produit produite",
+    "consumption": "consumption consumed consumes consommation consumo consumida",
+    "emissions": "emissions emitted emits emit émissions emisiones",
+    "distance": "distance distances distant away distancia",
+    "period": "period periods période período",
+    "area": "area areas covers covering covered superficie surface",
+    "speed": "speed speeds velocity vitesse velocidad",
+    "temperature": "temperature temperatures température températures temperatura temperaturas",
+    "melting point": "melting melts melt fusion fusión",
+    "boiling point": "boiling boils boil ébullition ebullición",
+    "mass": "mass weighs weight weighing masse masa peso",
+    "density": "density densité densidad",
+    "pressure": "pressure pression presión",
+    "revenue": "revenue revenues sales turnover income earnings ingresos",
+    "cost": "cost costs costing price priced spent spending budget investment invested coût costo",
+    "gdp": "gdp pib",
+    "value": "worth valued valuation capitalization capitalisation",
+    "employees": "employees employs employed workers staff workforce employés empleados",
+    "speakers": "speakers speak spoken locuteurs hablantes",
+    "members": "members membership membres miembros",
+    "visitors": "visitors tourists visited visiteurs visitantes",
+    "students": "students enrolled étudiants estudiantes",
+    "users": "users subscribers usuarios utilisateurs",
+    "reserves": "reserves réserves reservas",
+    "lifespan": "lifespan lifetime longevity",
+})
+
+#: Counted nouns that are no kind on their own ("26 countries" may be members,
+#: users or producers; "12 years" an age, a term or a period).
+_VAGUE_COUNTS = frozenset(
+    {"people", "countries", "years", "years ago", "days", "hours", "minutes", "seconds", "months", "weeks"}
+)
+#: Units whose quantity has one kind whatever the words around it.
+_AREA_UNITS = frozenset({"km²", "m²", "sq mi", "sq ft", "ha"})
+#: Units of length, whose kind may also be a measure word ("diameter", "tall").
+_LENGTH_UNITS = frozenset({"km", "m", "cm", "mm", "µm", "nm", "mi", "ft", "ly", "AU"})
+#: "of" in the languages read: "1.2 million tonnes *of* rice produced" keeps reading.
+_OF_WORDS = frozenset({"of", "de", "du", "des", "del", "d"})
+#: Words read before and after a number when looking for its kind.
+_KIND_BEFORE = 6
+_KIND_AFTER = 4
+_KIND_WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+def quantity_kind(sentence: str, start: int, end: int, unit: str, measure: str = "") -> str:
+    """The kind of quantity the number at ``sentence[start:end]`` is, from the words around it.
+
+    Read, nearest first: the words of the quantity itself ("25 million
+    *inhabitants*"), up to 6 words before it in its clause ("installed
+    *capacity* of 22,500 MW"; a clause ends at ``;``, brackets, a dash or
+    another number, and at a comma unless the comma sits right before the
+    number: "its mean *diameter*, 6,779 km"), then up to 4 words after it
+    ("1.2 million tonnes of rice *produced*"); the first word of
+    :data:`_KIND_WORDS` gives the kind. Else the length measure
+    (``"height"``, ``"diameter"``), ``"area"`` for an area unit, or the counted
+    noun itself for a specific count (``"species"``, ``"islands"``; not
+    ``people``, ``countries`` or time spans, which say nothing of their kind).
+
+    Args:
+        sentence: The sentence.
+        start: Where the quantity's text starts.
+        end: Where it ends (after its unit).
+        unit: Its normalised unit.
+        measure: Its length measure (:class:`NumericFact` ``measure``), or ``""``.
+
+    Returns:
+        The kind, or ``""`` when the words do not say.
+    """
+    own = [w.lower() for w in _KIND_WORD_RE.findall(sentence[start:end])]
+    before_text = sentence[max(0, start - 200): start]
+    cut = max((before_text.rfind(c) for c in ";()[]—–:"), default=-1)
+    comma = before_text.rfind(",")
+    if comma > cut and before_text[comma + 1:].strip():
+        cut = comma
+    digit = max((m.end() for m in re.finditer(r"\d", before_text)), default=-1)
+    before_text = before_text[max(cut, digit) + 1:]
+    before = [w.lower() for w in _KIND_WORD_RE.findall(before_text)][-_KIND_BEFORE:]
+    after_text = re.split(r"[,;:()\[\]—–.\d]", sentence[end: end + 120], maxsplit=1)[0]
+    after: list[str] = []
+    for word in _KIND_WORD_RE.findall(after_text)[:_KIND_AFTER]:
+        if word.lower() in _PREPOSITIONS - _OF_WORDS:
+            break  # "every 164.8 years *at* an orbital distance": another quantity's words
+        after.append(word.lower())
+    if re.match(r"\s*(?:per|par|por|/)\s", sentence[end:end + 6], re.IGNORECASE) and "/" not in unit:
+        return ""  # "25.5 inhabitants per square kilometre": a rate the unit does not say
+    lengthy = unit in _LENGTH_UNITS
+    for word in [*own, *reversed(before), *after]:
+        if word in _KIND_WORDS:
+            return _KIND_WORDS[word]
+        if lengthy and word in _MEASURE_WORDS:
+            return _MEASURE_WORDS[word]
+    if measure:
+        return measure
+    if unit in _AREA_UNITS:
+        return "area"
+    physical = {c for _, c in (*_ABBREVIATIONS, *_WORD_UNITS)} | set(_CURRENCY_UNITS.values())
+    if unit not in physical and unit not in _VAGUE_COUNTS and "/" not in unit and not unit.endswith(" ago"):
+        return unit  # a specific counted noun: "species", "islands"
+    return ""
+
+
 @dataclass
 class _Found:
     """A quantity being read, before its label and year are known."""
@@ -1051,6 +1177,7 @@ class _Found:
     qualifier: str = ""
     base: str = ""
     measure: str = ""
+    kind: str = ""
     segment: int = 0
     label: str = ""
     year: int | None = None
@@ -1194,7 +1321,8 @@ def _read_quantity(sentence: str, m: re.Match[str], found: list[_Found], lang: _
         end=unit_end,
         qualifier=re.sub(r"\s+", " ", q.group("q").lower()) if q else "",
         base=_read_base(sentence, unit_end) if unit in {"%", "‰"} else "",
-        measure=_measure(sentence, raw_start, unit_end),
+        measure=(measure := _measure(sentence, raw_start, unit_end)),
+        kind=quantity_kind(sentence, raw_start, unit_end, unit, measure),
     )
 
 
@@ -1234,6 +1362,7 @@ def _scan_sentence(sentence: str, passage: Passage, lang: _Lang) -> list[Numeric
             qualifier=f.qualifier,
             base=f.base,
             measure=f.measure,
+            kind=f.kind,
         )
         for f in found
         if math.isfinite(f.value) and f.raw in sentence
