@@ -79,3 +79,70 @@ async def test_tables_in_the_corpus_become_charts_of_cited_cells(tmp_path):
     refs_of_tables = [r for r in report.references if r.source_id.startswith("table:")]
     assert all(r.url.startswith("file://") for r in refs_of_tables)
     assert "alert(1)" not in (result.out_dir / "report.html").read_text()
+
+
+async def test_the_tables_read_are_shown_in_the_report_with_their_citation(tmp_path):
+    folder = _corpus(tmp_path)
+    result = await generate_report(
+        RunOptions(topic="Renewable electricity", sections=2, corpus_dirs=[folder], use_wiki=False),
+        out_dir=tmp_path / "out", backoff_scale=0)
+    report = result.report
+    assert report.tables, "the tables the data agent read are in Report.tables"
+    tables, _ = load_tables(folder)
+    by_uri = {t.file_uri: t for t in tables}
+    refs = {r.id: r for r in report.references}
+    sections = {s.id for s in report.sections}
+    assert len({t.caption for t in report.tables}) == len(report.tables)  # each table shown once
+    for shown in report.tables:
+        assert shown.section_id in sections
+        (cited,) = shown.citations
+        source = by_uri[refs[cited].url]  # the cited file is the one the table was read from
+        assert shown.header == source.columns
+        printed = [[c.text for c in row] for row in source.rows]
+        assert all(row in printed for row in shown.rows)  # every cell as printed, row by row
+    html = (result.out_dir / "report.html").read_text()
+    assert 'class="data-table' in html
+    for shown in report.tables:
+        assert shown.rows[0][0] in html and shown.header[-1] in html
+    assert (result.out_dir / "report.pdf").stat().st_size > 0
+
+
+def test_a_tie_on_a_shared_word_goes_to_the_table_related_to_the_request(tmp_path):
+    from reportgen.sources.tables import find_series
+
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for name, rows in {"a.csv": [("Spain", "15"), ("Italy", "12")], "b.csv": [("Denmark", "55"), ("Germany", "30")]
+                       }.items():
+        kind = "Solar" if name == "a.csv" else "Wind"
+        with open(folder / name, "w", newline="", encoding="utf-8") as f:
+            csv.writer(f).writerows([["Country", f"{kind} power share (%)"], *rows])
+    tables, _ = load_tables(folder)
+    # "power" is all the section asks: both columns score the same on it
+    wind = find_series(tables, "power", ["power"], request="Wind power in Denmark and Germany")
+    solar = find_series(tables, "power", ["power"], request="Solar power in Spain")
+    assert wind is not None and wind.value_column == "Wind power share (%)"
+    assert solar is not None and solar.value_column == "Solar power share (%)"
+    assert find_series(tables, "power", ["power"]).value_column == "Solar power share (%)"  # no request: earlier
+
+
+def test_the_series_verifier_rejects_a_table_row_that_is_not_in_the_file(tmp_path):
+    import types
+
+    import pytest
+
+    from reportgen.agents.data import series_output
+    from reportgen.agents.verify import verify_outputs
+    from reportgen.errors import AgentError
+    from reportgen.sources.tables import find_series
+
+    folder = _corpus(tmp_path)
+    tables, _ = load_tables(folder)
+    series = find_series(tables, "Wind capacity", ["wind"])
+    out = series_output(series, "local:docs")
+    ctx = types.SimpleNamespace(lang="en")
+    verify_outputs({"series": out}, {"passages": out["passages"]}, ctx)  # as read: accepted
+    out["table"]["rows"][0][1] = "1,300"
+    with pytest.raises(AgentError) as err:
+        verify_outputs({"series": out}, {"passages": out["passages"]}, ctx)
+    assert err.value.status_code == 607

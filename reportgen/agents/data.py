@@ -28,9 +28,12 @@ from reportgen.errors import AgentError
 from reportgen.sources.models import Passage
 from reportgen.sources.tables import DataTable, Series, find_series, load_tables
 
-__all__ = ["DataBrain", "series_output"]
+__all__ = ["TABLE_ROWS", "DataBrain", "series_output", "table_output"]
 
 _LOCK = threading.Lock()
+
+#: Most rows of a table shown in the report (the charted rows when it has more).
+TABLE_ROWS = 25
 
 
 def _tables(ctx: RunContext) -> list[DataTable]:
@@ -54,9 +57,10 @@ def series_output(series: Series, corpus: str) -> dict[str, Any]:
         corpus: The corpus name the table's file belongs to.
 
     Returns:
-        ``{"title", "quantity", "unit", "time", "points", "passages"}`` (the
-        brain adds ``match``: ``subject`` or ``topic``, what the table matched); each
-        point ``{label, value, raw, source_id, url, title, quote, locator, path}``.
+        ``{"title", "quantity", "unit", "time", "points", "passages", "table"}``
+        (the brain adds ``match``: ``subject`` or ``topic``, what the table
+        matched); each point ``{label, value, raw, source_id, url, title,
+        quote, locator, path}``; ``table`` is :func:`table_output`.
     """
     table = series.table
     unit = series.unit
@@ -71,7 +75,37 @@ def series_output(series: Series, corpus: str) -> dict[str, Any]:
     passage = Passage(source_id=table.source_id, title=table.title, url=table.file_uri, text=table.as_text(),
                       corpus=corpus)
     return {"title": f"{quantity} ({table.title})", "quantity": quantity, "unit": unit, "time": series.time,
-            "points": points, "passages": [passage.model_dump()]}
+            "points": points, "passages": [passage.model_dump()], "table": table_output(series, corpus)}
+
+
+def table_output(series: Series, corpus: str) -> dict[str, Any]:
+    """The table a series was read from, as the report shows it (``Report.tables``).
+
+    Every column, cells exactly as printed; at most :data:`TABLE_ROWS` rows:
+    the rows the series charts when the table is longer (the last ones of a
+    time series), so the table shows the charted values beside the rest of
+    their rows.
+
+    Args:
+        series: A series found by :func:`~reportgen.sources.tables.find_series`.
+        corpus: The corpus name the table's file belongs to.
+
+    Returns:
+        ``{"caption", "header", "rows", "total_rows", "source": {source_id,
+        title, url, corpus}}``.
+    """
+    table = series.table
+    charted = {p.cell.row for p in series.points}
+    rows = table.rows
+    if len(rows) > TABLE_ROWS:
+        rows = [r for r in rows if r and r[0].row in charted][:TABLE_ROWS] or rows[:TABLE_ROWS]
+    return {
+        "caption": table.title if table.name in table.title else f"{table.name} ({table.title})",
+        "header": list(table.columns),
+        "rows": [[c.text for c in row] for row in rows],
+        "total_rows": len(table.rows),
+        "source": {"source_id": table.source_id, "title": table.title, "url": table.file_uri, "corpus": corpus},
+    }
 
 
 class DataBrain(Brain):
@@ -92,9 +126,10 @@ class DataBrain(Brain):
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
         tables = _tables(ctx)
         match = "subject"
-        series = find_series(tables, params["subject"], params["keywords"], ctx.lang)
+        series = find_series(tables, params["subject"], params["keywords"], ctx.lang, request=ctx.topic)
         if series is None:
-            match, series = "topic", find_series(tables, ctx.topic, sorted(terms(ctx.topic, ctx.lang)), ctx.lang)
+            match, series = "topic", find_series(tables, ctx.topic, sorted(terms(ctx.topic, ctx.lang)), ctx.lang,
+                                                 request=ctx.topic)
         if series is None:
             return {"series": None, "tables": len(tables), "passages": []}
         corpus = next((f"local:{d.name}" for d in ctx.corpus_dirs), "local")

@@ -41,6 +41,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from reportgen.agents.ranking import mentions, terms
+from reportgen.blueprint.relevance import Relatedness
 from reportgen.charts.numbers import parse_number
 from reportgen.sources.local import SkippedFile, is_inside, walk_corpus
 from reportgen.sources.text import _ANSI_RE, clean_text
@@ -627,7 +628,8 @@ def _unit(column_name: str, cells: Sequence[Cell]) -> str:
     return "%" if texts and all(t.endswith("%") for t in texts) else ""
 
 
-def find_series(tables: list[DataTable], subject: str, keywords: list[str], lang: str = "en") -> Series | None:
+def find_series(tables: list[DataTable], subject: str, keywords: list[str], lang: str = "en",
+                request: str = "") -> Series | None:
     """Pick the table column that best charts ``subject`` and read its points.
 
     Labels come from the first mostly-text column of a table (filled in at
@@ -639,14 +641,18 @@ def find_series(tables: list[DataTable], subject: str, keywords: list[str], lang
     table's name and title, and up to 3 for label cells naming a term. A
     column counts only when a keyword term (the subject's terms when no
     keyword is given) appears in its header, its table's name/title or its
-    labels: an unrelated table gives no chart. Equal scores go to the column
-    with more points, then to the earlier one.
+    labels: an unrelated table gives no chart. Equal scores (a word such as
+    "power" shared by a wind table and a solar table) go to the column most
+    related to the request (:class:`~reportgen.blueprint.relevance.Relatedness`
+    of its header, table name, title and labels to the subject, keywords and
+    request), then to the one with more points, then to the earlier one.
 
     Args:
         tables: Tables from :func:`load_tables`.
         subject: What the chart is about (``"Hydropower in Norway"``).
         keywords: Words the chart must be about (``["capacity"]``); may be empty.
         lang: Language of ``subject`` and ``keywords``, for stopwords.
+        request: The report's request (the run's topic), for breaking ties.
 
     Returns:
         The series, or ``None`` when no column matches or fewer than 2 rows
@@ -659,7 +665,7 @@ def find_series(tables: list[DataTable], subject: str, keywords: list[str], lang
     required = keyword_terms or subject_terms
     if not required:
         return None
-    best: tuple[float, int, Series] | None = None
+    candidates: list[tuple[float, Series]] = []
     for table in tables:
         width = len(table.columns)
         shares = [_numeric_share(table, c) for c in range(width)]
@@ -702,10 +708,25 @@ def find_series(tables: list[DataTable], subject: str, keywords: list[str], lang
             if len(points) < 2:
                 continue
             points = points[-MAX_POINTS:] if time_series else points[:MAX_POINTS]
-            if best is None or (score, len(points)) > (best[0], best[1]):
-                series = Series(
-                    table=table, label_column=table.columns[label_col], value_column=table.columns[c],
-                    unit=_unit(table.columns[c], [p.cell for p in points]), points=points, time=time_series,
-                )  # fmt: skip
-                best = (score, len(points), series)
-    return best[2] if best else None
+            series = Series(
+                table=table, label_column=table.columns[label_col], value_column=table.columns[c],
+                unit=_unit(table.columns[c], [p.cell for p in points]), points=points, time=time_series,
+            )  # fmt: skip
+            candidates.append((score, series))
+    if not candidates:
+        return None
+    top = max(score for score, _ in candidates)
+    tied = [series for score, series in candidates if score == top]
+    if len(tied) == 1:
+        return tied[0]
+    texts = [_column_text(series) for series in tied]
+    scorer = Relatedness([subject, " ".join(keywords), request], texts, lang)
+    related = [scorer.score(text) for text in texts]
+    ranked = sorted(range(len(tied)), key=lambda i: (-related[i], -len(tied[i].points), i))
+    return tied[ranked[0]]
+
+
+def _column_text(series: Series) -> str:
+    """What a candidate column is about: its header, its table's name and title, and its labels."""
+    labels = " ".join(p.label for p in series.points)
+    return f"{series.value_column} {series.table.name} {series.table.title} {labels}"
