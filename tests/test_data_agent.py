@@ -146,3 +146,53 @@ def test_the_series_verifier_rejects_a_table_row_that_is_not_in_the_file(tmp_pat
     with pytest.raises(AgentError) as err:
         verify_outputs({"series": out}, {"passages": out["passages"]}, ctx)
     assert err.value.status_code == 607
+
+
+async def test_a_folder_of_tables_only_gives_a_report_from_its_tables(tmp_path):
+    import openpyxl
+
+    from reportgen.sources.tables import row_sentence
+
+    folder = tmp_path / "only-tables"
+    folder.mkdir()
+    with open(folder / "wind-capacity.csv", "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows([["Country", "Wind power capacity (GW)"], *CAPACITY])
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Wind power share"
+    sheet.append(["Year", "Wind power share of electricity (%)"])
+    for year, value in SHARES:
+        sheet.append([int(year), float(value)])
+    book.save(folder / "wind-share.xlsx")
+    result = await generate_report(
+        RunOptions(topic="Wind power", sections=2, corpus_dirs=[folder], use_wiki=False),
+        out_dir=tmp_path / "out", backoff_scale=0)
+    report = result.report
+    tables, _ = load_tables(folder)
+    rows = {row_sentence(t, row) for t in tables for row in t.rows}
+    body = [s for s in report.sections if s.role == "body"]
+    assert body
+    for section in report.sections:  # every sentence is a row of a file, read aloud
+        for paragraph in section.paragraphs:
+            for sentence in paragraph.sentences:
+                assert sentence.text in rows or not sentence.citations
+    assert report.figures and report.tables
+    cells = _cell_texts(folder)
+    for figure in report.figures:
+        for point in figure.data:
+            assert point["raw"] in cells[point["source_id"]].values()
+    assert {t.caption for t in report.tables} >= {"wind-capacity.csv"}
+    assert all(r.url.startswith("file://") for r in report.references)
+
+
+def test_a_folder_with_nothing_readable_is_still_refused(tmp_path):
+    import pytest
+
+    from reportgen.errors import InputError
+    from reportgen.sources.local import load_local_documents
+
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    (folder / "one-row.csv").write_text("a,b\n1,2\n", encoding="utf-8")  # under two data rows: no table
+    with pytest.raises(InputError, match="no table"):
+        load_local_documents(folder)

@@ -43,7 +43,8 @@ from pydantic import BaseModel, Field
 from reportgen.agents.ranking import mentions, terms
 from reportgen.blueprint.relevance import Relatedness
 from reportgen.charts.numbers import parse_number
-from reportgen.sources.local import SkippedFile, is_inside, walk_corpus
+from reportgen.sources.local import _DATA_SUFFIXES, SkippedFile, is_inside, walk_corpus
+from reportgen.sources.models import Document
 from reportgen.sources.text import _ANSI_RE, clean_text
 
 __all__ = [
@@ -55,8 +56,12 @@ __all__ = [
     "Series",
     "SeriesPoint",
     "TABLE_SUFFIXES",
+    "DATA_SUFFIXES",
+    "TEXT_ROWS",
     "find_series",
     "load_tables",
+    "row_sentence",
+    "table_documents",
 ]
 
 logger = logging.getLogger(__name__)
@@ -495,10 +500,10 @@ def _read_pdf(path: Path) -> list[_Found]:
 # --------------------------------------------------------------------------- walking
 
 
-def _walk(root: Path, skipped: list[tuple[str, str]]) -> Iterator[Path]:
+def _walk(root: Path, skipped: list[tuple[str, str]], suffixes: frozenset[str]) -> Iterator[Path]:
     """The table files of ``root``, walked by the corpus rule (:func:`~reportgen.sources.local.walk_corpus`)."""
     outside: list[SkippedFile] = []
-    yield from walk_corpus(root, root, outside, TABLE_SUFFIXES)
+    yield from walk_corpus(root, root, outside, suffixes)
     skipped.extend((s.path.relative_to(root).as_posix(), "symlink points outside the folder") for s in outside)
 
 
@@ -529,7 +534,8 @@ def _read_file(path: Path, rel: str, lang: str) -> list[DataTable]:
     return tables
 
 
-def load_tables(folder: Path, *, lang: str = "en") -> tuple[list[DataTable], list[tuple[str, str]]]:
+def load_tables(folder: Path, *, lang: str = "en", suffixes: frozenset[str] = TABLE_SUFFIXES
+                ) -> tuple[list[DataTable], list[tuple[str, str]]]:
     """Read every table in a folder of documents.
 
     Walks ``folder`` recursively in path order, ignoring hidden files and
@@ -545,6 +551,8 @@ def load_tables(folder: Path, *, lang: str = "en") -> tuple[list[DataTable], lis
         folder: The corpus folder.
         lang: Language the files write numbers in (``"en"``: ``"1,136"`` is
             1136; ``"fr"``: ``"2,5"`` is 2.5), for :attr:`Cell.value`.
+        suffixes: The kinds of file read (default every kind of
+            :data:`TABLE_SUFFIXES`).
 
     Returns:
         The tables, in path order then file order, and ``(relative path,
@@ -560,7 +568,7 @@ def load_tables(folder: Path, *, lang: str = "en") -> tuple[list[DataTable], lis
     root = Path(folder).resolve()
     tables: list[DataTable] = []
     skipped: list[tuple[str, str]] = []
-    for count, path in enumerate(_walk(root, skipped), 1):
+    for count, path in enumerate(_walk(root, skipped, suffixes), 1):
         rel = path.relative_to(root).as_posix()
         if count > MAX_FILES:
             skipped.append((rel, f"more than {MAX_FILES} files: this and later files not read"))
@@ -730,3 +738,79 @@ def _column_text(series: Series) -> str:
     """What a candidate column is about: its header, its table's name and title, and its labels."""
     labels = " ".join(p.label for p in series.points)
     return f"{series.value_column} {series.table.name} {series.table.title} {labels}"
+
+
+# --------------------------------------------------------------------------- tables as text
+
+#: Files that hold only data (no running text of their own): in a folder with
+#: no text document they are read as text too (:func:`table_documents`).
+DATA_SUFFIXES: frozenset[str] = _DATA_SUFFIXES
+#: Most rows of one table read as sentences (a longer table is charted and
+#: shown, but only its first rows become text to quote).
+TEXT_ROWS = 200
+
+
+def _humane(name: str) -> str:
+    """A table's name as a title: ``"iowa-net-generation.csv"`` → ``"Iowa net generation"``."""
+    stem = re.sub(r"\.(?:csv|tsv|xlsx|json)$", "", name, flags=re.IGNORECASE)
+    words = re.sub(r"[_\-]+", " ", stem).strip()
+    return (words[:1].upper() + words[1:]) if words else name
+
+
+def row_sentence(table: DataTable, row: Sequence[Cell]) -> str:
+    """One data row read aloud, with nothing but the file's own header and cell texts.
+
+    ``"Year 2001: Coal net generation (MWh) 35,361; Wind net generation (MWh) 1,437."``:
+    the first cell after its column's header, then every other filled cell
+    after its header. Every number in it is a cell as printed, so the
+    extractive writer may quote it and the chart verifier find its values.
+
+    Args:
+        table: The table.
+        row: One of its rows.
+
+    Returns:
+        The sentence (ending with a full stop), or ``""`` for a row with no filled cell.
+    """
+    filled = [c for c in row if c.text]
+    if not filled:
+        return ""
+    head, rest = filled[0], filled[1:]
+    text = f"{head.column_name} {head.text}"
+    if rest:
+        text += ": " + "; ".join(f"{c.column_name} {c.text}" for c in rest)
+    return text.rstrip(".") + "."
+
+
+def table_documents(folder: Path, *, lang: str = "en") -> tuple[list[Document], list[tuple[str, str]]]:
+    """The data files of a folder (CSV, TSV, XLSX, JSON records) as text documents.
+
+    For a ``--corpus`` folder that holds tables and no text document: each
+    table becomes one document (its rows read aloud by :func:`row_sentence`,
+    at most :data:`TEXT_ROWS`), titled by its sheet or file name, cited by its
+    ``file:`` URI, with the table's own ``source_id``, so the report's
+    sections can describe what the tables hold while the data agent charts
+    and shows them.
+
+    Args:
+        folder: The corpus folder.
+        lang: Language the files write numbers in.
+
+    Returns:
+        The documents (path order, then file order) and the ``(relative path,
+        reason)`` of every file that could not be read.
+
+    Raises:
+        NotADirectoryError: ``folder`` is not an existing folder.
+    """
+    tables, skipped = load_tables(folder, lang=lang, suffixes=DATA_SUFFIXES)
+    documents = []
+    for table in tables:
+        lines = [row_sentence(table, row) for row in table.rows[:TEXT_ROWS]]
+        text = "\n".join(line for line in lines if line)
+        if not text:
+            continue
+        name = table.name if table.name != Path(table.path).name else _humane(table.name)
+        documents.append(Document(source_id=table.source_id, title=name, url=table.file_uri, text=text,
+                                  corpus="local"))
+    return documents, skipped
