@@ -263,3 +263,11 @@ def test_the_verifier_rejects_a_combined_value_not_printed_in_its_source(tmp_pat
     with pytest.raises(AgentError) as err:
         verify_outputs(outputs, raw, ctx)
     assert err.value.status_code == 607
+
+
+def test_a_value_every_article_repeats_or_all_equal_values_are_not_compared() -> None:
+    repeated = [_fact(name, 88, "88 MW", name) for name in ("Orion", "Crux", "Lyra")] + [_fact("Vela", 40, "40 MW",
+                                                                                              "Vela")]
+    assert propose_chart(repeated, "capacity", [f"wiki-en:{n}" for n in ("Orion", "Crux", "Lyra", "Vela")]) is None
+    equal = [_fact("A", 20, "20 MW", "A"), _fact("B", 20, "20 MW", "B")]
+    assert propose_chart(equal, "capacity", ["wiki-en:A", "wiki-en:B"]) is None

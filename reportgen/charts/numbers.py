@@ -1099,6 +1099,10 @@ _VAGUE_COUNTS = frozenset(
 _AREA_UNITS = frozenset({"km²", "m²", "sq mi", "sq ft", "ha"})
 #: Units of length, whose kind may also be a measure word ("diameter", "tall").
 _LENGTH_UNITS = frozenset({"km", "m", "cm", "mm", "µm", "nm", "mi", "ft", "ly", "AU"})
+#: A height stated against the sea ("5,642 m above sea level", "au-dessus du niveau de la mer").
+_SEA_LEVEL_RE = re.compile(
+    r"\s*(?:above|below)\s+(?:mean\s+)?sea\s+level|\s*au-dessus\s+du\s+niveau\s+de\s+la\s+mer"
+    r"|\s*sobre\s+el\s+nivel\s+del\s+mar", re.IGNORECASE)
 #: "of" in the languages read: "1.2 million tonnes *of* rice produced" keeps reading.
 _OF_WORDS = frozenset({"of", "de", "du", "des", "del", "d"})
 #: Words read before and after a number when looking for its kind.
@@ -1140,7 +1144,10 @@ def quantity_kind(sentence: str, start: int, end: int, unit: str, measure: str =
     digit = max((m.end() for m in re.finditer(r"\d", before_text)), default=-1)
     before_text = before_text[max(cut, digit) + 1:]
     before = [w.lower() for w in _KIND_WORD_RE.findall(before_text)][-_KIND_BEFORE:]
-    after_text = re.split(r"[,;:()\[\]—–.\d]", sentence[end: end + 120], maxsplit=1)[0]
+    after_text = re.sub(r"^\s*\([^()]*\)", " ", sentence[end: end + 120])  # "5,642 m (18,510 ft) above"
+    if unit in _LENGTH_UNITS and _SEA_LEVEL_RE.match(after_text):
+        return "height"  # "rising 5,642 m above sea level"
+    after_text = re.split(r"[,;:()\[\]—–.\d]", after_text, maxsplit=1)[0]
     after: list[str] = []
     for word in _KIND_WORD_RE.findall(after_text)[:_KIND_AFTER]:
         if word.lower() in _PREPOSITIONS - _OF_WORDS:

@@ -19,7 +19,8 @@ from pydantic import BaseModel, Field, model_validator
 from reportgen.charts.numbers import NumericFact
 
 __all__ = [
-    "MAX_SPREAD", "YEAR_WINDOW", "ChartPoint", "ChartSpec", "caption", "comparable_key", "entity", "propose_chart",
+    "MAX_SPREAD", "SHARED_VALUE_SOURCES", "YEAR_WINDOW", "ChartPoint", "ChartSpec", "caption", "comparable_key",
+    "entity", "propose_chart",
 ]
 
 #: Most bars drawn in one chart; more would not be readable at 6.4 in wide.
@@ -32,6 +33,9 @@ MAX_SPREAD = 1000.0
 #: Most years between two dated values of different sentences charted as one
 #: bar series (a 1990 population beside a 2024 one is no comparison).
 YEAR_WINDOW = 10
+#: Sources printing the very same value from which it is nobody's own number
+#: (every constellation article says "one of the 88 modern constellations").
+SHARED_VALUE_SOURCES = 3
 #: Units whose values may be negative in a chart that combines sentences
 #: (temperatures); any other negative value there is left out.
 _SIGNED_UNITS = frozenset({"°C", "°F"})
@@ -380,12 +384,20 @@ def _about_article(fact: NumericFact) -> bool:
 def _comparable_run(facts: list[NumericFact]) -> list[NumericFact]:
     """The facts, in rank order, that stay comparable with every one kept before them.
 
-    Left out: a negative or zero value (but for temperatures), a value more
-    than :data:`MAX_SPREAD` times larger or smaller than one kept, and a
-    dated value more than :data:`YEAR_WINDOW` years from the first dated one.
+    Left out: a value printed in :data:`SHARED_VALUE_SOURCES` or more of the
+    sources (a number every article repeats is not theirs), a negative or
+    zero value (but for temperatures), a value more than :data:`MAX_SPREAD`
+    times larger or smaller than one kept, and a dated value more than
+    :data:`YEAR_WINDOW` years from the first dated one. Values that are all
+    equal give nothing to compare (empty result).
     """
+    sources: dict[float, set[str]] = defaultdict(set)
+    for f in facts:
+        sources[f.value].add(f.source_id)
     kept: list[NumericFact] = []
     for f in facts:
+        if len(sources[f.value]) >= SHARED_VALUE_SOURCES:
+            continue  # "one of the 88 modern constellations" in every constellation: no one's own number
         signed = f.unit in _SIGNED_UNITS
         if not signed and f.value <= 0:
             continue
@@ -395,7 +407,7 @@ def _comparable_run(facts: list[NumericFact]) -> list[NumericFact]:
         if f.year is not None and dated is not None and abs(f.year - dated) > YEAR_WINDOW:
             continue
         kept.append(f)
-    return kept
+    return kept if len({f.value for f in kept}) > 1 else []  # all equal: nothing to compare
 
 
 def propose_chart(facts: list[NumericFact], subject: str, related_sources: Iterable[str] | None = None
