@@ -271,3 +271,10 @@ def test_a_value_every_article_repeats_or_all_equal_values_are_not_compared() ->
     assert propose_chart(repeated, "capacity", [f"wiki-en:{n}" for n in ("Orion", "Crux", "Lyra", "Vela")]) is None
     equal = [_fact("A", 20, "20 MW", "A"), _fact("B", 20, "20 MW", "B")]
     assert propose_chart(equal, "capacity", ["wiki-en:A", "wiki-en:B"]) is None
+
+
+def test_shares_of_a_generic_whole_are_not_combined() -> None:
+    docs = {"West Nile fever": "In less than 1% of people, encephalitis occurs.",
+            "Yellow fever": "In about 15% of people, the fever recurs."}
+    notes = passages(docs)
+    assert propose_chart(extract_facts(notes), "fever", [p.source_id for p in notes]) is None

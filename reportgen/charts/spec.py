@@ -33,6 +33,13 @@ MAX_SPREAD = 1000.0
 #: Most years between two dated values of different sentences charted as one
 #: bar series (a 1990 population beside a 2024 one is no comparison).
 YEAR_WINDOW = 10
+#: Wholes too generic to make two articles' percentages comparable: "15% of
+#: people" (who develop a fever) and "1% of people" (who develop encephalitis);
+#: "the population" that is Muslim and the one that lives in cities.
+_GENERIC_WHOLES = frozenset(
+    """people population cases total patients individuals adults children infections persons men women
+    respondents those all population""".split()
+)
 #: Sources printing the very same value from which it is nobody's own number
 #: (every constellation article says "one of the 88 modern constellations").
 SHARED_VALUE_SOURCES = 3
@@ -330,8 +337,9 @@ def comparable_key(fact: NumericFact) -> tuple[str, str, str] | None:
     number, "capacity", "population", "area"); a percentage's kind is the whole
     it is a share of (``base``), so "15% of the world's electricity" meets
     only other shares of the world's electricity. A fact whose kind the words
-    do not say, or a share of an unnamed whole, is charted only beside the
-    numbers of its own sentence.
+    do not say, or a share of an unnamed or generic whole ("15% of people"
+    develop one thing, "1% of people" another: :data:`_GENERIC_WHOLES`), is
+    charted only beside the numbers of its own sentence.
 
     Args:
         fact: A fact from :func:`~reportgen.charts.numbers.extract_facts`.
@@ -340,7 +348,8 @@ def comparable_key(fact: NumericFact) -> tuple[str, str, str] | None:
         ``(unit, measure, kind)``, or ``None``.
     """
     if fact.unit in _SHARE_UNITS:
-        return (fact.unit, fact.measure, f"share of {fact.base}") if fact.base else None
+        specific = fact.base and not set(fact.base.split()) & _GENERIC_WHOLES
+        return (fact.unit, fact.measure, f"share of {fact.base}") if specific else None
     return (fact.unit, fact.measure, fact.kind) if fact.kind else None
 
 
