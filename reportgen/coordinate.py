@@ -113,10 +113,10 @@ def _tables(blueprint: Blueprint, outputs: dict[str, dict[str, Any]], sections: 
             refs: _References) -> list[Table]:
     """The tables the data agent read, each shown once, in the section it was read for.
 
-    A data task's ``series`` carries its ``table`` (every column, the rows as
-    printed, checked row by row against the file by the series verifier); a
-    table read for a section that was not written goes to the first body
-    section. Reference numbers are given after the sections' own, so the text
+    A data task's ``series`` carries its ``table`` and the other ``tables`` on
+    the report's topic (every column, the rows as printed, checked row by row
+    against the file by the series verifier); a table read for a section that
+    was not written goes to the first body section. Reference numbers are given after the sections' own, so the text
     keeps its citation order.
     """
     written = {s.id for s in sections}
@@ -127,11 +127,12 @@ def _tables(blueprint: Blueprint, outputs: dict[str, dict[str, Any]], sections: 
     found = []
     for task in blueprint.tasks:
         series = outputs.get(task.id, {}).get("series")
-        table = series.get("table") if isinstance(series, dict) else None
-        if not table:
+        if not isinstance(series, dict):
             continue
         section = task.section if task.section in written else first_body
-        found.append((order[section], section, table))
+        for table in [series.get("table"), *(series.get("tables") or [])]:
+            if table:
+                found.append((order[section], section, table))
     for _, section, table in sorted(found, key=lambda item: item[0]):
         key = table["source"]["source_id"]
         if key in shown:

@@ -196,3 +196,23 @@ def test_a_folder_with_nothing_readable_is_still_refused(tmp_path):
     (folder / "one-row.csv").write_text("a,b\n1,2\n", encoding="utf-8")  # under two data rows: no table
     with pytest.raises(InputError, match="no table"):
         load_local_documents(folder)
+
+
+def test_a_pdf_table_without_ruling_lines_is_read_with_its_whole_header(tmp_path):
+    import weasyprint
+
+    folder = tmp_path / "pdfs"
+    folder.mkdir()
+    weasyprint.HTML(string=(
+        "<h1>Iowa electricity in 2017</h1><p>Net generation by source in 2017.</p>"
+        "<table><tr><th>Source</th><th>Net generation 2017 (MWh)</th></tr>"
+        "<tr><td>Fossil Fuels</td><td>29,329</td></tr><tr><td>Nuclear Energy</td><td>5,214</td></tr>"
+        "<tr><td>Renewables</td><td>21,933</td></tr></table>")).write_pdf(folder / "summary.pdf")
+    weasyprint.HTML(string="<p>Wind power grew in Iowa.</p><p>Coal declined as wind farms were built.</p>"
+                    ).write_pdf(folder / "prose.pdf")
+    tables, skipped = load_tables(folder)
+    assert skipped == []
+    [table] = tables  # the prose gives none
+    assert table.columns == ["Source", "Net generation 2017 (MWh)"]
+    assert [[c.text for c in row] for row in table.rows] == [
+        ["Fossil Fuels", "29,329"], ["Nuclear Energy", "5,214"], ["Renewables", "21,933"]]

@@ -28,12 +28,14 @@ from reportgen.errors import AgentError
 from reportgen.sources.models import Passage
 from reportgen.sources.tables import DataTable, Series, find_series, load_tables
 
-__all__ = ["TABLE_ROWS", "DataBrain", "series_output", "table_output"]
+__all__ = ["MORE_TABLES", "TABLE_ROWS", "DataBrain", "series_output", "table_output"]
 
 _LOCK = threading.Lock()
 
 #: Most rows of a table shown in the report (the charted rows when it has more).
 TABLE_ROWS = 25
+#: Most other tables on the report's topic shown beside the charted one.
+MORE_TABLES = 5
 
 
 def _tables(ctx: RunContext) -> list[DataTable]:
@@ -112,7 +114,9 @@ class DataBrain(Brain):
     """Finds the series for a subject in the user's tables.
 
     Inputs: ``subject`` (str, required), ``keywords`` (list of str).
-    Outputs: ``series`` (see :func:`series_output`), or ``None`` when no table matches.
+    Outputs: ``series`` (see :func:`series_output`), or ``None`` when no table
+    matches; its ``tables`` are the other tables on the report's topic (at most
+    :data:`MORE_TABLES`), shown in the report beside the charted one.
     """
 
     provides = ("tables",)
@@ -134,6 +138,11 @@ class DataBrain(Brain):
             return {"series": None, "tables": len(tables), "passages": []}
         corpus = next((f"local:{d.name}" for d in ctx.corpus_dirs), "local")
         out = {**series_output(series, corpus), "match": match}
+        topic_terms = sorted(terms(ctx.topic, ctx.lang))
+        others = [found for t in tables if t.source_id != series.table.source_id
+                  for found in [find_series([t], ctx.topic, topic_terms, ctx.lang)] if found is not None]
+        out["tables"] = [table_output(s, corpus) for s in others[:MORE_TABLES]]
+        out["passages"] += [series_output(s, corpus)["passages"][0] for s in others[:MORE_TABLES]]
         return {"series": out, "tables": len(tables), "passages": out["passages"]}
 
     def check_response(self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext) -> dict[str, Any]:

@@ -12,7 +12,8 @@ it is stored in the blueprint (ACP phase 3, ``AGENT_RESPONSE``):
   one quantity reader (:func:`reportgen.agents.model_common.locate_number`);
   a chart value is never a year, and the unit printed beside it is the
   chart's (a series' cells are located by row and column instead); a
-  series' ``table`` shows only rows of its cited file, cells as printed.
+  series' ``table`` and ``tables`` show only rows of their cited files,
+  cells as printed.
 
 A failed check is 607 WRONG_INFORMATION: the output is never published, and
 recovery asks again or reroutes.
@@ -125,8 +126,9 @@ def verify_series(series: Any, outputs: dict[str, Any], fetched: dict[str, list[
         AgentError: 607 naming the value and the file.
     """
     _check_points(series["points"], fetched, getattr(ctx, "lang", "en"), "series", units=False)
-    table = series.get("table")
-    if table:
+    for table in [series.get("table"), *(series.get("tables") or [])]:
+        if not table:
+            continue
         source = table["source"]["source_id"]
         texts = fetched.get(source, []) if fetched is not None else None
         if fetched is not None and not texts:

@@ -37,6 +37,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, datetime, time
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -491,10 +492,45 @@ def _read_pdf(path: Path) -> list[_Found]:
         warnings.simplefilter("ignore")
         with pdfplumber.open(path) as pdf:
             for page in pdf.pages[:_MAX_PDF_PAGES]:
-                for table in page.extract_tables():
+                for table in page.extract_tables() or _borderless_tables(page):
                     name = f"table {len(found) + 1}"
                     found.append((name, _plain([[c or "" for c in row] for row in table])))
     return found
+
+
+#: pdfplumber settings that find a table by the alignment of its words (no ruling lines).
+_TEXT_TABLE = {"vertical_strategy": "text", "horizontal_strategy": "text"}
+
+
+def _borderless_tables(page: Any) -> list[list[list[str | None]]]:
+    """Tables drawn without ruling lines (a browser's or a word processor's plain ``<table>``).
+
+    pdfplumber's text strategy finds them by word alignment, but cuts a header
+    wider than its column ("Net generation 2017 (MWh)" over "29,329") at the
+    column's right edge; the columns are read again with the last one
+    reaching to the right end of the widest word in the table's rows. Kept
+    only with a column of numbers (at least half of its cells under the header).
+    """
+    out = []
+    for found in page.find_tables(_TEXT_TABLE):
+        x0, top, _, bottom = found.bbox
+        lefts = sorted({round(cell[0], 1) for cell in found.cells})
+        words = [w for w in page.extract_words() if w["top"] >= top - 1 and w["bottom"] <= bottom + 1]
+        if len(lefts) < 2 or not words:
+            continue
+        right = max(w["x1"] for w in words) + 1
+        region = page.crop((max(0, x0 - 1), max(0, top - 1), min(page.width, right + 1), min(page.height, bottom + 1)))
+        rows = region.extract_table({"vertical_strategy": "explicit", "horizontal_strategy": "text",
+                                     "explicit_vertical_lines": [*lefts, right]})
+        rows = [r for r in rows or [] if any((c or "").strip() for c in r)]
+        body = rows[1:]
+        numeric = any(
+            2 * sum(1 for r in body if parse_number(r[c] or "") is not None) >= len(body) > 0
+            for c in range(1, len(rows[0]) if rows else 0)
+        )
+        if numeric:
+            out.append(rows)
+    return out
 
 
 # --------------------------------------------------------------------------- walking
