@@ -147,10 +147,9 @@ class PlotBrain(Brain):
         found = extract_facts(passages, lang=ctx.lang)
         about = [f for f in found if _about(f"{f.title} {f.sentence}", params["keywords"], ctx.lang)]
         related = related_sources(passages, params["subject"], params["keywords"], ctx.lang)
-        facts = [f for f in found if f in about or f.source_id in related]
-        spec = propose_chart(facts, params["subject"], related)
+        spec = propose_chart(about, params["subject"], [f for f in found if f.source_id in related])
         svg = draw_svg(spec, ctx.chart_kinds) if spec is not None else ""
-        return {"spec": spec, "svg": svg, "facts": len(facts), "passages": passages}
+        return {"spec": spec, "svg": svg, "facts": len(found), "passages": passages}
 
     def check_response(
         self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext

@@ -419,7 +419,7 @@ def _comparable_run(facts: list[NumericFact]) -> list[NumericFact]:
     return kept if len({f.value for f in kept}) > 1 else []  # all equal: nothing to compare
 
 
-def propose_chart(facts: list[NumericFact], subject: str, related_sources: Iterable[str] | None = None
+def propose_chart(facts: list[NumericFact], subject: str, related: Iterable[NumericFact] = ()
                   ) -> ChartSpec | None:
     """Choose the best honest chart the facts allow, or none.
 
@@ -437,8 +437,8 @@ def propose_chart(facts: list[NumericFact], subject: str, related_sources: Itera
        words around each number say "capacity", "population", "area"...;
        a share names the same whole), each is about the subject (a token of
        ``subject``, or a 5+ letter prefix of one, occurs in its sentence) or
-       comes from one of ``related_sources`` (passages the caller found
-       related to the subject), and the values are of a similar magnitude
+       is one of ``related`` (numbers of passages the caller found related
+       to the subject), and the values are of a similar magnitude
        and time (:func:`_comparable_run`: within :data:`MAX_SPREAD` of each
        other, dated within :data:`YEAR_WINDOW` years, no negative value but
        for temperatures). Numbers of several articles must each be about
@@ -470,27 +470,35 @@ def propose_chart(facts: list[NumericFact], subject: str, related_sources: Itera
         facts: Facts from :func:`~reportgen.charts.numbers.extract_facts`,
             best-ranked source first.
         subject: The section or report topic (free text, any script).
-        related_sources: Source ids whose facts may be combined even when
-            their sentence does not name the subject (default none).
+        related: Facts of passages related to the subject that may join a
+            chart of several articles' numbers (rule 2) though their sentence
+            does not name the subject; never charted on their own (default none).
 
     Returns:
         The chart spec, or ``None`` when no group has two comparable points
         (the plot agent reports ACP 605 INCOMPLETE_INFORMATION then).
     """
     subject_tokens = _tokens(subject)
-    related = set(related_sources or ())
-    facts = [
-        f for f in facts
-        if f.unit not in _UNCHARTABLE and math.isfinite(f.value) and (f.high is None or math.isfinite(f.high))
-    ]
-    order = {id(f): i for i, f in enumerate(facts)}
+
+    def chartable(f: NumericFact) -> bool:
+        return f.unit not in _UNCHARTABLE and math.isfinite(f.value) and (f.high is None or math.isfinite(f.high))
+
+    facts = [f for f in facts if chartable(f)]
+    joining = [f for f in facts if _relevant(f, subject_tokens)]
+    seen = {(f.source_id, f.sentence, f.raw) for f in joining}
+    for f in related:
+        if chartable(f) and (f.source_id, f.sentence, f.raw) not in seen:
+            seen.add((f.source_id, f.sentence, f.raw))
+            joining.append(f)
+    order = {id(f): i for i, f in enumerate([*facts, *joining])}
 
     by_sentence: dict[tuple[str, str, str, str], list[NumericFact]] = defaultdict(list)
     by_kind: dict[tuple[str, str, str], list[NumericFact]] = defaultdict(list)
     for f in facts:
         by_sentence[(f.source_id, f.sentence, f.unit, f.measure)].append(f)
+    for f in joining:
         key = comparable_key(f)
-        if key is not None and (f.source_id in related or _relevant(f, subject_tokens)):
+        if key is not None:
             by_kind[key].append(f)
     groups: list[tuple[int, str, list[NumericFact]]] = []
     for group in by_sentence.values():
