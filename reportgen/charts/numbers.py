@@ -25,7 +25,10 @@ What is deliberately **not** a fact (better no chart than a wrong one):
 Units and context: a rate after the unit becomes part of it (``"117 GW added
 each year"`` → ``"GW/year"``); a percentage records the whole it is a share
 of (``base``); a length records what it measures (``measure``: "long",
-"wide", "deep", ...); a hedge before the number is kept (``qualifier``).
+"wide", "deep", ...); a hedge before the number is kept (``qualifier``);
+the words around the number give its ``kind`` ("installed capacity" →
+``capacity``, "home to" → ``population``, :func:`quantity_kind`), which decides
+whether numbers of different articles may share a chart.
 Labels come from the clause's subject, cut at its verb (a small lexicon of
 verbs per language plus an English "-s/-ed before a number" rule), with
 leading conjunctions, determiners and adverbs stripped; "it"/"the dam"
