@@ -100,6 +100,9 @@ def run_plot(notes: list[Passage], subject: str, ctx: RunContext, keywords: list
         ("Cnidaria has over 11,000 species.", "11,000 species", "species"),
         ("The country covers 9.6 million square kilometres.", "9.6 million square kilometres", "area"),
         ("The club played 12 years in the league.", "12 years", ""),
+        ("Symptoms typically begin 3 to 14 days after infection.", "3 to 14 days", "onset of symptoms"),
+        ("Death typically occurs between 6 and 16 days after the first symptoms appear.", "6 and 16 days", ""),
+        ("The outer core lies 2,889 km below the surface.", "2,889 km", ""),
     ],
 )
 def test_the_words_around_a_number_give_its_kind(sentence: str, raw: str, kind: str) -> None:
@@ -286,3 +289,17 @@ def test_a_related_article_never_charts_its_own_sentence_alone() -> None:
     facts = extract_facts(passages(docs))
     assert propose_chart(facts, "Geothermal power") is not None  # its own section charts it
     assert propose_chart([], "Solar power", facts) is None  # a section on solar power does not
+
+
+def test_incubation_periods_of_several_diseases_make_one_chart() -> None:
+    docs = {"Malaria": "Malaria is a mosquito-borne disease. Symptoms usually begin 10 to 15 days after being bitten.",
+            "Dengue fever": "Dengue is a viral disease. Symptoms typically begin 3 to 14 days after infection.",
+            "Mumps": "Mumps is a viral disease. Symptoms typically occur 16 to 18 days after exposure to the virus."}
+    notes = passages(docs)
+    facts = extract_facts(notes)
+    spec = propose_chart([f for f in facts if f.title == "Malaria"], "Malaria", facts)
+    assert spec is not None and spec.unit == "days"
+    assert [(p.label, p.value, p.high) for p in spec.points] == [
+        ("Malaria", 10, 15), ("Dengue fever", 3, 14), ("Mumps", 16, 18)]
+    assert spec.y_label == "Onset of symptoms (days)"
+    assert_printed_in_cited_passage(spec, notes)

@@ -70,6 +70,7 @@ __all__ = [
     "normalise_unit",
     "parse_number",
     "printed_quantities",
+    "generic_label",
     "printed_values",
     "quantity_kind",
     "same_unit",
@@ -1103,6 +1104,24 @@ _VAGUE_COUNTS = frozenset(
 )
 #: Units whose quantity has one kind whatever the words around it.
 _AREA_UNITS = frozenset({"km²", "m²", "sq mi", "sq ft", "ha"})
+#: Kinds that only units of their dimension can have ("surface" names an area
+#: only beside km², "hot" a temperature only beside °C).
+_KIND_UNITS: dict[str, frozenset[str]] = {
+    "area": frozenset({"km²", "m²", "sq mi", "sq ft", "ha", "acres"}),
+    **dict.fromkeys(["temperature", "melting point", "boiling point"], frozenset({"°C", "°F", "K"})),
+    "speed": frozenset({"km/h", "mph", "m/s", "knots"}),
+}
+#: Kinds that count people or things: never the kind of a time or a physical quantity.
+_COUNT_KINDS = frozenset(
+    {"population", "deaths", "employees", "speakers", "members", "visitors", "students", "users"}
+)
+#: Every unit the readers normalise to (not a counted noun).
+_PHYSICAL_UNITS = frozenset(c for _, c in (*_ABBREVIATIONS, *_WORD_UNITS))
+#: Units of time, for the onset of a disease's symptoms.
+_TIME_UNITS = frozenset({"hours", "days", "weeks", "months", "years"})
+_SYMPTOMS_RE = re.compile(r"\bsymptoms?\b|\bsíntomas?\b|\bsymptômes?\b", re.IGNORECASE)
+_AFTER_RE = re.compile(r"\s*(?:after|following|of|después\s+de|tras|après)\b(?!\s+(?:which|the\s+first\s+symptoms))",
+                       re.IGNORECASE)
 #: Units of length, whose kind may also be a measure word ("diameter", "tall").
 _LENGTH_UNITS = frozenset({"km", "m", "cm", "mm", "µm", "nm", "mi", "ft", "ly", "AU"})
 #: A height stated against the sea ("5,642 m above sea level", "au-dessus du niveau de la mer").
@@ -1117,6 +1136,30 @@ _KIND_AFTER = 4
 _KIND_WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 
+#: Words of a label that name no entity, only what is measured or how
+#: ("Symptoms", "Installed capacity", "Mean diameter"): such a label stands for
+#: the article's own subject.
+_GENERIC_LABEL_WORDS = frozenset(
+    """symptoms symptom signs onset mean average total estimated maximum minimum typical current annual
+    overall approximate""".split()
+)
+
+
+def generic_label(label: str) -> bool:
+    """Whether a fact's label names only the quantity, not an entity ("Installed capacity",
+    "Symptoms", "Mean diameter"): the number is then about its article's subject.
+
+    Args:
+        label: A :class:`NumericFact` label.
+
+    Returns:
+        ``True`` when every word of it is a kind word (:data:`_KIND_WORDS`), a
+        measure word or a generic word (:data:`_GENERIC_LABEL_WORDS`).
+    """
+    words = [w.lower() for w in _KIND_WORD_RE.findall(label)]
+    return bool(words) and all(w in _KIND_WORDS or w in _MEASURE_WORDS or w in _GENERIC_LABEL_WORDS for w in words)
+
+
 def quantity_kind(sentence: str, start: int, end: int, unit: str, measure: str = "") -> str:
     """The kind of quantity the number at ``sentence[start:end]`` is, from the words around it.
 
@@ -1126,7 +1169,11 @@ def quantity_kind(sentence: str, start: int, end: int, unit: str, measure: str =
     another number, and at a comma unless the comma sits right before the
     number: "its mean *diameter*, 6,779 km"), then up to 4 words after it
     ("1.2 million tonnes of rice *produced*"); the first word of
-    :data:`_KIND_WORDS` gives the kind. Else the length measure
+    :data:`_KIND_WORDS` gives the kind, when the unit can have it (an area
+    only beside an area unit, a temperature beside a temperature unit, a count
+    of people never beside a time or a physical unit). A time after
+    "symptoms ... begin" and before "after" is the ``"onset of symptoms"``
+    ("Symptoms typically begin 3 to 14 days after infection"). Else the length measure
     (``"height"``, ``"diameter"``), ``"area"`` for an area unit, or the counted
     noun itself for a specific count (``"species"``, ``"islands"``; not
     ``people``, ``countries`` or time spans, which say nothing of their kind).
@@ -1161,17 +1208,24 @@ def quantity_kind(sentence: str, start: int, end: int, unit: str, measure: str =
         after.append(word.lower())
     if re.match(r"\s*(?:per|par|por|/)\s", sentence[end:end + 6], re.IGNORECASE) and "/" not in unit:
         return ""  # "25.5 inhabitants per square kilometre": a rate the unit does not say
+    if unit in _TIME_UNITS and _SYMPTOMS_RE.search(before_text) and _AFTER_RE.match(sentence[end:end + 30]):
+        return "onset of symptoms"  # "Symptoms typically begin 3 to 14 days after infection"
     lengthy = unit in _LENGTH_UNITS
     for word in [*own, *reversed(before), *after]:
-        if word in _KIND_WORDS:
-            return _KIND_WORDS[word]
+        kind = _KIND_WORDS.get(word)
+        if kind is not None and unit not in _KIND_UNITS.get(kind, {unit}):
+            continue  # "2,889 km below Earth's *surface*": a depth, not an area
+        if kind in _COUNT_KINDS and (unit in _TIME_UNITS or unit in _PHYSICAL_UNITS):
+            continue  # "*death* occurs 6 to 16 days after": a time, not a death toll
+        if kind is not None:
+            return kind
         if lengthy and word in _MEASURE_WORDS:
             return _MEASURE_WORDS[word]
     if measure:
         return measure
     if unit in _AREA_UNITS:
         return "area"
-    physical = {c for _, c in (*_ABBREVIATIONS, *_WORD_UNITS)} | set(_CURRENCY_UNITS.values())
+    physical = _PHYSICAL_UNITS | set(_CURRENCY_UNITS.values())
     if unit not in physical and unit not in _VAGUE_COUNTS and "/" not in unit and not unit.endswith(" ago"):
         return unit  # a specific counted noun: "species", "islands"
     return ""

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, Field, model_validator
 
-from reportgen.charts.numbers import NumericFact
+from reportgen.charts.numbers import NumericFact, generic_label
 
 __all__ = [
     "MAX_SPREAD", "SHARED_VALUE_SOURCES", "YEAR_WINDOW", "ChartPoint", "ChartSpec", "caption", "comparable_key",
@@ -382,9 +382,10 @@ def _article_name(fact: NumericFact) -> str:
 
 def _about_article(fact: NumericFact) -> bool:
     """The fact's sentence is about its article's own subject: its label names the article,
+    names only the quantity ("Symptoms", :func:`~reportgen.charts.numbers.generic_label`),
     or is the article's own ("*Its installed capacity* is 14,000 MW")."""
     label, name = _tokens(fact.label), _tokens(_article_name(fact))
-    if not label or _covers(label, name) or _covers(name, label):
+    if not label or _covers(label, name) or _covers(name, label) or generic_label(fact.label):
         return True
     return re.search(rf"\b(?:its|their|sa|son|ses|leur|leurs|su|sus)\s+{re.escape(fact.label)}", fact.sentence,
                      re.IGNORECASE) is not None
