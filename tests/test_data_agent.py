@@ -104,7 +104,16 @@ async def test_the_tables_read_are_shown_in_the_report_with_their_citation(tmp_p
     assert 'class="data-table' in html
     for shown in report.tables:
         assert shown.rows[0][0] in html and shown.header[-1] in html
-    assert (result.out_dir / "report.pdf").stat().st_size > 0
+        table_html = html[html.index(f'<table id="{shown.id}"'):]
+        table_html = table_html[:table_html.index("</table>")]
+        assert f'href="#ref-{shown.citations[0]}"' in table_html  # cited in its caption
+    import pdfplumber
+
+    with pdfplumber.open(result.out_dir / "report.pdf") as pdf:
+        text = "\n".join(page.extract_text() or "" for page in pdf.pages)
+    for shown in report.tables:
+        assert f"Table {shown.number}." in text
+        assert shown.header[-1] in text and shown.rows[-1][-1] in text
 
 
 def test_a_tie_on_a_shared_word_goes_to_the_table_related_to_the_request(tmp_path):
