@@ -4,6 +4,10 @@ A chart never shows a number that is not in a cited source: every plotted
 value must be printed in its quoted sentence, and that sentence in the text
 of the passage it is attributed to, or the response is 607 (the chart
 verifier of :mod:`reportgen.agents.verify`, shared with the model brain).
+Numbers of several articles are combined into one chart when their unit and
+kind match (:func:`reportgen.charts.propose_chart`, rule 2): the numbers of
+the notes that name the section's subject, plus those of passages related to
+them (:func:`related_sources`), each bar cited to its own article.
 Given a ``series`` (the data agent's cells of a user's table), the chart is
 drawn from it instead.
 Too little comparable data is 605; recovery then broadens retrieval once and
