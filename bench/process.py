@@ -34,6 +34,8 @@ class Measured:
         stdout: What it printed on stdout.
         stderr: What it printed on stderr.
         timed_out: True when it was killed for running past its deadline.
+        cpu_s: CPU time of the child (user + system), in seconds: what a
+            machine busy with other work inflates far less than wall time.
     """
 
     wall_s: float
@@ -42,6 +44,7 @@ class Measured:
     stdout: str
     stderr: str
     timed_out: bool = False
+    cpu_s: float = 0.0
 
 
 def run_measured(cmd: Sequence[str], *, env: Mapping[str, str] | None = None,
@@ -82,7 +85,8 @@ def run_measured(cmd: Sequence[str], *, env: Mapping[str, str] | None = None,
         return Measured(wall_s=wall, peak_rss_mb=peak_bytes / 2**20,
                         returncode=proc.returncode,
                         stdout=out.read().decode("utf-8", "replace"),
-                        stderr=err.read().decode("utf-8", "replace"), timed_out=killed.is_set())
+                        stderr=err.read().decode("utf-8", "replace"), timed_out=killed.is_set(),
+                        cpu_s=usage.ru_utime + usage.ru_stime)
 
 
 def failure(measured: Measured) -> str:

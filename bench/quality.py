@@ -92,8 +92,8 @@ def own_documents(folder: Path) -> Path:
     return folder
 
 
-def measure(result: Any, started: float) -> dict[str, Any]:
-    """The quality figures of one finished report."""
+def measure(result: Any, started: float, space: Any = None, core: list[str] | None = None) -> dict[str, Any]:
+    """The quality figures of one finished report (``space``, ``core``: see :func:`reference`)."""
     from reportgen.blueprint.relevance import on_topic
     from reportgen.sources.text import tokenize
 
@@ -109,7 +109,7 @@ def measure(result: Any, started: float) -> dict[str, Any]:
         "message": "",
         "body_words": words,
         "sections": len(body),
-        "on_topic": sum(on_topic(report, sec) for sec in body),
+        "on_topic": sum(on_topic(report, sec, space=space, core=core) for sec in body),
         "figures": len(report.figures),
         "tables": len(report.tables),
         "cites_per_100w": round(100 * len(cited) / max(1, words), 1),
@@ -117,6 +117,29 @@ def measure(result: Any, started: float) -> dict[str, Any]:
         "unresolved": sum(n not in refs for n in cited),
         "seconds": round(time.perf_counter() - started, 1),
     }
+
+
+def reference(options: Any) -> tuple[Any, list[str] | None]:
+    """What a report's sections are measured against: its corpora's topic space and the subject's core.
+
+    The core is the passages the subject's vocabulary is learnt from: its own
+    document, the main sense's for a word with only disambiguated articles,
+    else the passages densest in its terms (the planner's rule,
+    :func:`reportgen.blueprint.planner.gather_themes`), and the subject's
+    words when the corpora hold nothing; the space is the corpora's
+    (:func:`reportgen.sources.index.topic_space`). Neither depends on what
+    the report chose to quote.
+    """
+    from reportgen.blueprint.planner import gather_themes, resolve_subject
+    from reportgen.blueprint.request import read_request
+    from reportgen.sources import open_backends
+    from reportgen.sources.index import MultiSearch, topic_space
+
+    with open_backends(options) as sources:
+        search = MultiSearch(sources.backends)
+        request = resolve_subject(read_request(options.topic, options.lang), search, options.lang)
+        _, core, _ = gather_themes(request, search, options.sections, options.lang)
+        return topic_space(*sources.backends), [p.text for p in core] or request.subjects
 
 
 async def run_one(request: str, out: Path, corpus: Path | None = None) -> dict[str, Any]:
@@ -134,7 +157,8 @@ async def run_one(request: str, out: Path, corpus: Path | None = None) -> dict[s
         result = await generate_report(options, settings=settings, out_dir=out)
     except ReportgenError as exc:
         return {"produced": False, "message": str(exc)[:160], "seconds": round(time.perf_counter() - started, 1)}
-    return measure(result, started)
+    space, core = reference(options)
+    return measure(result, started, space, core)
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ modes or export formats by hand.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from reportgen.plugins import hookimpl
 
@@ -25,36 +25,41 @@ def register_agents(register: Any) -> None:
 
 @hookimpl
 def register_brains(register: Any) -> None:
-    """The extractive and model brains of the browser, plot and writer agents, and the data and MCP brains."""
-    from reportgen.agents.browser import BrowserBrain
-    from reportgen.agents.data import DataBrain
-    from reportgen.agents.mcp_tool import McpToolBrain
-    from reportgen.agents.model_browser import ModelBrowserBrain
-    from reportgen.agents.model_plot import ModelPlotBrain
-    from reportgen.agents.model_writer import ModelWriterBrain
-    from reportgen.agents.plot import PlotBrain
-    from reportgen.agents.writer import WriterBrain
+    """The extractive and model brains of the browser, plot and writer agents, and the data and MCP brains.
 
-    register("browser.extractive", BrowserBrain)
-    register("browser.model", ModelBrowserBrain)
-    register("plot.extractive", PlotBrain)
-    register("plot.model", ModelPlotBrain)
-    register("writer.extractive", WriterBrain)
-    register("writer.model", ModelWriterBrain)
-    register("data.tables", DataBrain)
-    register("mcp.tool", McpToolBrain)
+    Registered by import path (:class:`~reportgen.agents.registry.BrainRef`):
+    a brain's module, with the model client, LangChain or matplotlib it
+    needs, is imported when a run binds the agent, never by reading the
+    registry (issue 15: start-up).
+    """
+    register("browser.extractive", "reportgen.agents.browser:BrowserBrain")
+    register("browser.model", "reportgen.agents.model_browser:ModelBrowserBrain")
+    register("plot.extractive", "reportgen.agents.plot:PlotBrain")
+    register("plot.model", "reportgen.agents.model_plot:ModelPlotBrain")
+    register("writer.extractive", "reportgen.agents.writer:WriterBrain")
+    register("writer.model", "reportgen.agents.model_writer:ModelWriterBrain")
+    register("data.tables", "reportgen.agents.data:DataBrain")
+    register("mcp.tool", "reportgen.agents.mcp_tool:McpToolBrain")
 
 
 @hookimpl
 def register_search_backends(register: Any) -> None:
-    """``offline`` (the encyclopedia and your folders), ``web`` (ddgs + fetch) and ``auto`` (web, else offline)."""
-    from reportgen.sources.web import open_search
+    """``offline`` (the encyclopedia and your folders), ``web`` (ddgs + fetch) and ``auto`` (web, else offline).
 
-    for mode in ("offline", "web", "auto"):
-        register(
-            mode,
-            lambda offline, settings, web, _mode=mode: open_search(_mode, offline, web=web, settings=settings),
-        )
+    :mod:`reportgen.sources.web` (httpx, lxml) is imported when a run opens its search.
+    """
+
+    def factory(mode: Literal["offline", "web", "auto"]) -> Any:
+        def open_mode(offline: Any, settings: Any, web: Any) -> Any:
+            from reportgen.sources.web import open_search
+
+            return open_search(mode, offline, web=web, settings=settings)
+
+        return open_mode
+
+    modes: tuple[Literal["offline", "web", "auto"], ...] = ("offline", "web", "auto")
+    for mode in modes:
+        register(mode, factory(mode))
 
 
 @hookimpl

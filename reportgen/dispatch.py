@@ -16,13 +16,18 @@ task's final state from its thread instead of running it again, so no
 finished task is ever redone; a task killed mid-way runs again from its start.
 Which task threads hold a checkpoint is listed once when the run starts, so
 a task with none (every task of a fresh run) starts without a read of the
-checkpoint database (issue 15: one query per run instead of one per task).
+checkpoint database (issue 15: one query per run instead of one per task);
+the product's saver (:class:`reportgen.run.RunCheckpointer`) is told those
+threads are empty, so LangGraph's own read at a task's start is answered
+without a query too. Finished tasks reach the loop through a queue fed by
+their done callbacks: one wake costs the same with 8 or 90 tasks in flight.
 """
 
 from __future__ import annotations
 
 import asyncio
 import heapq
+import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -92,6 +97,12 @@ def task_thread_id(report_id: str, task_id: str) -> str:
     return f"{report_id}/{task_id}"
 
 
+def _is_sqlite_saver(saver: Any) -> bool:
+    """True for LangGraph's ``AsyncSqliteSaver`` (its module is already imported when one exists)."""
+    module = sys.modules.get("langgraph.checkpoint.sqlite.aio")
+    return module is not None and isinstance(saver, module.AsyncSqliteSaver)
+
+
 def _now() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -158,11 +169,33 @@ class Dispatcher:
         """
         self.outputs = dict(outputs or {})
         self._checkpointed = await self._checkpointed_threads()
+        known_empty = getattr(getattr(self.graph, "checkpointer", None), "known_empty", None)
+        if self._checkpointed is not None and isinstance(known_empty, set):  # reportgen.run.RunCheckpointer
+            known_empty.update(
+                thread for task in self.blueprint.tasks
+                if (thread := task_thread_id(self.blueprint.report_id, task.id)) not in self._checkpointed
+            )
         for stale in self.blueprint.tasks:
             if stale.status is TaskStatus.RUNNING:  # interrupted by a kill: run again
                 stale.status = TaskStatus.PENDING
         running: dict[asyncio.Future, Task] = {}
         ready = _Readiness(self.blueprint)
+        # Finished task futures arrive here (their done callback), so waking on a completion
+        # costs O(1): asyncio.wait on every running future re-registered a callback on each
+        # of them per completion, O(tasks in flight) each time (issue 15, make bench).
+        finished_queue: asyncio.Queue[asyncio.Future | None] = asyncio.Queue()
+        cancel_watch: asyncio.Future | None = None
+        if self.cancel is not None:
+            cancel_watch = asyncio.ensure_future(self.cancel.wait())
+            cancel_watch.add_done_callback(lambda _: finished_queue.put_nowait(None))  # wakes the loop
+        try:
+            return await self._loop(running, ready, finished_queue)
+        finally:
+            if cancel_watch is not None:
+                cancel_watch.cancel()
+
+    async def _loop(self, running: dict[asyncio.Future, Task], ready: _Readiness,
+                    finished_queue: asyncio.Queue[asyncio.Future | None]) -> dict[str, dict[str, Any]]:
         while True:
             canceled = self.cancel is not None and self.cancel.is_set()
             if self._past_deadline():
@@ -189,7 +222,9 @@ class Dispatcher:
                                  detail=task.aim, attempt=task.attempts + 1)
                 )
                 self.on_change(self.blueprint)
-                running[asyncio.ensure_future(self._run_task(task, inputs))] = task
+                future = asyncio.ensure_future(self._run_task(task, inputs))
+                future.add_done_callback(finished_queue.put_nowait)
+                running[future] = task
             if not running:
                 if canceled and self.cancel is not None and self.cancel.is_set():
                     self.ctx.log.append(StatusUpdate(task_id="run", status="canceled",
@@ -198,19 +233,8 @@ class Dispatcher:
                 if not canceled and ready.has_ready():
                     continue  # skipping made new tasks ready
                 break
-            waiters = set(running)
-            cancel_waiter = None
-            if self.cancel is not None and not canceled:
-                cancel_waiter = asyncio.ensure_future(self.cancel.wait())
-                waiters.add(cancel_waiter)
-            finished, _ = await asyncio.wait(
-                waiters, timeout=self._remaining(), return_when=asyncio.FIRST_COMPLETED
-            )
-            if cancel_waiter is not None:
-                cancel_waiter.cancel()
-                finished.discard(cancel_waiter)
             amended = False
-            for fut in finished:
+            for fut in await self._finished(finished_queue):
                 task = running.pop(fut)
                 fut.result()  # dispatcher bugs must surface, agent failures never raise
                 if task.status is TaskStatus.PENDING:  # amended: a new step comes first
@@ -222,17 +246,45 @@ class Dispatcher:
             self.on_change(self.blueprint)
         return self.outputs
 
+    async def _finished(self, queue: asyncio.Queue[asyncio.Future | None]) -> list[asyncio.Future]:
+        """The task futures that finished: waits for one (or the cancel event, or the deadline), then takes all."""
+        remaining = self._remaining()
+        try:
+            if remaining is None:
+                first = await queue.get()
+            else:
+                first = await asyncio.wait_for(queue.get(), remaining)
+        except TimeoutError:  # the deadline: the loop stops what runs
+            return []
+        items = [first]
+        while not queue.empty():
+            items.append(queue.get_nowait())
+        return [item for item in items if item is not None]  # None: the cancel event was set
+
     async def _checkpointed_threads(self) -> set[str] | None:
         """The task threads of this report that hold a checkpoint; ``None`` if the saver cannot list them.
 
-        Read once per run with the checkpointer's own ``alist`` (any LangGraph
-        saver: SQLite, Postgres, memory). With ``None`` every task asks for
-        its own state, as before.
+        Read once per run. LangGraph's SQLite saver is asked for the thread
+        names only, by a range over its primary key (``thread_id`` first), so
+        the cost does not grow with every report the data dir ever held; its
+        ``alist`` loads and deserialises every checkpoint of every report,
+        which took 30 ms after eight reports and grows without bound (issue
+        15: time to the first task). Any other saver (Postgres, memory) is
+        listed with its own ``alist``. With ``None`` every task asks for its
+        own state, as before.
         """
         saver = getattr(self.graph, "checkpointer", None)
         if saver is None or isinstance(saver, bool) or not hasattr(saver, "alist"):
             return None
         prefix = task_thread_id(self.blueprint.report_id, "")
+        if _is_sqlite_saver(saver):
+            await saver.setup()
+            # thread ids between "<report-id>/" and "<report-id>0" ("0" follows "/" in code point order)
+            async with saver.lock, saver.conn.execute(
+                "SELECT DISTINCT thread_id FROM checkpoints WHERE thread_id >= ? AND thread_id < ?",
+                (prefix, prefix[:-1] + chr(ord("/") + 1)),
+            ) as cursor:
+                return {str(row[0]) async for row in cursor}
         threads: set[str] = set()
         try:
             async for item in saver.alist(None):

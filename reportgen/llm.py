@@ -57,15 +57,21 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import httpx2 as httpx  # the HTTP client of openai >= 3 (httpx's successor, same API)
-import openai
 from pydantic import BaseModel, ValidationError
 
+from reportgen._lazy import lazy_module
 from reportgen.acp import StatusCode
 from reportgen.config import Settings
 from reportgen.errors import AgentError, ConfigError, ReportgenError
+
+if TYPE_CHECKING:
+    import httpx2 as httpx  # the HTTP client of openai >= 3 (httpx's successor, same API)
+    import openai
+else:  # imported with the first model call: the client is ~0.6 s of start-up (issue 15)
+    httpx = lazy_module("httpx2")
+    openai = lazy_module("openai")
 
 __all__ = [
     "LLM",

@@ -20,7 +20,6 @@ from reportgen.blueprint.planner import plan_extractive
 from reportgen.config import RunOptions, Settings
 from reportgen.coordinate import coordinate
 from reportgen.dispatch import Dispatcher
-from reportgen.render import output_files, write_report_files
 from reportgen.report import Limitation, Report
 
 if TYPE_CHECKING:
@@ -32,6 +31,7 @@ __all__ = [
     "Pipeline",
     "brains_used",
     "ReportState",
+    "SAVE_COST_FACTOR",
     "coordinate_node",
     "dispatch_node",
     "plan_node",
@@ -40,6 +40,8 @@ __all__ = [
 
 #: Least time between two writes of ``blueprint.json`` during dispatch, in seconds.
 BLUEPRINT_SAVE_INTERVAL_S = 0.5
+#: The interval between two ``blueprint.json`` saves is at least this many times the last save's duration.
+SAVE_COST_FACTOR = 20.0
 
 
 
@@ -126,7 +128,11 @@ class BlueprintSaver:
 
     Rewriting the whole file on every task event made the per-task cost grow
     with the blueprint (``make bench``); the file is a view for people (the
-    checkpoints are what resume uses), so a short lag is harmless.
+    checkpoints are what resume uses), so a short lag is harmless. A save
+    costs time proportional to the blueprint, so the interval also stretches
+    to :data:`SAVE_COST_FACTOR` times the last save's duration: saving never
+    takes more than about 5 % of the run, whatever its size (issue 15: the
+    per-task cost stays flat from 50 to 800 tasks).
 
     Args:
         path: The ``blueprint.json`` file (its folder is created on first save).
@@ -137,13 +143,15 @@ class BlueprintSaver:
         self.path = Path(path)
         self.interval_s = interval_s
         self._saved_at = float("-inf")
+        self._cost_s = 0.0
 
     def __call__(self, blueprint: Blueprint, *, force: bool = False) -> None:
         now = time.monotonic()
-        if force or now - self._saved_at >= self.interval_s:
+        if force or now - self._saved_at >= max(self.interval_s, SAVE_COST_FACTOR * self._cost_s):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             blueprint.save(self.path)
-            self._saved_at = now
+            self._saved_at = time.monotonic()
+            self._cost_s = self._saved_at - now
 
 
 def _timed(state: ReportState, **stages: float) -> dict[str, float]:
@@ -260,6 +268,7 @@ def render_node(state: ReportState, runtime: Runtime[Pipeline]) -> dict[str, Any
     Raises:
         RenderError: The HTML or PDF could not be produced.
     """
+    from reportgen.render import output_files, write_report_files  # Jinja, WeasyPrint...: this stage only
     from reportgen.render.appendix import PLAN_REVIEW
 
     p = runtime.context

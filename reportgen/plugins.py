@@ -64,7 +64,9 @@ class Hooks:
     @hookspec
     def register_brains(self, register: Register) -> None:
         """Register brains: ``register(name, factory)``; ``factory(spec)`` returns a
-        :class:`~reportgen.agents.runtime.Brain`. Agent specs name brains in ``[brains]``."""
+        :class:`~reportgen.agents.runtime.Brain`. Agent specs name brains in ``[brains]``.
+        ``factory`` may be an import path, ``"package.module:BrainClass"``: the module is
+        then imported only when a run uses the brain (start-up stays light)."""
 
     @hookspec
     def register_search_backends(self, register: Register) -> None:

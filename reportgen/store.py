@@ -324,24 +324,27 @@ class JobStore:
             row = self._db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
         return _job(row) if row is not None else None
 
-    def list(self, *, limit: int = 20, offset: int = 0) -> list[Job]:
+    def list(self, *, limit: int = 20, offset: int = 0, client: str | None = None) -> list[Job]:
         """Jobs newest first.
 
         Args:
             limit: Page size.
             offset: Jobs skipped from the newest.
+            client: Only this client's jobs (a user's own); ``None`` for everyone's.
         """
+        where, args = ("WHERE client = ? ", (client,)) if client is not None else ("", ())
         with self._lock:
             rows = self._db.execute(
-                "SELECT * FROM jobs ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
-                (limit, offset),
+                f"SELECT * FROM jobs {where}ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
+                (*args, limit, offset),
             ).fetchall()
         return [_job(r) for r in rows]
 
-    def count(self) -> int:
-        """Number of jobs."""
+    def count(self, *, client: str | None = None) -> int:
+        """Number of jobs (of ``client`` only, when given)."""
+        where, args = ("WHERE client = ?", (client,)) if client is not None else ("", ())
         with self._lock:
-            return int(self._db.execute("SELECT count(*) FROM jobs").fetchone()[0])
+            return int(self._db.execute(f"SELECT count(*) FROM jobs {where}", args).fetchone()[0])
 
     def unfinished(self) -> builtins.list[Job]:  # ``list`` here is the method above
         """Jobs ``submitted`` or ``working``, oldest first (the ones to run on start).

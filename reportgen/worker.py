@@ -238,11 +238,21 @@ class Worker:
         self._running: dict[str, _Running] = {}
         self._stopping = False
         self._sweeper: asyncio.Task[None] | None = None
+        self._warm_up: asyncio.Future[None] | None = None
 
     # -- lifecycle -----------------------------------------------------------
 
     async def start(self) -> None:
-        """Start the runners and queue every unfinished job, oldest first (resume)."""
+        """Start the runners and queue every unfinished job, oldest first (resume).
+
+        The pipeline's modules, the language detector and the agent registry
+        start loading in a thread: loading them takes seconds, which the
+        first requests would otherwise spend blocking the event loop
+        (``submit`` imports the pipeline, ``check`` detects a topic's
+        language, the file endpoints list the exporters). Start does not
+        wait for them, so the service listens at once; :meth:`ready` does.
+        """
+        self._warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up, self.settings))
         self.events.bind(asyncio.get_running_loop())
         self._stopping = False
         self._queue = asyncio.Queue()
@@ -253,6 +263,16 @@ class Worker:
             for i in range(self.settings.max_jobs)
         ]
         self._sweeper = asyncio.create_task(self._sweep_reviews(), name="reportgen-review-timeouts")
+
+    async def ready(self) -> None:
+        """Wait (without blocking the loop) for the start-up warm-up; call before :meth:`submit` in a request.
+
+        Were a request to import the pipeline while the warm-up thread is
+        importing it, the event loop would wait on Python's import lock.
+        """
+        if self._warm_up is not None:
+            with contextlib.suppress(Exception):  # a failed warm-up only means a slower first request
+                await asyncio.shield(self._warm_up)
 
     async def stop(self) -> None:
         """Stop: running reports stop at a task boundary (and resume on the next start)."""
@@ -528,6 +548,7 @@ class Worker:
         return datetime.now(timezone.utc) + timedelta(seconds=float(timeout)) if timeout else None
 
     async def _run(self, job: Job, cancel: asyncio.Event) -> None:
+        await self.ready()  # a job resumed at start must not import the pipeline beside the warm-up
         from reportgen.run import generate_report
 
         log = MessageLog(self.report_dir(job.id) / "messages.jsonl")
@@ -585,6 +606,23 @@ class Worker:
         done = sum(t.status.finished for t in blueprint.tasks)
         self.store.set_progress(job_id, done, len(blueprint.tasks))
         self.events.notify(job_id)
+
+
+def _warm_up(settings: Settings) -> None:
+    """Load what the first requests need and keep cached: the pipeline's modules (``submit``
+    imports :mod:`reportgen.run`, about 3 s of imports), both language identifiers
+    :func:`~reportgen.config.resolve_language` uses, and the agent registry."""
+    import reportgen.run  # noqa: F401
+    from reportgen.agents.registry import load_registry
+    from reportgen.config import LANGUAGES
+    from reportgen.i18n import detect_language
+
+    detect_language("renewable energy")
+    detect_language("renewable energy", LANGUAGES)
+    try:
+        load_registry(settings)
+    except ReportgenError:  # a broken agent folder or plugin: the first run reports it
+        pass
 
 
 def _pdf_pages(path: Path) -> int | None:

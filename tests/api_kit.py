@@ -79,20 +79,22 @@ class LiveServer:
     """The app on a real uvicorn, 127.0.0.1 and an ephemeral port, in a thread.
 
     Use as a context manager; leaving it stops the server (and the worker,
-    gracefully) and waits for the thread.
+    gracefully) and waits for the thread. ``**options`` are more
+    :class:`uvicorn.Config` arguments (e.g. ``reportgen serve``'s, from
+    :func:`reportgen.api.server.uvicorn_options`).
     """
 
-    def __init__(self, app: FastAPI) -> None:
+    def __init__(self, app: FastAPI, **options: Any) -> None:
         self.app = app
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(
-            app, log_level="warning", lifespan="on", ws="none", http="h11",
-            timeout_graceful_shutdown=3, timeout_keep_alive=1,
-        )
+        config = uvicorn.Config(app, **{
+            "log_level": "warning", "lifespan": "on", "ws": "none", "http": "h11",
+            "timeout_graceful_shutdown": 3, "timeout_keep_alive": 1, **options,
+        })
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self._serve, name=f"uvicorn-{self.port}", daemon=True)
 
@@ -123,9 +125,9 @@ class LiveServer:
 
 
 @contextlib.contextmanager
-def live(app: FastAPI) -> Iterator[LiveServer]:
-    """``with live(app) as server:`` — the app served on ``server.url``."""
-    with LiveServer(app) as server:
+def live(app: FastAPI, **options: Any) -> Iterator[LiveServer]:
+    """``with live(app) as server:`` — the app served on ``server.url`` (``options``: see :class:`LiveServer`)."""
+    with LiveServer(app, **options) as server:
         yield server
 
 
@@ -133,7 +135,9 @@ def live(app: FastAPI) -> Iterator[LiveServer]:
 def _finished_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """One report made through the API, once per session (a data dir and an outputs folder)."""
     base = tmp_path_factory.mktemp("finished-report")
-    settings = Settings(home=base / "home", out_dir=base / "out")
+    # Session-scoped: set up before the per-test environment (conftest) that allows "testserver".
+    settings = Settings(home=base / "home", out_dir=base / "out",
+                        allowed_hosts=["localhost", "127.0.0.1", "[::1]", "testserver"])
 
     async def make() -> str:
         app = create_app(settings, search=FakeSearch(), backoff_scale=0)

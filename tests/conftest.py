@@ -24,14 +24,17 @@ pytest_plugins = ["fakeweb", "fakellm", "api_kit"]
 def reportgen_home(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[Path]:
-    """Point ``REPORTGEN_HOME`` at a fresh temp dir, drop other ``REPORTGEN_*`` variables and
-    turn plugin autoload off (``REPORTGEN_PLUGINS=""``; a test that wants a plugin names it)."""
+    """Point ``REPORTGEN_HOME`` at a fresh temp dir, drop other ``REPORTGEN_*`` variables,
+    turn plugin autoload off (``REPORTGEN_PLUGINS=""``; a test that wants a plugin names it)
+    and allow the ASGI test client's ``Host: testserver``."""
     home = tmp_path_factory.mktemp("reportgen-home")
     for key in list(os.environ):
         if key.startswith("REPORTGEN_"):
             monkeypatch.delenv(key)
     monkeypatch.setenv("REPORTGEN_HOME", str(home))
     monkeypatch.setenv("REPORTGEN_PLUGINS", "")  # plugin autoload is off under tests
+    # httpx's ASGI client calls the app "testserver"; the loopback names stay allowed.
+    monkeypatch.setenv("REPORTGEN_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
     get_settings.cache_clear()
     yield home
     get_settings.cache_clear()

@@ -95,7 +95,7 @@ async def test_with_an_api_key_every_endpoint_but_the_cards_needs_it(tmp_path, m
     calls = []
     real = hmac.compare_digest
     monkeypatch.setattr("reportgen.api.security.hmac.compare_digest", lambda a, b: calls.append(1) or real(a, b))
-    app = make_app(tmp_path, api_key=KEY)
+    app = make_app(tmp_path, api_key=KEY, auth_failures_per_minute=1000)  # 50 wrong keys, none throttled
     async with client(app, lifespan=False) as http:
         job = (await http.post("/reports", json={"topic": TOPIC}, headers={"X-API-Key": KEY})).json()
         endpoints = [

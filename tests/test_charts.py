@@ -504,7 +504,7 @@ def test_all_is_sorted_and_complete() -> None:
     assert charts.__all__ == sorted(charts.__all__)
     public = {
         name
-        for name, value in vars(charts).items()
+        for name, value in ((n, getattr(charts, n)) for n in dir(charts))  # dir(): the lazy names too
         if not name.startswith("_") and not isinstance(value, type(charts))
         and name != "annotations"
     }

@@ -43,6 +43,24 @@ def test_graph_command_prints_mermaid():
     assert "recovery" in result.stdout and "dispatch" in result.stdout
 
 
+def test_card_command_prints_the_a2a_card_the_service_serves():
+    """``reportgen card`` is the service's 1.0 card (without a2a-sdk's 0.3 compatibility fields)."""
+    import json
+
+    from a2a.server.request_handlers.response_helpers import agent_card_to_dict
+
+    from reportgen.api.card import a2a_agent_card
+    from reportgen.config import get_settings
+
+    result = runner.invoke(app, ["card", "--url", "http://example.test:9000/"])
+    assert result.exit_code == 0, result.stderr
+    card = json.loads(result.stdout)
+    assert card["supportedInterfaces"][0]["url"] == "http://example.test:9000/a2a"
+    assert {s["id"] for s in card["skills"]} >= {"generate-report", "agent-browser", "agent-writer"}
+    served = agent_card_to_dict(a2a_agent_card(get_settings(), "http://example.test:9000"))
+    assert {k: v for k, v in served.items() if k in card} == card
+
+
 def test_a_broken_user_template_is_refused_before_any_research(tmp_path):
     folder = tmp_path / "my-templates"
     folder.mkdir()

@@ -13,6 +13,7 @@ from reportgen.blueprint.model import Blueprint, Task, TaskInput, TaskStatus
 from reportgen.dispatch import Dispatcher
 from reportgen.faults import FaultPlan
 from reportgen.graph import build_task_graph, default_agents
+from reportgen.run import open_checkpointer
 
 from fakes import FakeSearch, SleepAgent
 
@@ -21,6 +22,9 @@ from fakes import FakeSearch, SleepAgent
 async def _saver(kind, tmp_path):
     if kind == "memory":
         yield InMemorySaver()
+    elif kind == "run":  # the product's: RunCheckpointer
+        async with open_checkpointer(tmp_path / "cp.sqlite") as saver:
+            yield saver
     else:
         async with AsyncSqliteSaver.from_conn_string(str(tmp_path / "cp.sqlite")) as saver:
             yield saver
@@ -152,11 +156,12 @@ async def test_no_recovery_ablation_fails_at_the_first_error(tmp_path):
     assert bp.task("research-1").status_codes == [605]
 
 
-async def test_finished_tasks_are_reused_from_their_checkpoint(tmp_path):
+@pytest.mark.parametrize("checkpointer", ["sqlite", "run"])
+async def test_finished_tasks_are_reused_from_their_checkpoint(tmp_path, checkpointer):
     latency: dict = {}
     record: dict = {}
     agents = {name: SleepAgent(name, latency, record) for name in ("browser", "plot", "writer")}
-    async with _saver("sqlite", tmp_path) as saver:
+    async with _saver(checkpointer, tmp_path) as saver:
         graph = build_task_graph(saver, agents)
         await Dispatcher(_chain_blueprint(), graph, _ctx(tmp_path)).run()
         record.clear()
@@ -165,6 +170,43 @@ async def test_finished_tasks_are_reused_from_their_checkpoint(tmp_path):
     assert record == {}  # nothing ran twice
     assert outputs["chart-1"] == {"chart": "chart-1.chart"}
     assert {t.status for t in again.tasks} == {TaskStatus.DONE}
+
+
+@pytest.mark.parametrize("checkpointer", ["memory", "sqlite"])
+async def test_the_checkpointed_task_threads_are_those_of_this_report_only(tmp_path, checkpointer):
+    """Listed once per run; the SQLite saver is asked for thread names of this report only."""
+    agents = {name: SleepAgent(name, {}, {}) for name in ("browser", "plot", "writer")}
+    async with _saver(checkpointer, tmp_path) as saver:
+        graph = build_task_graph(saver, agents)
+        for report_id in ("r1", "r1-2", "r10", "r"):  # neighbours in sort order share no thread
+            bp = _chain_blueprint()
+            bp.report_id = report_id
+            await Dispatcher(bp, graph, _ctx(tmp_path)).run()
+        dispatcher = Dispatcher(_chain_blueprint(), graph, _ctx(tmp_path))
+        listed = await dispatcher._checkpointed_threads()
+        generic = {str(i.config["configurable"]["thread_id"]) async for i in saver.alist(None)}
+    expected = {f"r1/{t}" for t in ("research-1", "research-2", "chart-1", "chart-2")}
+    assert listed == expected and {t for t in generic if t.startswith("r1/")} == expected
+
+
+async def test_a_fresh_task_starts_without_reading_the_checkpoint_database(tmp_path, monkeypatch):
+    """RunCheckpointer answers "no checkpoint" for threads the dispatcher listed as empty; a rerun reads."""
+    agents = {name: SleepAgent(name, {}, {}) for name in ("browser", "plot", "writer")}
+    reads: list[str] = []
+    query = AsyncSqliteSaver.aget_tuple
+
+    async def counted(self, config):
+        reads.append(config["configurable"]["thread_id"])
+        return await query(self, config)
+
+    monkeypatch.setattr(AsyncSqliteSaver, "aget_tuple", counted)
+    async with _saver("run", tmp_path) as saver:
+        graph = build_task_graph(saver, agents)
+        await Dispatcher(_chain_blueprint(), graph, _ctx(tmp_path)).run()
+        assert reads == [] and saver.known_empty == set()  # every thread written once, none read
+        again = await Dispatcher(_chain_blueprint(), graph, _ctx(tmp_path)).run()  # resumed: reads each
+    assert sorted(reads) == ["r1/chart-1", "r1/chart-2", "r1/research-1", "r1/research-2"]
+    assert again["chart-1"] == {"chart": "chart-1.chart"}
 
 
 def test_agents_registry_names():

@@ -195,7 +195,10 @@ def test_match_expression() -> None:
     assert match_expression('Wind "power" NEAR*', "en") == '"wind" OR "power" OR "near"'
     assert match_expression("the wind of the north", "en") == '"wind" OR "north"'
     assert match_expression("the of", "en") == '"the" OR "of"'  # only stopwords: keep them
-    assert match_expression("L'Énergie", "fr") == '"energie"'
+    assert match_expression("L'Énergie", "fr") == '"energie" OR "energies"'
+    # inflections: a plural finds its singular, a long singular its plural (the tokenizer does not stem)
+    assert match_expression("Heat pumps", "en") == '"heat" OR "pumps" OR "pump"'
+    assert match_expression("Antibiotic", "en") == '"antibiotic" OR "antibiotics"'
     assert match_expression("风力 power") == '"power"'  # Han goes to the CJK fallback
     assert match_expression(" ".join(f"w{i}" for i in range(200))).count(" OR ") == 63
 

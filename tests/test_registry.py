@@ -304,3 +304,45 @@ def test_a_plugin_chart_kind_is_drawn_by_its_registered_function(tmp_path, monke
     assert "<svg" in draw_svg(spec, kinds)
     with pytest.raises(Exception, match="no chart kind 'dots'"):
         draw_svg(spec)  # without the registry's drawers the kind is unknown
+
+
+# ---------------------------------------------------------------- brains by import path (issue 15)
+
+
+def test_the_built_in_agents_tools_match_their_brains_in_full():
+    """Start-up trusts the built-in agent/brain pairs; here they are checked, importing every brain."""
+    from reportgen.agents.registry import BrainRef, _check
+    from reportgen.agents.spec import _check_prompt
+
+    registry = load_registry(get_settings())
+    assert all(isinstance(factory, BrainRef) for factory in registry.brains.values())
+    _check(registry, full=True)
+    for spec in registry.agents.values():  # prompts are not parsed at load for built-ins
+        for name, text in spec.prompts.items():
+            _check_prompt(text, spec.origin, f"{name}.j2")
+
+
+@pytest.mark.parametrize(("path", "message"), [
+    ("no_colon_here", "an import path is 'package.module:Attribute'"),
+    ("reportgen.no_such_module:Brain", "cannot be loaded: ModuleNotFoundError"),
+    ("reportgen.agents.browser:NoSuchBrain", "cannot be loaded: AttributeError"),
+    ("reportgen.agents.browser:__doc__", "is a str, not a callable"),
+], ids=["malformed", "no-module", "no-attribute", "not-callable"])
+def test_a_brain_registered_by_a_bad_import_path_is_named(tmp_path, monkeypatch, request, path, message):
+    name = f"path_plugin_{request.node.callspec.id.replace('-', '_')}"  # one module per case
+    site = tmp_path / "site"
+    site.mkdir()
+    _plugin(site, name, f"""
+        from reportgen.plugins import hookimpl
+
+        @hookimpl
+        def register_brains(register):
+            register("browser.extractive", {path!r})
+    """)
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setenv("REPORTGEN_PLUGINS", name)
+    get_settings.cache_clear()
+    with pytest.raises(PluginError, match=name) as caught:
+        registry = load_registry(get_settings())  # the plugin's brain replaces a built-in: checked now
+        registry.bind(get_settings(), None)
+    assert message in str(caught.value)

@@ -489,7 +489,7 @@ def test_missing_template_folder(tmp_path: Path) -> None:
 
 def test_all_is_sorted_and_complete() -> None:
     public = {
-        name for name, value in vars(reportgen.render).items()
+        name for name, value in ((n, getattr(reportgen.render, n)) for n in dir(reportgen.render))  # + lazy names
         if not name.startswith("_") and not isinstance(value, types.ModuleType)
         and name != "annotations"
     }

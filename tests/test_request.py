@@ -74,7 +74,7 @@ SENSES = [
 
 
 def test_an_ambiguous_word_keeps_the_sense_of_its_own_article():
-    themes, core = gather_themes(read_request("Inflation"), FakeSearch(SENSES), 5, "en")
+    themes, core, _ = gather_themes(read_request("Inflation"), FakeSearch(SENSES), 5, "en")
     assert [p.title for p in core] == ["Inflation"]
     assert "Cosmic inflation" not in themes and "Big Bang" not in themes
     assert {"Central bank", "Wage"} <= set(themes)
@@ -125,7 +125,7 @@ TWO = [
 
 
 def test_two_subjects_each_lead_a_section():
-    themes, _ = gather_themes(read_request("Malaria and tuberculosis"), FakeSearch(TWO), 4, "en")
+    themes, _, _ = gather_themes(read_request("Malaria and tuberculosis"), FakeSearch(TWO), 4, "en")
     assert themes[:2] == ["Malaria", "Tuberculosis"]
 
 
@@ -152,3 +152,43 @@ async def test_limitations_name_local_files_inside_their_corpus_folder(tmp_path)
     reasons = [lim.reason for lim in result.report.limitations]
     assert any(r.startswith("notes/sub/broken.pdf: not used") for r in reasons), reasons
     assert not any(str(tmp_path) in r for r in reasons)  # never the absolute path of the machine that made it
+
+
+@pytest.mark.parametrize(("text", "subjects", "alternatives"), [
+    ("Who was Napoleon?", ["Napoleon"], []),
+    ("What are black holes?", ["black holes"], []),
+    ("Is nuclear power safe?", ["nuclear power"], []),
+    ("Explain how vaccines work", ["vaccines"], []),
+    ("Tell me about the French Revolution", ["French Revolution"], []),
+    ("Can you write a short report on coffee?", ["coffee"], []),
+    ("I need a report about bees and pollination", ["bees", "pollination"], []),
+    ("Compare solar and wind power", ["solar power", "wind power"], []),
+    ("What is the difference between weather and climate?", ["weather", "climate"], []),
+    ("Cats versus dogs", ["Cats", "dogs"], []),
+    ("Pros and cons of electric cars", ["electric cars"], []),
+    ("How does the immune system fight viruses?", ["immune system fight"], ["immune system", "immune"]),
+])
+def test_lead_ins_comparisons_and_questions(text, subjects, alternatives):
+    request = read_request(text)
+    assert request.subjects == subjects
+    assert request.alternatives == alternatives
+    assert not {"is", "are", "was"} & set(request.aspects)  # an auxiliary is never an aspect
+
+
+def test_a_question_takes_the_reading_the_corpus_holds():
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Immune system", "The immune system protects the body against viruses and bacteria."),
+            _doc("Virus", "A virus is a small infectious agent; the immune system fights viruses.")]
+    request = resolve_subject(read_request("How does the immune system fight viruses?"), FakeSearch(docs), "en")
+    assert request.subjects == ["immune system"]
+    assert "fight" in request.aspects
+    plain = read_request("Solar power")
+    assert resolve_subject(plain, FakeSearch(docs), "en") is plain
+
+
+def test_an_acronym_counts_only_as_written():
+    docs = [_doc("Electronvolt", "An electronvolt (eV) is a unit of energy; gamma rays carry MeV and eV."),
+            _doc("Electric car", "An electric car (EV) runs on batteries; EV sales grew as charging spread.")]
+    themes, core, _ = gather_themes(read_request("Electric vehicle (EV) adoption"), FakeSearch(docs), 3, "en")
+    assert "Electronvolt" not in [p.title for p in core] + themes

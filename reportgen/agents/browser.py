@@ -23,12 +23,16 @@ from reportgen.sources.text import split_sentences
 
 __all__ = ["BrowserBrain"]
 
+#: Passages searched per companion document (an encyclopedia summary is one to three).
+COMPANION_PASSAGES = 5
+
 
 class BrowserBrain(Brain):
     """Search + read over the run's search backend.
 
     Inputs: ``query`` (str, required), ``focus`` (str: the words a passage must
-    touch, default the query), ``k`` (int, passages wanted, default 8).
+    touch, default the query), ``k`` (int, passages wanted, default 8),
+    ``companions`` (titles of documents read whole besides, optional).
     Outputs: ``notes`` (list of passage dicts, best first) and ``claims``
     (empty: the extractive writer quotes the notes themselves).
     """
@@ -53,10 +57,16 @@ class BrowserBrain(Brain):
             query = f"{query} {ctx.topic}"
             focus = f"{focus} {ctx.topic}"
             k *= 2
-        return {"query": query.strip(), "focus": focus, "k": k}
+        companions = [str(t) for t in inputs.get("companions") or [] if str(t).strip()]
+        return {"query": query.strip(), "focus": focus, "k": k, "companions": companions}
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> list[Passage]:
-        return ctx.search.search(params["query"], k=params["k"])
+        found = ctx.search.search(params["query"], k=params["k"])
+        for title in params.get("companions") or []:  # a companion document is read whole, in its order
+            have = {p.text for p in found}
+            found += [p for p in ctx.search.search(title, k=COMPANION_PASSAGES)
+                      if p.title == title and p.text not in have]
+        return found
 
     def check_response(
         self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext
@@ -69,7 +79,8 @@ class BrowserBrain(Brain):
                 "broaden the query",
             )
         focus = terms(params["focus"], ctx.lang)
-        on_topic = [p for p in passages if focus & terms(f"{p.title} {p.text}", ctx.lang)]
+        joined = set(params.get("companions") or [])
+        on_topic = [p for p in passages if p.title in joined or focus & terms(f"{p.title} {p.text}", ctx.lang)]
         if not on_topic:
             raise AgentError(
                 StatusCode.WRONG_INFORMATION,

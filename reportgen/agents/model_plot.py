@@ -16,6 +16,7 @@ from typing import Any, cast
 
 from pydantic import BaseModel, Field, ValidationError
 
+from reportgen import charts  # charts.draw_svg: matplotlib is imported with the first chart (issue 15)
 from reportgen.acp import StatusCode
 from reportgen.agents.model_common import (
     FEEDBACK_INPUT,
@@ -28,7 +29,7 @@ from reportgen.agents.model_common import (
 from reportgen.agents.plot import PlotBrain, series_chart
 from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
-from reportgen.charts import ChartPoint, ChartSpec, caption, draw_svg
+from reportgen.charts import ChartPoint, ChartSpec, caption
 from reportgen.errors import AgentError
 from reportgen.sources.models import Passage
 
@@ -135,7 +136,7 @@ class ModelPlotBrain(Brain):
                              "propose comparable values") from None
         sources = {p.source_id: {"source_id": p.source_id, "title": p.title, "url": p.url,
                                  "corpus": labelled_corpus(labelled, p.source_id)} for p in points}
-        return {"chart": {"spec": spec.model_dump(mode="json"), "svg": draw_svg(spec, ctx.chart_kinds),
+        return {"chart": {"spec": spec.model_dump(mode="json"), "svg": charts.draw_svg(spec, ctx.chart_kinds),
                           "caption": caption(spec), "sources": list(sources.values())}}
 
 

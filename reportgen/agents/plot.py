@@ -20,13 +20,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from reportgen import charts  # charts.draw_svg: matplotlib is imported with the first chart (issue 15)
 from reportgen.acp import StatusCode
 from reportgen.agents.model_common import source_ref
 from reportgen.agents.ranking import mentions, terms
 from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.blueprint.relevance import Relatedness
-from reportgen.charts import ChartPoint, ChartSpec, caption, draw_svg, extract_facts, propose_chart
+from reportgen.charts import ChartPoint, ChartSpec, caption, extract_facts, propose_chart
 from reportgen.errors import AgentError
 from reportgen.sources.models import Passage
 
@@ -62,7 +63,7 @@ def series_chart(series: dict[str, Any], subject: str, kinds: dict[str, Any] | N
             x_label="Year" if series.get("time") else "", y_label=f"{quantity} ({unit})", unit=unit, points=points)
     except ValidationError:
         spec = None
-    svg = draw_svg(spec, kinds) if spec is not None else ""
+    svg = charts.draw_svg(spec, kinds) if spec is not None else ""
     return {"spec": spec, "svg": svg, "facts": len(points), "passages": passages}
 
 #: Least relatedness (:class:`~reportgen.blueprint.relevance.Relatedness`) of a
@@ -152,7 +153,7 @@ class PlotBrain(Brain):
         about = [f for f in found if _about(f"{f.title} {f.sentence}", params["keywords"], ctx.lang)]
         related = related_sources(passages, params["subject"], params["keywords"], ctx.lang)
         spec = propose_chart(about, params["subject"], [f for f in found if f.source_id in related])
-        svg = draw_svg(spec, ctx.chart_kinds) if spec is not None else ""
+        svg = charts.draw_svg(spec, ctx.chart_kinds) if spec is not None else ""
         return {"spec": spec, "svg": svg, "facts": len(found), "passages": passages}
 
     def check_response(

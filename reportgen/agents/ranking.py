@@ -9,7 +9,9 @@ from typing import Any, Iterable
 from reportgen.sources.models import Passage
 from reportgen.sources.text import has_cjk, split_sentences, stopwords, tokenize
 
-__all__ = ["MENTION_PREFIX", "RankedSentence", "mentions", "quotable", "rank_sentences", "stem", "terms"]
+__all__ = [
+    "MENTION_PREFIX", "RankedSentence", "mentions", "quotable", "rank_sentences", "stem", "terms", "with_antecedents",
+]
 
 #: Shortest and longest sentence quoted, in characters: shorter ones are
 #: usually headings or fragments, longer ones run-ons from badly split text.
@@ -46,6 +48,8 @@ def stem(token: str) -> str:
     """A light plural-folding stem so "renewables" matches "renewable"."""
     if len(token) > 4 and token.endswith("ies"):
         return token[:-3] + "y"
+    if len(token) > 5 and token.endswith("oes"):  # volcanoes, potatoes, heroes (but "shoes" is short)
+        return token[:-2]
     if len(token) > 4 and token.endswith("es"):
         return token[:-1] if token[-3] in "aeiou" else token[:-2] if token[-3] in "sxz" else token[:-1]
     if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):
@@ -88,12 +92,16 @@ class RankedSentence:
         source: ``{"source_id", "title", "url", "corpus"}`` of its passage.
         position: Index of the sentence within its passage (0 = first).
         score: Relevance, higher is better.
+        after: For a sentence that points back ("It is ...", "However, ..."),
+            the sentence before it in its passage, which must be quoted with it
+            (see :func:`with_antecedents`); ``None`` otherwise.
     """
 
     text: str
     source: dict[str, str]
     position: int
     score: float
+    after: str | None = None
 
 
 def _key(text: str) -> str:
@@ -108,6 +116,7 @@ def rank_sentences(
     lang: str,
     exclude: Iterable[str] = (),
     keywords: Iterable[str] = (),
+    companions: Iterable[str] = (),
 ) -> list[RankedSentence]:
     """Rank the sentences of ``passages`` for a section about ``focus``.
 
@@ -116,7 +125,11 @@ def rank_sentences(
     subject's own article) + 1 for the first sentence of a passage
     (encyclopedia summaries open with a definition) + 1/(1 + passage rank).
     A sentence must match at least one focus or topic term, unless it opens a
-    passage whose title matches the focus; when ``keywords`` are given it
+    passage whose title matches the focus, or it follows a kept sentence of a
+    passage whose title holds every keyword (the section's own article reads
+    on). A sentence that points back to the one before it ("It is ...") is
+    kept only right after a kept sentence of its passage, scored just below
+    it and marked with ``after``; when ``keywords`` are given it
     must mention *every* one of them, or come from a passage whose title
     does, so a section on "Solar power" never quotes a sentence that is only
     about power.
@@ -129,6 +142,12 @@ def rank_sentences(
         exclude: Sentences that must not be proposed (already used elsewhere).
         keywords: The section's distinctive terms (see
             :func:`reportgen.blueprint.planner.section_keywords`).
+        companions: Titles of documents the section combines with its own
+            (:func:`reportgen.blueprint.planner.companion_themes`): their
+            sentences need not hold the keywords, but they do not read on
+            as the own article does — a companion's sentence is quoted when
+            it opens the passage, names the focus or the topic, or follows
+            such a sentence pointing back to it.
 
     Returns:
         Distinct sentences, best first.
@@ -136,33 +155,70 @@ def rank_sentences(
     focus_terms, topic_terms = terms(focus, lang), terms(topic, lang)
     key_terms = {stem(k) for k in keywords}
     seen = {_key(t) for t in exclude}
+    joined = set(companions)
     out: list[RankedSentence] = []
     for rank, passage in enumerate(passages):
         title_terms = terms(passage.title, lang)
-        title_match = bool(focus_terms & title_terms)
+        companion = passage.title in joined
+        title_match = bool(focus_terms & title_terms) or companion
         title_keyword = bool(key_terms) and all(mentions(title_terms, k) for k in key_terms)
         source: dict[str, Any] = {
             "source_id": passage.source_id, "title": passage.title,
             "url": passage.url, "corpus": passage.corpus,
         }
+        previous: RankedSentence | None = None  # the kept sentence just before this one in the passage
         for position, sentence in enumerate(split_sentences(passage.text, lang)):
             sentence = sentence.strip()
-            if not (MIN_SENTENCE_CHARS <= len(sentence) <= MAX_SENTENCE_CHARS):
+            follows, previous = previous, None
+            if follows is not None and follows.position != position - 1:
+                follows = None
+            if not (MIN_SENTENCE_CHARS <= len(sentence) <= MAX_SENTENCE_CHARS) or _META.search(sentence):
                 continue
-            if not quotable(sentence, position, lang):
+            continuation = not quotable(sentence, position, lang)
+            if continuation and follows is None:
                 continue
             key = _key(sentence)
             if not key or key in seen:
                 continue
             words = terms(sentence, lang)
             kw, f, t = sum(mentions(words, k) for k in key_terms), len(focus_terms & words), len(topic_terms & words)
-            if not (f or t or (position == 0 and title_match)):
+            reads_on = follows is not None and (title_keyword or (not key_terms and title_match and not companion))
+            if not (f or t or (position == 0 and title_match) or reads_on or (continuation and companion)):
                 continue
-            if key_terms and not (kw == len(key_terms) or title_keyword):
+            if key_terms and not (kw == len(key_terms) or title_keyword or companion):
                 continue
             seen.add(key)
-            own = 2.0 if focus_terms <= title_terms else 0.0
-            score = 3.0 * kw + 2.0 * f + t + own + (1.0 if position == 0 else 0.0) + 1.0 / (1 + rank)
-            out.append(RankedSentence(sentence, source, position, score))
+            if continuation and follows is not None:
+                ranked = RankedSentence(sentence, source, position, follows.score - 0.01, after=follows.text)
+            else:
+                own = 2.0 if focus_terms <= title_terms else 0.0
+                score = 3.0 * kw + 2.0 * f + t + own + (1.0 if position == 0 else 0.0) + 1.0 / (1 + rank)
+                if follows is not None and reads_on:
+                    score = min(score, follows.score - 0.01)  # the own article reads on, in its order
+                ranked = RankedSentence(sentence, source, position, score)
+            out.append(ranked)
+            previous = ranked
     out.sort(key=lambda s: -s.score)
     return out
+
+
+def with_antecedents(chosen: Iterable[RankedSentence]) -> list[RankedSentence]:
+    """``chosen`` without the sentences whose ``after`` sentence is not chosen too.
+
+    A sentence that opens with "It" or "However" means nothing without the one
+    before it; dropping it is the only safe choice when that one is not quoted
+    (repeatedly: a chain loses everything after its first missing link).
+
+    Args:
+        chosen: Sentences picked for one section, in any order.
+
+    Returns:
+        The sentences that stand, in the same order.
+    """
+    kept = list(chosen)
+    while True:
+        texts = {s.text for s in kept}
+        standing = [s for s in kept if s.after is None or s.after in texts]
+        if len(standing) == len(kept):
+            return standing
+        kept = standing

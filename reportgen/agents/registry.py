@@ -18,6 +18,8 @@ override a built-in, two plugins registering one name is a
 from __future__ import annotations
 
 import functools
+import importlib
+import re
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
     from reportgen.config import Settings
     from reportgen.llm import LLM
 
-__all__ = ["BUILTIN", "Registry", "load_registry"]
+__all__ = ["BUILTIN", "BrainRef", "Registry", "load_registry"]
 
 #: The name the built-ins register under.
 BUILTIN = "reportgen.builtins"
@@ -39,6 +41,72 @@ BUILTIN = "reportgen.builtins"
 #: The task kinds the pipeline itself plans (research, chart, write, introduction,
 #: conclusion); agents serving other kinds are planned through their ``[plan]``.
 PIPELINE_KINDS = ("research", "chart", "write", "introduction", "conclusion")
+
+
+#: ``package.module:Attribute`` (the entry-point object reference syntax).
+_REF = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
+
+
+class BrainRef:
+    """A brain registered by its import path (``"package.module:BrainClass"``), imported on first use.
+
+    Registering ``register("writer.model", "reportgen.agents.model_writer:ModelWriterBrain")``
+    keeps the brain's module — and the model client, LangChain or matplotlib
+    it imports — out of every command that only reads the registry
+    (``reportgen plugins``, the agent card, ``reportgen graph``; issue 15).
+    Called like the factory it stands for: ``ref(spec)`` imports the target
+    once and returns ``target(spec)``.
+
+    Args:
+        path: ``module:attribute`` (attribute may be dotted), as in entry points.
+        origin: The plugin that registered it (named in errors).
+
+    Raises:
+        PluginError: ``path`` is not of that form.
+    """
+
+    def __init__(self, path: str, origin: str) -> None:
+        if not _REF.match(path):
+            raise PluginError(f"plugin {origin!r} registers brain {path!r}: an import path is "
+                              "'package.module:Attribute'")
+        self.path = path
+        self.origin = origin
+        self._target: Any = None
+
+    def resolve(self) -> Callable[[AgentSpec], Brain]:
+        """The factory itself, imported now (once).
+
+        Raises:
+            PluginError: The module cannot be imported, lacks the attribute,
+                or the attribute is not callable.
+        """
+        if self._target is None:
+            module_name, _, attr = self.path.partition(":")
+            try:
+                target: Any = importlib.import_module(module_name)
+                for part in attr.split("."):
+                    target = getattr(target, part)
+            except Exception as exc:  # noqa: BLE001 - any import failure names the plugin and the path
+                raise PluginError(f"plugin {self.origin!r}: brain {self.path!r} cannot be loaded: "
+                                  f"{type(exc).__name__}: {exc}") from exc
+            if not callable(target):
+                raise PluginError(f"plugin {self.origin!r}: brain {self.path!r} is a "
+                                  f"{type(target).__name__}, not a callable")
+            self._target = target
+        factory: Callable[[AgentSpec], Brain] = self._target
+        return factory
+
+    @property
+    def provides(self) -> tuple[str, ...] | None:
+        """The target's ``provides`` (imports it)."""
+        provided: tuple[str, ...] | None = getattr(self.resolve(), "provides", None)
+        return provided
+
+    def __call__(self, spec: AgentSpec) -> Brain:
+        return self.resolve()(spec)
+
+    def __repr__(self) -> str:
+        return f"BrainRef({self.path!r})"
 
 
 @dataclass
@@ -172,7 +240,7 @@ def _register(registry: Registry, hook: str, origin: str, *args: Any) -> None:
         (folder,) = args
         for one in _agent_folders(folder):
             where = f"{origin}: {one.name}/agent.toml" if origin != BUILTIN else f"agents/{one.name}/agent.toml"
-            spec = load_spec(one, origin=where)
+            spec = load_spec(one, origin=where, trusted=origin == BUILTIN)
             registry._add("agents", spec.name, spec, origin)
     elif hook == "register_exporters":
         (exporter,) = args
@@ -181,14 +249,25 @@ def _register(registry: Registry, hook: str, origin: str, *args: Any) -> None:
         name, value = args
         what = {"register_brains": "brains", "register_search_backends": "search_backends",
                 "register_chart_kinds": "chart_kinds"}[hook]
+        if what == "brains" and isinstance(value, str):
+            value = BrainRef(value, origin)
         if not callable(value):
             raise PluginError(f"plugin {origin!r} registers {what} {name!r} with a {type(value).__name__}, "
                               "not a callable")
         registry._add(what, name, value, origin)
 
 
-def _check(registry: Registry) -> None:
-    """Every spec's brains exist; every pipeline kind is served; feeds name known inputs."""
+def _check(registry: Registry, *, full: bool = False) -> None:
+    """Every spec's brains exist; every pipeline kind is served; feeds name known inputs.
+
+    Args:
+        registry: What was registered.
+        full: Also check the built-in agents' tools against their built-in
+            brains, which imports every brain module (the test suite does:
+            ``tests/test_registry.py``). Otherwise that pair, shipped and
+            tested together, is trusted, so reading the registry loads no
+            brain (issue 15: start-up); any other agent or brain is checked.
+    """
     for spec in registry.agents.values():
         for mode, brain in spec.brains.items():
             if brain not in registry.brains:
@@ -196,8 +275,13 @@ def _check(registry: Registry) -> None:
                     f"{spec.origin}: field 'brains.{mode}': unknown brain {brain!r}; "
                     f"registered: {', '.join(sorted(registry.brains))}"
                 )
+        brain_name = spec.brain_for(False)[1]
+        ours = (registry.origins.get(("agents", spec.name)) == BUILTIN
+                and registry.origins.get(("brains", brain_name)) == BUILTIN)
+        if ours and not full:
+            continue
         for tool in spec.tools:
-            provided = getattr(registry.brains[spec.brain_for(False)[1]], "provides", None)
+            provided = getattr(registry.brains[brain_name], "provides", None)
             if tool.kind == "builtin" and provided is not None and tool.name not in provided:
                 raise AgentDefinitionError(
                     f"{spec.origin}: field 'tools': unknown tool {tool.name!r}; its brain provides "

@@ -21,18 +21,20 @@ naming the file and the field, before any research starts.
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import jinja2
-import jinja2.sandbox
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from reportgen.acp import StatusCode
 from reportgen.agents.recovery import POLICY, Action, Policy
 from reportgen.errors import AgentDefinitionError
+
+if TYPE_CHECKING:
+    import jinja2.sandbox
 
 __all__ = [
     "AgentSpec",
@@ -325,9 +327,17 @@ class AgentSpec(_Strict):
         return {"type": "object", "properties": props, "required": required}
 
 
-#: Prompts render in Jinja's sandbox: a user's agent folder is data, not code.
-_PROMPTS = jinja2.sandbox.ImmutableSandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False,
-                                                       keep_trailing_newline=False)
+@functools.cache
+def _prompts() -> jinja2.sandbox.ImmutableSandboxedEnvironment:
+    """Prompts render in Jinja's sandbox: a user's agent folder is data, not code.
+
+    Built on first use: reading the registry (``reportgen plugins``, the
+    agent card) does not import Jinja (issue 15: start-up).
+    """
+    import jinja2.sandbox
+
+    return jinja2.sandbox.ImmutableSandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False,
+                                                        keep_trailing_newline=False)
 
 
 def render_prompt(source: str, where: str, **values: Any) -> str:
@@ -344,18 +354,34 @@ def render_prompt(source: str, where: str, **values: Any) -> str:
     Raises:
         AgentDefinitionError: The template is broken or uses a variable not given.
     """
+    import jinja2
+
     try:
-        return _PROMPTS.from_string(source).render(**values).strip()
+        return _prompts().from_string(source).render(**values).strip()
     except jinja2.TemplateError as exc:
         raise AgentDefinitionError(f"{where}: {exc}") from exc
 
 
-def load_spec(folder: Path | Traversable, *, origin: str | None = None) -> AgentSpec:
+def _check_prompt(text: str, where: str, name: str) -> None:
+    """Raise :class:`AgentDefinitionError` naming the file and line if ``text`` is not a valid template."""
+    import jinja2
+
+    try:
+        _prompts().parse(text)
+    except jinja2.TemplateSyntaxError as exc:
+        raise AgentDefinitionError(f"{where}: prompts/{name}, line {exc.lineno}: {exc.message}") from None
+
+
+def load_spec(folder: Path | Traversable, *, origin: str | None = None, trusted: bool = False) -> AgentSpec:
     """Read one agent folder: ``agent.toml`` and its ``prompts/*.j2``.
 
     Args:
         folder: The agent's folder (a path, or a package resource).
         origin: How the definition is named in errors (default the file's path).
+        trusted: A built-in definition, whose prompts the test suite parses
+            (``tests/test_registry.py``): they are not parsed again here, so
+            reading the registry needs no Jinja. Every other folder's prompts
+            are checked now, before any research.
 
     Returns:
         The validated spec.
@@ -380,12 +406,8 @@ def load_spec(folder: Path | Traversable, *, origin: str | None = None) -> Agent
         for item in sorted(prompt_dir.iterdir(), key=lambda t: t.name):
             if item.name.endswith(".j2") and item.is_file():
                 text = item.read_text(encoding="utf-8")
-                try:
-                    _PROMPTS.parse(text)
-                except jinja2.TemplateSyntaxError as exc:
-                    raise AgentDefinitionError(
-                        f"{where}: prompts/{item.name}, line {exc.lineno}: {exc.message}"
-                    ) from None
+                if not trusted:
+                    _check_prompt(text, where, item.name)
                 prompts[item.name.removesuffix(".j2")] = text
     reserved = [k for k in ("prompts", "origin", "folder") if k in data]
     if reserved:

@@ -15,11 +15,12 @@ published).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from reportgen.acp import StatusCode
 from reportgen.agents.model_common import quoted, section_output
-from reportgen.agents.ranking import rank_sentences, terms
+from reportgen.agents.ranking import rank_sentences, terms, with_antecedents
 from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
@@ -28,9 +29,13 @@ from reportgen.sources.models import Passage
 
 __all__ = ["WriterBrain"]
 
-#: Sentences per body section, and spares kept for deduplication.
-BODY_SENTENCES = 8
+#: Most sentences in a body section (about 350 words: the issue asks for 1,000-word bodies over
+#: five sections), and spares kept for deduplication.
+BODY_SENTENCES = 18
 SPARE_SENTENCES = 8
+#: Least sentences a body section is filled up to with its own sentences that are not about the
+#: subject (a shorter on-topic section beats a longer wandering one).
+BODY_FILL = 5
 #: Sentences in the introduction and (besides the recap) the conclusion.
 INTRO_SENTENCES = 5
 CONCLUSION_SENTENCES = 4
@@ -70,6 +75,7 @@ class WriterBrain(Brain):
             "sections": sections,
             "broaden": strategy == "broaden",
             "subject_notes": list(inputs.get("subject_notes") or []),
+            "companions": [str(t) for t in inputs.get("companions") or []],
         }
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
@@ -86,10 +92,12 @@ class WriterBrain(Brain):
             passages = [p for p in passages if terms(p.title, ctx.lang) != topic_terms]
         ranked = rank_sentences(
             passages, focus=focus, topic=ctx.topic, lang=ctx.lang, exclude=exclude,
-            keywords=params["keywords"],
+            keywords=params["keywords"], companions=params.get("companions") or (),
         )
+        spare: list[Any] = []
         if kind == "write" and params["subject_notes"]:
-            ranked = _about_the_subject(ranked, params["subject_notes"], ctx)
+            ranked, spare = _about_the_subject(ranked, params["subject_notes"], ctx, params["title"],
+                                               params.get("companions") or ())
         words = render_labels(ctx.lang)
         if kind == "write":
             wanted, role, title = BODY_SENTENCES, "body", params["title"]
@@ -99,7 +107,8 @@ class WriterBrain(Brain):
             wanted, role, title = CONCLUSION_SENTENCES, "conclusion", words["conclusion"]
         if kind == "conclusion":  # the introduction, written at the same time, takes the best ones
             ranked = ranked[INTRO_SENTENCES:]
-        chosen, alternates = ranked[:wanted], ranked[wanted: wanted + SPARE_SENTENCES]
+        chosen = with_antecedents(ranked[:wanted])
+        alternates = [s for s in [*ranked[wanted:], *spare] if s.after is None][:SPARE_SENTENCES]
         sentences = [quoted(s.text, s.source) for s in _reading_order(chosen)]
         if kind == "conclusion" and params["sections"]:
             sentences, extra = _summary(ranked, params["sections"], exclude, ctx)
@@ -137,26 +146,40 @@ class WriterBrain(Brain):
         return {"section": section}
 
 
-def _about_the_subject(ranked: list[Any], subject_notes: list[dict[str, Any]], ctx: RunContext) -> list[Any]:
-    """The ranked sentences of a body section, those about the request's subject first.
+def _about_the_subject(
+    ranked: list[Any], subject_notes: list[dict[str, Any]], ctx: RunContext, theme: str = "",
+    companions: Iterable[str] = (),
+) -> tuple[list[Any], list[Any]]:
+    """The ranked sentences of a body section about the request's subject, and the others (spares).
 
-    A sentence is kept when it names the subject, or when its vocabulary is
-    related to the subject's own passages by the one relatedness measure
-    (:class:`~reportgen.blueprint.relevance.Relatedness`, threshold
-    :data:`~reportgen.blueprint.relevance.ON_TOPIC_THRESHOLD`): a section on
-    "Calcium carbonate" in a report on coral reefs quotes how reefs are built,
-    not that calcium carbonate is a calcium supplement. The section's other
-    best sentences follow only to fill it up to :data:`BODY_SENTENCES`.
+    A sentence is kept when it names the subject, or when it comes from the
+    section's own article (titled ``theme``) or one of its ``companions`` and
+    its vocabulary is related to the subject's own passages by the one
+    relatedness measure
+    (:class:`~reportgen.blueprint.relevance.Relatedness`, in the corpus's topic
+    space when it has one, :func:`~reportgen.sources.index.topic_space`): a
+    section on "Calcium carbonate" in a report on coral reefs quotes how reefs
+    are built, not that calcium carbonate is a calcium supplement. The
+    section's other best sentences follow only to fill it up to
+    :data:`BODY_FILL`; the rest are spares.
     """
-    from reportgen.blueprint.relevance import ON_TOPIC_THRESHOLD, Relatedness
+    from reportgen.blueprint.relevance import Relatedness
+    from reportgen.sources.index import topic_space
 
     subject = terms(ctx.topic, ctx.lang)
     core = [str(n.get("text", "")) for n in subject_notes]
-    scorer = Relatedness(core, [s.text for s in ranked], ctx.lang, subject=ctx.topic)
-    related = [s for s in ranked if subject & terms(s.text, ctx.lang) or scorer.score(s.text) >= ON_TOPIC_THRESHOLD]
+    scorer = Relatedness(core, [s.text for s in ranked], ctx.lang, subject=ctx.topic, space=topic_space(ctx.search))
+    scores = scorer.scores([s.text for s in ranked])
+    own = {theme, *companions}
+    related: list[Any] = []
+    for s, score in zip(ranked, scores, strict=True):  # a sentence reading on from a related one is related
+        if subject & terms(s.text, ctx.lang) or (score >= scorer.threshold and s.source.get("title") in own) or (
+                s.after is not None and s.after in {r.text for r in related}):
+            related.append(s)
     # the section's own best sentences fill it up when too few name the subject: its theme was kept as related
     rest = [s for s in ranked if s not in related]
-    return related + rest
+    fill = max(0, BODY_FILL - len(related))
+    return related + rest[:fill], rest[fill:]
 
 
 def _summary(
@@ -178,8 +201,10 @@ def _summary(
 
     body = [" ".join(x["text"] for x in sec.get("sentences", [])) for sec in sections]
     spares = [(alt, sec["id"]) for sec in sections for alt in sec.get("alternates", []) if alt.get("sources")]
+    from reportgen.sources.index import topic_space
+
     scorer = Relatedness(body, [c.text for c in ranked] + [a["text"] for a, _ in spares], ctx.lang,
-                         subject=ctx.topic)
+                         subject=ctx.topic, space=topic_space(ctx.search))
     candidates = [(scorer.score(c.text), quoted(c.text, c.source), "overview") for c in ranked]
     candidates += [(scorer.score(a["text"]), quoted(a["text"], a["sources"][0]), sid) for a, sid in spares]
     chosen: list[dict[str, Any]] = []

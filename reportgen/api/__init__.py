@@ -10,6 +10,14 @@ Typical use::
 or ``reportgen serve`` / ``make serve``.
 """
 
-from reportgen.api.app import create_app
+import typing as _typing
+
+from reportgen._lazy import lazy_exports as _lazy_exports
+
+if _typing.TYPE_CHECKING:
+    from reportgen.api.app import create_app
 
 __all__ = ["create_app"]
+
+# Imported on first use: ``reportgen card`` reads reportgen.api.card without the web stack.
+__getattr__, __dir__ = _lazy_exports(__name__, {"create_app": "reportgen.api.app"})

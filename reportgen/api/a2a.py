@@ -27,7 +27,10 @@ An A2A ``SendMessage`` becomes a report job, and the task follows the job:
 
 Tasks live in the SDK's SQL task store, in the same SQLite database as the
 jobs (the SDK's tables ``tasks`` and ``push_notification_configs``), so they survive a
-restart; the task's metadata names its ``report_id``, which is how an answer
+restart. Each task belongs to the caller that created it (its ``owner`` is the
+caller's client, as a job's ``client`` is): another user's task id is
+``TaskNotFound``, exactly like a missing one; an admin reaches any task by its id
+(``ListTasks`` lists the caller's own); the task's metadata names its ``report_id``, which is how an answer
 sent after a restart finds its job. ``A2A-Version`` is read from the header
 or, when there is none, from the ``A2A-Version`` query parameter; requests
 without either are 0.3 requests (the SDK's rule) and are served by its 0.3
@@ -64,7 +67,7 @@ from reportgen.api.a2a_push import PushSender, push_url_policy
 from reportgen.api.a2a_scenarios import ScenarioExecutor, is_scenario, new_task
 from reportgen.api.a2a_stores import StoreThread, open_stores
 from reportgen.api.card import A2A_PATH, a2a_agent_card
-from reportgen.api.security import RateLimiter
+from reportgen.api.security import RateLimiter, caller_of
 from reportgen.errors import InputError
 from reportgen.review import PlanError, ReviewAnswer, outline, plan_view
 from reportgen.store import Idempotent, Job, JobStatus
@@ -79,11 +82,16 @@ _APPROVALS = {"approve", "approved", "ok", "okay", "yes", "go", "lgtm"}
 
 
 class _ContextBuilder(DefaultServerCallContextBuilder):
-    """Passes the client identity (set by the API-key middleware) and the A2A version to the handler."""
+    """Passes the caller (set by the API-key middleware) and the A2A version to the handler.
+
+    ``state["client"]`` and ``state["admin"]`` are the :class:`~reportgen.api.security.Caller`;
+    the task stores keep each task under its client (:func:`~reportgen.api.a2a_stores.task_owner`).
+    """
 
     def build(self, request: Request) -> ServerCallContext:
         context = super().build(request)
-        context.state["client"] = request.scope.get("state", {}).get("client", "a2a")
+        caller = caller_of(request.scope)
+        context.state["client"], context.state["admin"] = caller.client, caller.admin
         headers = context.state.setdefault("headers", {})
         if not (headers.get(VERSION_HEADER) or headers.get(VERSION_HEADER.lower())):
             version = request.query_params.get(VERSION_HEADER) or request.query_params.get(VERSION_HEADER.lower())
@@ -180,10 +188,12 @@ class ValidatingRequestHandler(DefaultRequestHandler):
             raise InvalidParamsError(message=f"invalid request: {_reason(exc)}") from None
 
     async def on_message_send(self, params: SendMessageRequest, context: ServerCallContext) -> Any:  # noqa: D102
+        await self.worker.ready()
         self._check(params)
         return await super().on_message_send(params, context)
 
     async def on_message_send_stream(self, params: SendMessageRequest, context: ServerCallContext) -> Any:  # noqa: D102
+        await self.worker.ready()
         self._check(params)
         async for event in super().on_message_send_stream(params, context):
             yield event
@@ -214,6 +224,7 @@ class ReportAgentExecutor(AgentExecutor):
         task = current or new_task(context.task_id, context.context_id, context.message)
         updater = TaskUpdater(event_queue, task.id, task.context_id)
         client = str(context.call_context.state.get("client", "a2a"))
+        await self.worker.ready()
         try:
             request = request_of(context.message)
             self.worker.check(request)

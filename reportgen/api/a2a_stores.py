@@ -23,9 +23,10 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
+from a2a.server.context import ServerCallContext
 from a2a.server.tasks import PushNotificationConfigStore, TaskStore
 
-__all__ = ["OffLoopPushConfigStore", "OffLoopTaskStore", "StoreThread", "open_stores"]
+__all__ = ["OffLoopPushConfigStore", "OffLoopTaskStore", "StoreThread", "open_stores", "task_owner"]
 
 T = TypeVar("T")
 
@@ -50,27 +51,69 @@ class StoreThread:
         self.loop.close()
 
 
+def task_owner(context: ServerCallContext) -> str:
+    """The owner a task is stored under (the SDK stores' ``owner_resolver``).
+
+    Args:
+        context: The call context; ``state["client"]`` is the caller's client
+            (set by the A2A context builder), ``state["owner"]`` an admin's
+            stand-in for the owner of the task it reaches.
+
+    Returns:
+        The client (``"user:<name>"``, ``"key:<hash>"``, ``"ip:<address>"``);
+        ``""`` for a context without one.
+    """
+    if "owner" in context.state:
+        return str(context.state["owner"])
+    return str(context.state.get("client") or "")
+
+
 class OffLoopTaskStore(TaskStore):
     """A :class:`TaskStore` whose every call runs on the :class:`StoreThread`.
 
+    The SDK's store keeps each task under its owner (:func:`task_owner`) and
+    finds only the caller's own. An admin caller (``state["admin"]``) reaches
+    any task by its id: :meth:`get` and :meth:`save` act as the task's stored
+    owner, so an admin's answer never moves a task to the admin.
+
     Args:
-        inner: The SDK's SQL task store.
+        inner: The SDK's SQL task store (a ``DatabaseTaskStore``).
         thread: The store thread.
     """
 
-    def __init__(self, inner: TaskStore, thread: StoreThread) -> None:
+    def __init__(self, inner: Any, thread: StoreThread) -> None:
         self.inner, self.thread = inner, thread
 
+    async def _stored_owner(self, task_id: str) -> str | None:
+        from sqlalchemy import select
+
+        await self.inner.initialize()
+        model = self.inner.task_model
+        async with self.inner.engine.connect() as conn:
+            row = (await conn.execute(select(model.owner).where(model.id == task_id))).first()
+        return None if row is None else str(row[0] or "")
+
+    async def _as_owner(self, task_id: str, context: Any) -> Any:
+        if not isinstance(context, ServerCallContext) or not context.state.get("admin"):
+            return context
+        owner = await self.thread.run(self._stored_owner(task_id))
+        if owner is None:
+            return context
+        return context.model_copy(update={"state": {**context.state, "owner": owner}})
+
     async def save(self, task: Any, context: Any) -> None:  # noqa: D102
+        context = await self._as_owner(task.id, context)
         await self.thread.run(self.inner.save(task, context))
 
     async def get(self, task_id: str, context: Any) -> Any:  # noqa: D102
+        context = await self._as_owner(task_id, context)
         return await self.thread.run(self.inner.get(task_id, context))
 
     async def list(self, params: Any, context: Any) -> Any:  # noqa: D102
         return await self.thread.run(self.inner.list(params, context))
 
     async def delete(self, task_id: str, context: Any) -> None:  # noqa: D102
+        context = await self._as_owner(task_id, context)
         await self.thread.run(self.inner.delete(task_id, context))
 
 
@@ -114,6 +157,7 @@ def open_stores(db_path: Path) -> tuple[StoreThread, Any, OffLoopTaskStore, OffL
 
     thread = StoreThread()
     engine = create_async_engine(f"sqlite+aiosqlite:///{db_path}", connect_args={"timeout": 30})
-    tasks = DatabaseTaskStore(engine)  # the SDK's default tables: custom names build a new model class per call
-    configs = DatabasePushNotificationConfigStore(engine)
+    # The SDK's default tables: custom names build a new model class per call.
+    tasks = DatabaseTaskStore(engine, owner_resolver=task_owner)
+    configs = DatabasePushNotificationConfigStore(engine, owner_resolver=task_owner)
     return thread, engine, OffLoopTaskStore(tasks, thread), OffLoopPushConfigStore(configs, thread)

@@ -10,12 +10,15 @@ from a2a.server.request_handlers.response_helpers import agent_card_to_dict
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from reportgen.api import browse, reports
 from reportgen.api.a2a import mount_a2a
 from reportgen.api.card import a2a_agent_card, agent_card
-from reportgen.api.security import ApiKeyMiddleware, RateLimiter
+from reportgen.api.security import ApiKeyMiddleware, Authenticator, RateLimiter
 from reportgen.config import Settings, get_settings
+from reportgen.keys import KeyStore
 from reportgen.store import JobStore
 from reportgen.worker import Worker
 
@@ -34,8 +37,10 @@ Request cited, charted reports on a topic and follow them live.
 * `GET /.well-known/agent-card.json` is the A2A 1.0 agent card; the A2A
   JSON-RPC endpoint (1.0 and 0.3) is `POST /a2a`; `/.well-known/agent.json` is
   the legacy card in the 0.3 form.
-* When the server has an API key (`REPORTGEN_API_KEY`), send it as
-  `X-API-Key: <key>` or `Authorization: Bearer <key>`.
+* When the server has keys (`REPORTGEN_API_KEY`, or users' keys made with
+  `reportgen keys create`), send yours as `X-API-Key: <key>` or
+  `Authorization: Bearer <key>`. A user sees only their own reports and
+  tasks (another's report id is 404); an admin sees all.
 """
 
 
@@ -69,6 +74,12 @@ def create_app(
     The worker starts with the app (its lifespan) and resumes every job that
     was unfinished when the service last stopped.
 
+    Middleware, outermost first: the ``Host`` check (``Settings.allowed_hosts``
+    and the host of ``public_url``; others get 400), the forwarding headers
+    of ``Settings.trusted_proxies`` only (uvicorn's own middleware, added
+    only when proxies are listed), the A2A content-type check, then the key
+    check (:class:`~reportgen.api.security.ApiKeyMiddleware`).
+
     Args:
         settings: Settings; default :func:`get_settings`.
         search: A search backend to use for every report instead of the
@@ -87,6 +98,8 @@ def create_app(
     worker = Worker(settings, store, search=search, backoff_scale=backoff_scale)
     limiter = RateLimiter(settings.rate_limit)
     api_key = settings.api_key.get_secret_value() if settings.api_key else ""
+    keys = KeyStore(settings.jobs_db)
+    auth = Authenticator(api_key, keys, settings.auth_failures_per_minute)
     configured_url = settings.public_url.rstrip("/") if settings.public_url else None
     handler_holder: dict[str, Any] = {}
 
@@ -99,6 +112,7 @@ def create_app(
             await worker.stop()
             await handler_holder["a2a"].close()
             store.close()
+            keys.close()
 
     app = FastAPI(
         title="reportgen",
@@ -111,8 +125,8 @@ def create_app(
     app.state.settings = settings
     app.state.worker = worker
     app.state.limiter = limiter
-    app.state.api_key = api_key
-    app.add_middleware(ApiKeyMiddleware, api_key=api_key)
+    app.state.auth = auth
+    app.add_middleware(ApiKeyMiddleware, auth=auth)
 
     def base_url(request: Request) -> str:
         return configured_url or str(request.base_url).rstrip("/")
@@ -122,13 +136,14 @@ def create_app(
         """The card at its pre-1.0 place, in the 0.3 form (`protocolVersion` 0.3.0, `url` the JSON-RPC
         endpoint, which serves 0.3 requests), plus the `generate-report` skill's input schema, the REST
         endpoints, corpora and templates. Needs no API key."""
-        return JSONResponse(agent_card(settings, base_url(request), worker.templates()))
+        return JSONResponse(agent_card(settings, base_url(request), worker.templates(),
+                                       keyed=auth.required()))
 
     @app.get("/.well-known/agent-card.json", tags=["agent"], summary="The A2A agent card (a2a-sdk)")
     async def get_a2a_agent_card(request: Request) -> JSONResponse:
         """The official A2A `AgentCard`, where A2A clients look; its interface is `POST /a2a`.
         Needs no API key."""
-        return JSONResponse(agent_card_to_dict(a2a_agent_card(settings, base_url(request))))
+        return JSONResponse(agent_card_to_dict(a2a_agent_card(settings, base_url(request), keyed=auth.required())))
 
     app.include_router(reports.router)
     app.include_router(browse.router)
@@ -136,4 +151,33 @@ def create_app(
         app, worker, limiter, configured_url or f"http://{settings.host}:{settings.port}",
         allow_private_push=allow_private_push,
     )
+    if settings.trusted_proxies:
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(settings), www_redirect=False)
     return app
+
+
+def allowed_hosts(settings: Settings) -> list[str]:
+    """The ``Host`` names the service answers to.
+
+    ``Settings.allowed_hosts``, the host of ``public_url``, and the address
+    ``reportgen serve`` binds when it is one address (not ``0.0.0.0`` / ``::``):
+    a server on ``192.168.1.5`` answers ``http://192.168.1.5:8000/``.
+
+    Args:
+        settings: The settings.
+
+    Returns:
+        Lower-case host names or ``*.domain`` patterns (Starlette's
+        ``TrustedHostMiddleware`` form; IPv6 literals in brackets).
+    """
+    from urllib.parse import urlsplit
+
+    hosts = list(settings.allowed_hosts)
+    names = [urlsplit(settings.public_url).hostname if settings.public_url else None]
+    if settings.host not in ("0.0.0.0", "::", ""):
+        names.append(settings.host.strip("[]").lower())
+    for name in names:
+        if name:
+            hosts.append(f"[{name}]" if ":" in name else name)  # an IPv6 literal keeps its brackets in Host
+    return list(dict.fromkeys(hosts))

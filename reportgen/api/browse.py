@@ -32,9 +32,9 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from pydantic import ValidationError
 
-from reportgen.api.reports import ReportId, answer_review, create_job, exports
+from reportgen.api.reports import ReportId, answer_review, create_job, exports, job_of
 from reportgen.api.schemas import blueprint_summary, job_view
-from reportgen.api.security import KEY_COOKIE, key_matches
+from reportgen.api.security import KEY_COOKIE, Authenticator, caller_of, peer_of
 from reportgen.config import LANGUAGES, MAX_TOPIC_CHARS
 from reportgen.render.html import BUILTIN_TEMPLATE_DIR
 from reportgen.review import Plan, ReviewAnswer
@@ -108,8 +108,10 @@ async def home() -> RedirectResponse:
 @router.get("/browse")
 async def list_page(request: Request, page: Annotated[int, Query(ge=1, le=100_000)] = 1) -> HTMLResponse:
     worker: Worker = request.app.state.worker
-    total = worker.store.count()
-    jobs = worker.store.list(limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+    caller = caller_of(request.scope)
+    owner = None if caller.admin else caller.client
+    total = worker.store.count(client=owner)
+    jobs = worker.store.list(limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE, client=owner)
     pages = max(1, math.ceil(total / PAGE_SIZE))
     return _page(request, "list.html.j2", jobs=[job_view(j) for j in jobs], page=page, pages=pages, total=total)
 
@@ -133,6 +135,7 @@ async def new_submit(request: Request) -> Response:
             values[name] = form[name]
     try:
         body = ReportRequest.model_validate(values)
+        await request.app.state.worker.ready()
         job, _ = create_job(request, body, None)
     except ValidationError as exc:
         return _page(request, "new.html.j2", 422, form=form, error=friendly(exc), languages=LANGUAGES,
@@ -187,7 +190,7 @@ def friendly(exc: ValidationError) -> str:
 
 def _report(request: Request, report_id: str, status_code: int = 200, **context: Any) -> HTMLResponse:
     worker: Worker = request.app.state.worker
-    job = worker.store.get(report_id)
+    job = job_of(request, report_id)
     if job is None:
         return _page(request, "missing.html.j2", 404, report_id=report_id)
     view = job_view(job)
@@ -250,7 +253,7 @@ async def review_submit(request: Request, report_id: ReportId) -> Response:
 async def cancel_submit(request: Request, report_id: ReportId) -> Response:
     _same_origin(request)
     worker: Worker = request.app.state.worker
-    job = worker.cancel(report_id)
+    job = worker.cancel(report_id) if job_of(request, report_id) is not None else None
     if job is None:
         return _page(request, "missing.html.j2", 404, report_id=report_id)
     return _report(request, report_id, notice="Cancel requested: the report stops at its next task boundary."
@@ -261,6 +264,8 @@ async def cancel_submit(request: Request, report_id: ReportId) -> Response:
 async def delete_submit(request: Request, report_id: ReportId) -> Response:
     _same_origin(request)
     worker: Worker = request.app.state.worker
+    if job_of(request, report_id) is None:
+        return _page(request, "missing.html.j2", 404, report_id=report_id)
     try:
         worker.delete(report_id)
     except ValueError as exc:
@@ -277,9 +282,16 @@ async def login_page(request: Request, next: str = "/browse") -> HTMLResponse:  
 async def login_submit(request: Request) -> Response:
     _same_origin(request)
     form = await _form(request)
-    key = request.app.state.api_key
+    auth: Authenticator = request.app.state.auth
     target = _local(form.get("next", "/browse"))
-    if not key or not key_matches(form.get("key"), key):
+    peer = peer_of(request.scope)
+    if wait := auth.blocked(peer):
+        refused = _page(request, "login.html.j2", 429, next=target, error="too many wrong keys; try again later")
+        refused.headers["Retry-After"] = str(int(wait))
+        return refused
+    if not auth.required() or auth.authenticate(form.get("key")) is None:
+        if auth.required():
+            auth.failed(peer)
         return _page(request, "login.html.j2", 401, next=target, error="wrong key")
     response = RedirectResponse(target, status_code=303)
     response.set_cookie(KEY_COOKIE, form["key"], httponly=True, samesite="strict", path="/")

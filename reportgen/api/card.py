@@ -38,9 +38,8 @@ from a2a.types.a2a_pb2 import (
 from a2a.utils.constants import PROTOCOL_VERSION_CURRENT, TransportProtocol
 
 from reportgen.config import Settings
-from reportgen.worker import ReportRequest
 
-__all__ = ["A2A_PATH", "SKILL_ID", "a2a_agent_card", "agent_card", "agent_skills"]
+__all__ = ["A2A_PATH", "SKILL_ID", "a2a_agent_card", "a2a_agent_card_json", "agent_card", "agent_skills"]
 
 #: Path of the A2A JSON-RPC endpoint.
 A2A_PATH = "/a2a"
@@ -94,7 +93,13 @@ def agent_skills(settings: Settings) -> list[dict[str, Any]]:
     ]
 
 
-def agent_card(settings: Settings, base_url: str, templates: list[str]) -> dict[str, Any]:
+def _keyed(settings: Settings, keyed: bool | None) -> bool:
+    if keyed is not None:
+        return keyed
+    return bool(settings.api_key and settings.api_key.get_secret_value())
+
+
+def agent_card(settings: Settings, base_url: str, templates: list[str], *, keyed: bool | None = None) -> dict[str, Any]:
     """The A2A-style card served at ``/.well-known/agent.json``.
 
     Args:
@@ -102,7 +107,11 @@ def agent_card(settings: Settings, base_url: str, templates: list[str]) -> dict[
             is required).
         base_url: The service's URL, without a trailing slash.
         templates: The template names the server offers.
+        keyed: Whether requests need a key (users' keys exist); default:
+            whether ``settings.api_key`` is set.
     """
+    from reportgen.worker import ReportRequest
+
     card: dict[str, Any] = {
         "name": NAME,
         "description": DESCRIPTION,
@@ -137,7 +146,7 @@ def agent_card(settings: Settings, base_url: str, templates: list[str]) -> dict[
         "corpora": sorted(settings.corpora),
         "templates": templates,
     }
-    if settings.api_key and settings.api_key.get_secret_value():
+    if _keyed(settings, keyed):
         card["securitySchemes"] = {
             "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
             "bearer": {"type": "http", "scheme": "bearer"},
@@ -146,8 +155,14 @@ def agent_card(settings: Settings, base_url: str, templates: list[str]) -> dict[
     return card
 
 
-def a2a_agent_card(settings: Settings, base_url: str) -> AgentCard:
-    """The official A2A ``AgentCard`` (served at ``/.well-known/agent-card.json``)."""
+def a2a_agent_card(settings: Settings, base_url: str, *, keyed: bool | None = None) -> AgentCard:
+    """The official A2A ``AgentCard`` (served at ``/.well-known/agent-card.json``).
+
+    Args:
+        settings: What the server offers.
+        base_url: The service's URL, without a trailing slash.
+        keyed: Whether requests need a key; default: whether ``settings.api_key`` is set.
+    """
     card = AgentCard(
         name=NAME,
         description=DESCRIPTION,
@@ -174,9 +189,26 @@ def a2a_agent_card(settings: Settings, base_url: str) -> AgentCard:
               for skill in agent_skills(settings)),
         ],
     )
-    if settings.api_key and settings.api_key.get_secret_value():
+    if _keyed(settings, keyed):
         card.security_schemes["apiKey"].CopyFrom(SecurityScheme(
             api_key_security_scheme=APIKeySecurityScheme(location="header", name="X-API-Key"),
         ))
         card.security_requirements.append(SecurityRequirement(schemes={"apiKey": StringList(list=[])}))
     return card
+
+
+def a2a_agent_card_json(settings: Settings, base_url: str) -> dict[str, Any]:
+    """The A2A 1.0 card as JSON (protobuf's JSON mapping), what ``reportgen card`` prints.
+
+    The service's ``/.well-known/agent-card.json`` serves this plus the 0.3
+    compatibility fields a2a-sdk merges in (``agent_card_to_dict``, which
+    imports a2a-sdk's whole server stack: a second of start-up).
+
+    Args:
+        settings: As for :func:`a2a_agent_card`.
+        base_url: The service's URL, without a trailing slash.
+    """
+    from google.protobuf.json_format import MessageToDict
+
+    document: dict[str, Any] = MessageToDict(a2a_agent_card(settings, base_url))
+    return document

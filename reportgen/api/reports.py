@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from typing import Annotated
 
@@ -10,13 +11,13 @@ from fastapi.responses import FileResponse, JSONResponse
 
 from reportgen.api.events import event_stream
 from reportgen.api.schemas import ARTIFACTS, Problem, ReportJob, ReportList, blueprint_summary, job_view
-from reportgen.api.security import RateLimiter, client_of
+from reportgen.api.security import RateLimiter, caller_of, client_of, may_see
 from reportgen.errors import InputError
 from reportgen.review import Plan, PlanError, ReviewAnswer
 from reportgen.store import Idempotent, Job
 from reportgen.worker import ID_PATTERN, ReportRequest, ReviewStateError, Worker
 
-__all__ = ["ReportId", "answer_review", "create_job", "exports", "router"]
+__all__ = ["ReportId", "answer_review", "create_job", "exports", "job_of", "router"]
 
 router = APIRouter(tags=["reports"])
 
@@ -27,8 +28,8 @@ ReportId = Annotated[str, Path(pattern=ID_PATTERN, max_length=64, description="T
 _IDEMPOTENCY_KEY = r"^[\x21-\x7e]{1,255}$"
 
 _ERRORS: dict[int | str, dict] = {
-    401: {"model": Problem, "description": "Missing or wrong API key (when one is configured)."},
-    404: {"model": Problem, "description": "No such report."},
+    401: {"model": Problem, "description": "Missing or wrong API key (when keys are in use)."},
+    404: {"model": Problem, "description": "No such report, or another user's (the same answer)."},
 }
 
 
@@ -37,8 +38,18 @@ def _worker(request: Request) -> Worker:
     return worker
 
 
-def _job_or_404(worker: Worker, report_id: str) -> Job:
-    job = worker.store.get(report_id)
+def job_of(request: Request, report_id: str) -> Job | None:
+    """The job ``report_id`` if the caller may see it (an admin, or the user whose job it is), else ``None``.
+
+    Another user's job is ``None`` exactly like a missing one, so that the
+    answer (404) does not reveal that it exists.
+    """
+    job = _worker(request).store.get(report_id)
+    return job if job is not None and may_see(request.scope, job.client) else None
+
+
+def _job_or_404(request: Request, report_id: str) -> Job:
+    job = job_of(request, report_id)
     if job is None:
         raise HTTPException(404, f"no report {report_id!r}")
     return job
@@ -88,7 +99,7 @@ def create_job(
 def _replay(worker: Worker, found: Idempotent, digest: str) -> Job:
     if found.request_hash != digest:
         raise HTTPException(409, "this Idempotency-Key was already used with a different request")
-    job = worker.store.get(found.job_id)
+    job = worker.store.get(found.job_id)  # the key is the client's own, and so is its job
     if job is None:
         raise HTTPException(409, "this Idempotency-Key belonged to a report that was deleted")
     return job
@@ -120,6 +131,7 @@ async def post_report(
 
     Follow it with `GET /reports/{id}/events` (SSE) or poll `GET /reports/{id}`.
     """
+    await _worker(request).ready()
     job, created = create_job(request, body, idempotency_key)
     response.headers["Location"] = f"/reports/{job.id}"
     if not created:
@@ -134,10 +146,12 @@ async def list_reports(
     limit: Annotated[int, Query(ge=1, le=100, description="Page size.")] = 20,
     offset: Annotated[int, Query(ge=0, le=1_000_000, description="Reports skipped.")] = 0,
 ) -> ReportList:
-    """One page of reports, newest first."""
+    """One page of reports, newest first: the caller's own (an admin's: everyone's)."""
     worker = _worker(request)
-    total = worker.store.count()
-    items = [job_view(j) for j in worker.store.list(limit=limit, offset=offset)]
+    caller = caller_of(request.scope)
+    owner = None if caller.admin else caller.client
+    total = worker.store.count(client=owner)
+    items = [job_view(j) for j in worker.store.list(limit=limit, offset=offset, client=owner)]
     following = f"/reports?limit={limit}&offset={offset + limit}" if offset + limit < total else None
     return ReportList(items=items, total=total, limit=limit, offset=offset, next=following)
 
@@ -147,7 +161,7 @@ async def list_reports(
 async def get_report(request: Request, report_id: ReportId) -> ReportJob:
     """Status, progress (tasks done / total), timings, blueprint summary and errors."""
     worker = _worker(request)
-    job = _job_or_404(worker, report_id)
+    job = _job_or_404(request, report_id)
     return job_view(job, blueprint=blueprint_summary(worker.report_dir(job.id)))
 
 
@@ -178,14 +192,14 @@ async def get_events(
 ) -> Response:
     """Status updates and every ACP message, as they happen."""
     worker = _worker(request)
-    _job_or_404(worker, report_id)
+    _job_or_404(request, report_id)
     after = int(last_event_id) if last_event_id and last_event_id.strip().isdigit() else 0
     return event_stream(worker, report_id, after=after)
 
 
 def _artifact(request: Request, report_id: str, name: str, media_type: str | None = None) -> Response:
     worker = _worker(request)
-    job = _job_or_404(worker, report_id)
+    job = _job_or_404(request, report_id)
     if job.status.value != "completed":
         raise HTTPException(409, f"report {report_id} is {job.status.value}; {name} exists once it is completed")
     path = worker.report_dir(report_id) / name
@@ -247,7 +261,7 @@ async def get_json(request: Request, report_id: ReportId) -> Response:
 async def delete_report(request: Request, report_id: ReportId) -> Response:
     """Cancel a queued or running report (202), or delete a finished one (204)."""
     worker = _worker(request)
-    job = _job_or_404(worker, report_id)
+    job = _job_or_404(request, report_id)
     if not job.status.terminal:
         job = worker.cancel(report_id) or job
         return JSONResponse(job_view(job).model_dump(mode="json", by_alias=True), status_code=202)
@@ -276,7 +290,7 @@ def answer_review(request: Request, report_id: str, answer: ReviewAnswer) -> Job
             422 (the edited plan is invalid; the detail names the problem).
     """
     worker = _worker(request)
-    _job_or_404(worker, report_id)
+    _job_or_404(request, report_id)
     answer = answer.model_copy(update={"client": client_of(request.scope)})
     try:
         return worker.review(report_id, answer)
@@ -300,7 +314,7 @@ async def get_plan(request: Request, report_id: ReportId) -> JSONResponse:
     While the job is `input_required` it is the proposed plan; afterwards the reviewed one.
     """
     worker = _worker(request)
-    _job_or_404(worker, report_id)
+    _job_or_404(request, report_id)
     view = worker.plan(report_id)
     if view is None:
         raise HTTPException(404, f"report {report_id} has no plan yet")
@@ -346,7 +360,7 @@ async def get_export(request: Request, report_id: ReportId,
                      name: Annotated[str, Path(max_length=64, pattern=r"^[a-z]+\.[a-z]+$")]) -> Response:
     """One of the report's files by name: every export (`report.md`, `report.docx`, plugin formats),
     `blueprint.json` and `messages.jsonl`. Only names the report offers are served."""
-    offered = exports(_worker(request))
+    offered = await asyncio.to_thread(exports, _worker(request))  # the first call loads the registry (seconds)
     if name not in offered:
         raise HTTPException(404, f"a report has no file {name!r}; it offers {', '.join(offered)}")
     return _artifact(request, report_id, name, offered[name])

@@ -19,23 +19,32 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from reportgen.agents.ranking import terms
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
-from reportgen.blueprint.relevance import ON_TOPIC_THRESHOLD, Relatedness, term_counts
+from reportgen.blueprint.relevance import Relatedness, TopicSpace, term_counts
 from reportgen.blueprint.request import Request, read_request
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
 from reportgen.i18n import labels
+from reportgen.sources.index import topic_space
 from reportgen.sources.models import Passage, SearchBackend
-from reportgen.sources.text import fold
+from reportgen.sources.text import fold, split_sentences
 
 if TYPE_CHECKING:
     from reportgen.agents.registry import Registry
 
-__all__ = ["choose_themes", "compile_blueprint", "plan_extractive", "section_keywords"]
+__all__ = [
+    "choose_themes", "companion_themes", "compile_blueprint", "gather_themes", "one_sense", "plan_extractive",
+    "resolve_subject",
+    "section_keywords",
+]
 
+#: Passages a section's research reads (enough for a section of
+#: :data:`~reportgen.agents.writer.BODY_SENTENCES` sentences from several sources).
+SECTION_PASSAGES = 12
 #: Passages read when choosing themes (many: one long document can fill dozens).
 PLAN_SEARCH_K = 200
 #: Boost (in units of the best search score) for a document named in the
@@ -137,7 +146,8 @@ def section_keywords(theme: str, lang: str) -> list[str]:
     Every term of the title (folded, stemmed; matched by prefix, see
     :func:`reportgen.agents.ranking.mentions`): a "Solar power" section quotes
     sentences about solar power, not any sentence that says "power", and its
-    chart never shows geothermal numbers. A sentence from the theme's own
+    chart never shows geothermal numbers. A title's closing disambiguation in
+    brackets is not a term: a sentence on "Fault (geology)" says "fault". A sentence from the theme's own
     article (its title holds every term) qualifies as it is.
 
     Args:
@@ -147,7 +157,8 @@ def section_keywords(theme: str, lang: str) -> list[str]:
     Returns:
         Sorted terms.
     """
-    return sorted(terms(theme, lang))
+    plain = re.sub(r"\s*\([^()]*\)\s*$", "", theme).strip() or theme  # "Fault (geology)": the fault is the theme
+    return sorted(terms(plain, lang))
 
 
 def _render(value: Any, names: dict[str, Any]) -> Any:
@@ -217,7 +228,8 @@ def compile_blueprint(
         themes: Section titles, in reading order.
         lang: Report language (for the sections' keywords).
         details: Per theme, the planner model's ``questions`` and
-            ``chart_ideas`` (model planning).
+            ``chart_ideas`` (model planning), and the ``companions`` read with
+            the theme's own document (:func:`companion_themes`).
         registry: The agent registry; default the one of the current settings.
         local_corpus: Whether the run searches a folder of the user's documents
             (agents whose ``[plan]`` requires it are planned only then).
@@ -256,8 +268,9 @@ def compile_blueprint(
                     "query": TaskInput(value=theme if terms(subject, lang) <= terms(theme, lang)
                                        else f"{theme} {subject}"),
                     "focus": TaskInput(value=theme),
-                    "k": TaskInput(value=8),
+                    "k": TaskInput(value=SECTION_PASSAGES),
                     "questions": TaskInput(value=list(details[n - 1].get("questions", []))),
+                    "companions": TaskInput(value=list(details[n - 1].get("companions", []))),
                 },
                 outputs=research_outputs,
             ),
@@ -283,6 +296,7 @@ def compile_blueprint(
                     "section_id": TaskInput(value=sid),
                     "claims": TaskInput(from_task=f"research-{n}", output="claims"),
                     "subject_notes": TaskInput(from_task="research-overview", output="notes", optional=True),
+                    "companions": TaskInput(value=list(details[n - 1].get("companions", []))),
                 },
                 outputs=["section"],
             ),
@@ -306,27 +320,140 @@ def compile_blueprint(
     return Blueprint(report_id=report_id, topic=topic, subject=subject, tasks=tasks)
 
 
+#: Weight of :func:`subject_density` in a theme's score in a topic space (relatedness is in [-1, 1]).
+DENSITY_WEIGHT = 0.3
+#: Added to the score of a theme that names every subject of a two-subject request.
+BOTH_SUBJECTS_BONUS = 0.3
+#: Added, times the share of the request's aspects a theme names, to its score.
+ASPECT_WEIGHT = 0.3
+
+
+def subject_density(text: str, request: Request, lang: str) -> float:
+    """Share of a text's sentences that name the subject (every term of one subject, or an acronym).
+
+    "1755 Lisbon earthquake" says "earthquake" in most sentences; "Earth"
+    says it once: of two related documents, the one about the subject makes
+    the better section.
+
+    Args:
+        text: A document's text.
+        request: The read request.
+        lang: Its language.
+
+    Returns:
+        A share in [0, 1].
+    """
+    wanted = [terms(s, lang) for s in request.subjects] + [{a.lower()} for a in request.acronyms]
+    sentences = split_sentences(text, lang) or [text]
+    return sum(any(w and w <= terms(x, lang) for w in wanted) for x in sentences) / len(sentences)
+
+
 #: Core passages kept when the subject has no document of its own (the densest in the subject's terms).
 CORE_PASSAGES = 5
 
 
-def _core(holding: list[Passage], subject: str, lang: str) -> list[Passage]:
+def _main_sense(holding: list[Passage], subject: str, space: TopicSpace | None) -> list[Passage]:
+    """The document of the word's main sense, when the corpus holds only disambiguated ones.
+
+    "Mercury" has no article of its own but "Mercury (planet)" and "Mercury
+    (element)": a report keeps to one sense, the one most of the passages
+    naming the word are about — each passage votes for the sense document it
+    is nearest in the topic space (without a space, the search's first).
+
+    Returns:
+        The main sense's passages, or ``[]`` when no title is "<subject> (...)".
+    """
+    key = fold(subject).strip()
+    senses: dict[str, list[Passage]] = {}
+    for p in holding:
+        title = fold(p.title)
+        if title.startswith(f"{key} (") and title.endswith(")"):
+            senses.setdefault(p.source_id, []).append(p)
+    if not senses:
+        return []
+    order = list(senses)
+    if space is None or len(order) == 1:
+        return senses[order[0]]
+    sense_vectors = space.vectors([" ".join(f"{q.title} {q.text}" for q in senses[sid]) for sid in order])
+    others = [p for p in holding if p.source_id not in senses]
+    if not others:
+        return senses[order[0]]
+    votes = (space.vectors([f"{p.title} {p.text}" for p in others]) @ sense_vectors.T).argmax(axis=1)
+    counts = [int((votes == i).sum()) for i in range(len(order))]
+    return senses[order[max(range(len(order)), key=lambda i: (counts[i], -i))]]
+
+
+def _core(
+    holding: list[Passage], subject: str, lang: str, space: TopicSpace | None = None,
+    found: list[Passage] | None = None,
+) -> list[Passage]:
     """The subject's core: its own document when the corpus has one, else the passages densest in its terms.
 
     Every passage that merely mentions "tea" holds the subject's one term, so
     "holding every term" alone made Chittagong (a tea port) part of the core of
-    "Tea"; the core is what the subject's vocabulary is learnt from.
+    "Tea"; the core is what the subject's vocabulary is learnt from. A word
+    with only disambiguated articles takes its main sense's
+    (:func:`_main_sense`).
+
+    A subject of several words that no passage writes as a phrase ("electric
+    vehicle" in an encyclopedia without the words side by side) has no
+    passage about it: in a topic space the core is then the passages nearest
+    the subject's own words, among those holding its terms and those whose
+    title holds one (Vehicle, Electric motor), not the ones that hold both
+    words far apart. Only for subjects of two or three terms: a longer
+    subject ("building resilient healthcare supply chains") keeps the densest
+    passages.
     """
     wanted = terms(subject, lang)
     own = [p for p in holding if terms(p.title, lang) == wanted]
     if own:
         return own
+    sense = _main_sense(holding, subject, space)
+    if sense:
+        return sense
+    phrase = re.compile(r"(?<!\w)" + r"\W+".join(re.escape(w) for w in fold(subject).split()) + r"(?!\w)")
+    written = any(phrase.search(fold(f"{p.title} {p.text}")) for p in holding)
+    if space is not None and holding and 1 < len(wanted) <= 3 and not written:
+        pool = list({p.source_id: p for p in [*holding, *(p for p in found or [] if wanted & terms(p.title, lang))]
+                     }.values())
+        if pool:  # near every word of the subject, not the one that dominates ("electric" over "vehicle")
+            texts = [f"{p.title} {p.text}" for p in pool]
+            per_word = [Relatedness([w], [], lang, subject=w, space=space).scores(texts) for w in sorted(wanted)]
+            scores = [min(column) for column in zip(*per_word, strict=True)]
+            ranked = [p for _, p in sorted(zip(scores, pool, strict=True), key=lambda x: -x[0])]
+            return one_sense(ranked[:CORE_PASSAGES], space)
 
     def density(p: Passage) -> float:
         counts = term_counts(f"{p.title} {p.text}", lang)
         return sum(counts[t] for t in wanted) / (1 + sum(counts.values()))
 
-    return sorted(holding, key=density, reverse=True)[:CORE_PASSAGES]
+    return one_sense(sorted(holding, key=density, reverse=True)[:CORE_PASSAGES], space)
+
+
+#: Least similarity, in the topic space, of a core passage to the first for both to be in one sense.
+SAME_SENSE = 0.3
+
+
+def one_sense(core: list[Passage], space: TopicSpace | None) -> list[Passage]:
+    """The core passages of one sense: "Bass" is the instrument or the fish, not both.
+
+    The anchor is the passage most of the others are similar to (at least
+    :data:`SAME_SENSE` in the topic space; ties go to the better ranked), and
+    the passages similar to it are kept: the sense most of the core is in.
+
+    Args:
+        core: Core passages, best first.
+        space: The corpus's topic space; without one ``core`` is kept whole.
+
+    Returns:
+        The anchor and the passages similar to it, in their order.
+    """
+    if space is None or len(core) < 2:
+        return core
+    vectors = space.vectors([f"{p.title} {p.text}" for p in core])
+    similar = (vectors @ vectors.T) >= SAME_SENSE
+    anchor = max(range(len(core)), key=lambda i: (int(similar[i].sum()), -i))
+    return [p for i, p in enumerate(core) if similar[anchor, i] or i == anchor]
 
 
 def _core_terms(subject: str, found: list[Passage], lang: str) -> str:
@@ -385,7 +512,7 @@ def _closest(search: SearchBackend, request: Request, lang: str) -> list[str]:
 
 def gather_themes(
     request: Request, search: SearchBackend, count: int, lang: str
-) -> tuple[list[str], list[Passage]]:
+) -> tuple[list[str], list[Passage], dict[str, list[str]]]:
     """Choose the section themes of a request from what the corpora hold.
 
     1. Each subject is searched; its *core* passages hold every subject term
@@ -393,8 +520,9 @@ def gather_themes(
        by a core passage; acronyms given in brackets are searched too.
     2. Each aspect asked for is searched with the subject.
     3. Every candidate document is scored by :class:`~reportgen.blueprint.relevance.Relatedness`
-       to the core passages; those below
-       :data:`~reportgen.blueprint.relevance.ON_TOPIC_THRESHOLD` are dropped
+       to the core passages; those below its threshold
+       (:data:`~reportgen.blueprint.relevance.SEMANTIC_THRESHOLD` in a topic space, else
+       :data:`~reportgen.blueprint.relevance.ON_TOPIC_THRESHOLD`) are dropped
        (a shorter on-topic report beats a longer wandering one), so an
        ambiguous word keeps the sense of its core and a subject with no
        article of its own is found through the passages that mention it.
@@ -408,42 +536,149 @@ def gather_themes(
         lang: Report language.
 
     Returns:
-        ``(theme titles in reading order, core passages)``; empty when the
-        corpora hold nothing on the subject.
+        ``(theme titles in reading order, core passages, companions per theme
+        title)`` (see :func:`companion_themes`); empty when the corpora hold
+        nothing on the subject.
     """
     core: list[Passage] = []
     candidates: list[Passage] = []
+    space = topic_space(search)
     for subject in [*request.subjects, *request.acronyms]:
         found = search.search(subject, k=PLAN_SEARCH_K)
+        if subject in request.acronyms:  # "EV" as written, a word of its own: not the "eV" of electronvolts
+            found = [p for p in found if re.search(rf"(?<!\w){re.escape(subject)}(?!\w)", f"{p.title} {p.text}")]
         holding, linked = _relevant(found, subject, lang)
         fallback = _core_terms(subject, found, lang) if not holding else ""
         if fallback:  # no passage holds every term of a long subject: the passages holding most of them
             holding, linked = _relevant(found, fallback, lang)
-        core += _core(holding, subject, lang)
+        core += _core(holding, subject, lang, space, found)
         candidates += holding + linked + found[:40]
     if not core and request.aspects:
         core = _aspect_core(request, search, lang)
     if not core:
-        return [], []
+        return [], [], {}
     for aspect in request.aspects:
         candidates += search.search(f"{request.subject} {aspect}", k=30)
+    if space is not None:  # in a topic space the search's loose matches (feedback terms) must hold a subject term
+        wanted = terms(request.subject, lang) | {a.lower() for a in request.acronyms}
+        candidates = [p for p in candidates if wanted & terms(f"{p.title} {p.text}", lang)]
     by_doc: dict[str, list[Passage]] = {}
     for p in candidates:
         if p.text not in {q.text for q in by_doc.get(p.source_id, [])}:
             by_doc.setdefault(p.source_id, []).append(p)
     docs = {sid: " ".join(q.text for q in ps) for sid, ps in by_doc.items()}
-    scorer = Relatedness([p.text for p in core], docs.values(), lang, subject=request.subject)
-    # relatedness filters; the order stays the search's (its score, with the boost of being named by the core)
-    scored = [ps[0] for sid, ps in by_doc.items() if scorer.score(f"{ps[0].title} {docs[sid]}") >= ON_TOPIC_THRESHOLD]
+    scorer = Relatedness([p.text for p in core], docs.values(), lang, subject=request.subject, space=space)
+    relatedness = dict(zip(docs, scorer.scores([f"{by_doc[sid][0].title} {docs[sid]}" for sid in docs]), strict=True))
+    # relatedness filters; without a space the order stays the search's (its score, with the boost of being
+    # named by the core); in a space it is relatedness, raised by how much of the document is on the subject
+    aspect_terms = [t for t in (terms(x, lang) for x in request.aspects) if t]
+
+    def theme_score(sid: str) -> float:
+        score = relatedness[sid] + DENSITY_WEIGHT * subject_density(docs[sid], request, lang)
+        held = terms(docs[sid], lang)
+        if len(request.subjects) > 1 and all(terms(x, lang) <= held for x in request.subjects):
+            score += BOTH_SUBJECTS_BONUS  # "Coral reefs and climate change": a text on both before one on either
+        if aspect_terms:  # "Why is the sky blue?": a text on the sky that speaks of its blue first
+            score += ASPECT_WEIGHT * sum(t <= held for t in aspect_terms) / len(aspect_terms)
+        return score
+
+    scored = [
+        ps[0] if space is None else ps[0].model_copy(update={"score": theme_score(sid)})
+        for sid, ps in by_doc.items() if relatedness[sid] >= scorer.threshold
+    ]
+    if space is not None:
+        scored.sort(key=lambda p: -p.score)
     leads: list[Passage] = []
     if len(request.subjects) > 1:  # "Malaria and tuberculosis": each subject's own document is a section
         for subject in request.subjects:
             own, _ = choose_themes(subject, scored, 0, lang)
             if own is not None and own not in leads:
                 leads.append(own)
-    _, themes = choose_themes(request.subject, [p for p in scored if p not in leads], max(0, count - len(leads)),
-                              lang)
-    return [p.title for p in leads + themes][:count], core
+    senses = {p.source_id for p in core if fold(p.title).startswith(f"{fold(request.subject).strip()} (")}
+    _, themes = choose_themes(request.subject, [p for p in scored if p not in leads and p.source_id not in senses],
+                              max(0, count - len(leads)), lang)
+    chosen = (leads + themes)[:count]
+    core_ids = {p.source_id for p in core}
+    # only documents that name the subject join: the nearest neighbours of its core in the topic space
+    # (TopicSpace.neighbours) were tried and brought Gibbon into a section on tea plants
+    spare = [p.title for p in scored if p not in chosen and p.source_id not in core_ids]
+    return [p.title for p in chosen], core, companion_themes(chosen, spare, space)
+
+
+#: Least similarity, in the topic space, of a document to a section's own for it to join that section.
+COMPANION_SIMILARITY = 0.35
+#: Most documents joined to one section.
+MAX_COMPANIONS = 4
+
+
+def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace | None) -> dict[str, list[str]]:
+    """The related documents each section reads besides its own: a section combines several sources.
+
+    Each spare related document (on the subject, not chosen as a section)
+    joins the section whose own document it is most similar to in the
+    corpus's topic space, when that similarity is at least
+    :data:`COMPANION_SIMILARITY`; at most :data:`MAX_COMPANIONS` per section,
+    the best first. "Alexander Fleming" joins "Penicillin" in a report on
+    antibiotics. Without a topic space (or one without document vectors) no
+    document joins.
+
+    Args:
+        chosen: The sections' own documents, in reading order.
+        spare: Titles of other related documents, best first.
+        space: The corpus's topic space, if any.
+
+    Returns:
+        ``{section title: [companion titles]}`` (sections without one omitted).
+    """
+    if space is None or space.documents is None or not chosen or not spare:
+        return {}
+    row = {t: i for i, t in enumerate(space.titles)}
+    sections = [p for p in chosen if p.title in row]
+    others = [t for t in spare if t in row and t not in {p.title for p in chosen}]
+    if not sections or not others:
+        return {}
+    similarity = space.documents[[row[t] for t in others]] @ space.documents[[row[p.title] for p in sections]].T
+    joined: dict[str, list[str]] = {}
+    for i, title in enumerate(others):
+        j = int(similarity[i].argmax())
+        if similarity[i, j] < COMPANION_SIMILARITY:
+            continue
+        group = joined.setdefault(sections[j].title, [])
+        if len(group) < MAX_COMPANIONS:
+            group.append(title)
+    return joined
+
+
+def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Request:
+    """The request with the reading of its subject the corpora hold an article on.
+
+    "How does the immune system fight viruses?" reads as subject "immune
+    system fight" (the verb may follow the subject, see
+    :attr:`~reportgen.blueprint.request.Request.alternatives`); when no
+    document is titled by the subject but one is titled by a shorter reading
+    ("Immune system"), that reading becomes the subject and the words it
+    leaves out an aspect.
+
+    Args:
+        request: The read request.
+        search: The search backend over every configured corpus.
+        lang: Report language.
+
+    Returns:
+        ``request`` itself, or a copy with the resolved subject.
+    """
+    if not request.alternatives:
+        return request
+    own, _ = choose_themes(request.subject, search.search(request.subject, k=20), 0, lang)
+    if own is not None:
+        return request
+    for reading in request.alternatives:
+        own, _ = choose_themes(reading, search.search(reading, k=20), 0, lang)
+        if own is not None:
+            rest = request.subject[len(reading):].strip()
+            return replace(request, subjects=[reading], aspects=[a for a in [rest, *request.aspects] if a],
+                           alternatives=[])
+    return request
 
 
 def no_sources_message(request: Request, search: SearchBackend, lang: str) -> str:
@@ -474,13 +709,14 @@ def plan_extractive(
         NoSourcesError: Nothing on the subject was found; the message names
             the closest subjects the corpora hold and how to get a report.
     """
-    request = read_request(options.topic, options.lang)
-    titles, core = gather_themes(request, search, options.sections, options.lang)
+    request = resolve_subject(read_request(options.topic, options.lang), search, options.lang)
+    titles, core, companions = gather_themes(request, search, options.sections, options.lang)
     if not core:
         raise NoSourcesError(no_sources_message(request, search, options.lang))
     titles = titles or [request.subject]
     blueprint = compile_blueprint(report_id, options.topic, titles, options.lang, registry=registry,
-                                  local_corpus=bool(options.corpus_dirs), subject=request.subject)
+                                  local_corpus=bool(options.corpus_dirs), subject=request.subject,
+                                  details=[{"companions": companions.get(t, [])} for t in titles])
     blueprint.note = thin_note(request, core, options.lang)
     return blueprint
 

@@ -14,7 +14,16 @@ separates the instruction from what it is about:
 * what follows "and how", "and its", ", drawing lessons from" or a comma
   becomes an *aspect*: a candidate section, searched with the subject;
 * a short "A and B" is two subjects ("Malaria and tuberculosis"; "Wind and
-  solar power" → ``wind power``, ``solar power``).
+  solar power" → ``wind power``, ``solar power``), and so are "Compare A and
+  B", "A versus B" and "the difference between A and B";
+* a lead-in ("Can you explain", "I need a report about", "Tell me about")
+  goes, and what remains is read again ("Explain how vaccines work" is the
+  question "how do vaccines work");
+* a question whose verb follows its subject ("How does the immune system
+  fight viruses?") cannot be cut without knowing the words: its shorter
+  readings are kept as :attr:`Request.alternatives`, and the planner takes
+  the first one the corpora hold an article on
+  (:func:`reportgen.blueprint.planner.resolve_subject`).
 
 Control and format characters are removed by :func:`reportgen.config.clean_topic`
 before any of this. The rules are patterns of English, French and Spanish,
@@ -37,11 +46,33 @@ _VERB = (r"(?:write|prepare|produce|create|draft|compile|give|make|generate|prov
          r"rédige[rz]?|redige[rz]?|écri[sr]e?z?|ecri[sr]e?z?|prépare[rz]?|prepare[rz]?|fais|faites|"
          r"escribe|escribir|redacta|redactar|prepara|preparar|haz|elabora)")
 _INSTRUCTION = re.compile(
-    rf"^(?:(?:please|s'il (?:te|vous) pla[iî]t|por favor)[,\s]+)?{_VERB}\s+(?:me\s+|us\s+|moi\s+|nous\s+)?"
+    rf"^(?:(?:please|s'il (?:te|vous) pla[iî]t|por favor)[,\s]+)?(?:{_VERB}\s+(?:me\s+|us\s+|moi\s+|nous\s+)?|"
+    rf"(?=(?:a|an|un|une|el|una)\s))"  # "(I need) a report about ...": no verb, but an article
     rf"(?:(?:a|an|the|un|une|le|la|el|una)\s+)?(?:{_ADJ}(?:\s*,\s*|\s+and\s+|\s+et\s+|\s+y\s+|\s+))*{_DOC}\s+"
     rf"(?:(?:on|about|of|into|regarding|covering|sur|à propos de|de|du|des|sobre|acerca de|de la|del)\s+)",
     re.IGNORECASE,
 )
+#: Lead-ins before the request proper: "Can you please", "I need", "Tell me about", "Explain".
+_LEAD_IN = re.compile(
+    r"^(?:(?:please|kindly)[,\s]+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+    r"(?:(?:i|we)(?:\s+(?:really|also))?\s*(?:need|want|would\s+like|['’]d\s+like|am\s+looking\s+for|"
+    r"['’]m\s+looking\s+for|am\s+interested\s+in|['’]m\s+interested\s+in)\s+(?:you\s+to\s+)?(?:to\s+)?|"
+    r"help\s+me\s+(?:to\s+)?(?:understand\s+)?|let['’]?s\s+)?"
+    r"(?:(?:explain|describe|discuss|summari[sz]e|analy[sz]e|research|investigate|outline|cover|explore|"
+    r"tell\s+(?:me|us)\s+(?:about|of)|what\s+do\s+you\s+know\s+about|learn\s+about|know\s+about|"
+    r"understand|read\s+about)(?:\s+(?:to\s+)?(?:me|us))?\s+)?",
+    re.IGNORECASE,
+)
+#: "Compare A and B", "A versus B", "the difference between A and B": two subjects.
+_COMPARE = re.compile(
+    r"^(?:(?:compare|comparing|contrast|a\s+comparison\s+of|comparison\s+of)\s+(?P<a>.+?)\s+(?:and|with|to|"
+    r"versus|vs\.?|against)\s+(?P<b>.+)|(?:the\s+)?differences?\s+between\s+(?P<c>.+?)\s+and\s+(?P<d>.+)|"
+    r"(?P<e>.+?)\s+(?:versus|vs\.?)\s+(?P<f>.+))$",
+    re.IGNORECASE,
+)
+#: Auxiliaries are not aspects ("What are black holes?" asks about black holes).
+_AUXILIARIES = {"is", "are", "was", "were", "do", "does", "did", "can", "could", "will", "would", "has", "have",
+                "had", "should", "may", "might", "be"}
 _QUESTION = re.compile(
     r"^(?:why|how|what|which|when|where|who|pourquoi|comment|qu['’]est-ce qu[e']|quel(?:le)?s?|"
     r"por\s*qu[ée]|c[óo]mo|qu[ée]|cu[áa]l(?:es)?)\b",
@@ -51,8 +82,9 @@ _QUESTION = re.compile(
 _QUESTION_FORMS = [
     re.compile(r"^(?:why|how|when|where)\s+(?:do|does|did|is|are|was|were|can|could|will|would)\s+"
                r"(?P<subject>.+?)\s+(?P<aspect>\w+)$", re.IGNORECASE),
-    re.compile(r"^what\s+(?P<aspect>causes|drives|affects|determines|is|are|was|were)\s+(?:an?\s+|the\s+)?"
-               r"(?P<subject>.+)$", re.IGNORECASE),
+    re.compile(r"^(?:what|who|which)\s+(?P<aspect>causes|caused|drives|affects|determines|is|are|was|were)\s+"
+               r"(?:an?\s+|the\s+)?(?P<subject>.+)$", re.IGNORECASE),
+    re.compile(r"^(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(?P<subject>.+?)\s+(?P<aspect>\w+)$", re.IGNORECASE),
     re.compile(r"^(?:what|which)\s+(?P<aspect>\w+)\s+(?:of|in|for)\s+(?P<subject>.+)$", re.IGNORECASE),
     re.compile(r"^(?:pourquoi|comment)\s+(?P<subject>.+?)\s+(?P<aspect>\w+)[- ](?:t[- ])?(?:il|elle|ils|elles)"
                r".*$", re.IGNORECASE),
@@ -62,7 +94,7 @@ _QUESTION_FORMS = [
 #: Framing words before the subject: "the rise of DeFi", "the history and future of nuclear energy".
 _FRAMING = re.compile(
     r"^(?:the\s+)?(?:(?:rise|history|future|state|role|impact|evolution|growth|development|economics|science|"
-    r"politics|basics|fundamentals|shift|transition|causes|effects|benefits|risks|challenges|prospects)"
+    r"politics|basics|fundamentals|shift|transition|causes|effects|benefits|risks|challenges|prospects|pros|cons|advantages|disadvantages|uses|applications)"
     r"(?:\s*(?:,|and|&)\s*(?:the\s+)?)?)+\s+(?:of|in|from)\s+",
     re.IGNORECASE,
 )
@@ -95,6 +127,10 @@ class Request:
             (``["adoption rates", "infrastructure challenges shaping the future of transportation"]``).
         question: Whether the request was a question.
         acronyms: Acronyms given in brackets (``EV``, ``DeFi``), searched too.
+        alternatives: Shorter readings of a one-subject question whose verb
+            may follow the subject, longest first ("immune system" for "How
+            does the immune system fight viruses?", subject "immune system
+            fight"); see :func:`reportgen.blueprint.planner.resolve_subject`.
     """
 
     text: str
@@ -102,6 +138,7 @@ class Request:
     aspects: list[str] = field(default_factory=list)
     question: bool = False
     acronyms: list[str] = field(default_factory=list)
+    alternatives: list[str] = field(default_factory=list)
 
     @property
     def subject(self) -> str:
@@ -137,10 +174,13 @@ def _head_aspects(head: str) -> tuple[str, list[str]]:
     return (" ".join(words), [" ".join(tail)]) if tail else (head, [])
 
 
-def _two_subjects(subject: str) -> list[str]:
-    """ "Malaria and tuberculosis" → both; "Wind and solar power" → "wind power", "solar power"."""
+def _two_subjects(subject: str, limit: int = 6) -> list[str]:
+    """ "Malaria and tuberculosis" → both; "Wind and solar power" → "wind power", "solar power".
+
+    Only for subjects of at most ``limit`` words (a long phrase with "and" is one subject).
+    """
     m = re.fullmatch(r"(.+?)\s+(?:and|&|et|y|e)\s+(.+)", subject, re.IGNORECASE)
-    if not m or len(subject.split()) > 6:
+    if not m or len(subject.split()) > limit:
         return [subject]
     a, b = _tidy(m.group(1)), _tidy(m.group(2))
     a_words, b_words = a.split(), b.split()
@@ -163,16 +203,30 @@ def read_request(text: str, lang: str = "en") -> Request:
         pattern applies (a plain title such as "Solar power").
     """
     raw = _tidy(text)
-    body = _tidy(_MARKUP.sub(" ", _INSTRUCTION.sub("", raw)))
-    question = raw.rstrip().endswith("?") or bool(_QUESTION.match(raw))
+    body = _tidy(_MARKUP.sub(" ", raw))
+    lead = _LEAD_IN.sub("", body) if lang == "en" else body
+    body = _tidy(_INSTRUCTION.sub("", lead if lead.strip() else body))
+    if _QUESTION.match(body) and re.match(r"^how\s+(?!do|does|did|is|are|was|were|can|could|will|would)\w+",
+                                          body, re.IGNORECASE):
+        body = re.sub(r"^how\s+", "how do ", body, flags=re.IGNORECASE)  # "explain how vaccines work"
+    question = text.rstrip().endswith(("?", "？")) or bool(_QUESTION.match(body))
     aspects: list[str] = []
+    alternatives: list[str] = []
     subject = _tidy(body)
     if question:
         for form in _QUESTION_FORMS:
             m = form.match(subject)
             if m:
                 subject, aspects = _tidy(m.group("subject")), [_tidy(m.group("aspect"))]
+                if re.match(r"^(?:why|how|when|where)\s+(?:do|does|did|can|could|will|would)\b", body, re.I):
+                    words = _tidy(_ARTICLE.sub("", subject)).split()  # the verb may follow the subject
+                    alternatives = [" ".join(words[:n]) for n in range(len(words) - 1, 0, -1)]
                 break
+    aspects = [a for a in aspects if a.casefold() not in _AUXILIARIES]
+    compared = _COMPARE.match(_tidy(_ARTICLE.sub("", subject)))
+    if compared:
+        a, b = (_tidy(x) for x in compared.groups() if x)
+        subject = f"{_tidy(_ARTICLE.sub('', a))} and {_tidy(_ARTICLE.sub('', b))}"
     acronyms = _ACRONYM.findall(subject)
     subject = _ACRONYM.sub("", subject)
     subject, more = _split_aspects(subject)
@@ -181,6 +235,7 @@ def read_request(text: str, lang: str = "en") -> Request:
     subject, head_aspects = _head_aspects(subject)
     aspects = head_aspects + aspects
     subject = _tidy(_ARTICLE.sub("", subject)) or raw
-    subjects = _two_subjects(subject)
+    subjects = _two_subjects(subject) if not compared else _two_subjects(subject, limit=12)
     aspects = [a for a in dict.fromkeys(aspects) if a.casefold() not in {s.casefold() for s in subjects}]
-    return Request(text=raw, subjects=subjects, aspects=aspects[:6], question=question, acronyms=acronyms)
+    return Request(text=raw, subjects=subjects, aspects=aspects[:6], question=question, acronyms=acronyms,
+                   alternatives=alternatives if len(subjects) == 1 else [])

@@ -9,13 +9,22 @@ The pipeline is three pure steps, each usable alone::
 The invariant they keep: a chart never shows a number that is not in a cited
 source (every point's ``raw`` text is a substring of its quoted sentence, and
 that sentence of the passage it came from).
+
+Names are imported on first use (:func:`reportgen._lazy.lazy_exports`):
+``reportgen.charts.numbers`` and ``.spec`` do not load matplotlib; only
+drawing does (issue 15: start-up).
 """
 
 from __future__ import annotations
 
-from reportgen.charts.draw import draw_svg
-from reportgen.charts.numbers import NumericFact, extract_facts, parse_number
-from reportgen.charts.spec import ChartPoint, ChartSpec, caption, propose_chart
+import typing as _typing
+
+from reportgen._lazy import lazy_exports as _lazy_exports
+
+if _typing.TYPE_CHECKING:
+    from reportgen.charts.draw import draw_svg
+    from reportgen.charts.numbers import NumericFact, extract_facts, parse_number
+    from reportgen.charts.spec import ChartPoint, ChartSpec, caption, propose_chart
 
 __all__ = [
     "ChartPoint",
@@ -27,3 +36,16 @@ __all__ = [
     "parse_number",
     "propose_chart",
 ]
+
+_EXPORTS: dict[str, str] = {
+    "ChartPoint": "reportgen.charts.spec",
+    "ChartSpec": "reportgen.charts.spec",
+    "NumericFact": "reportgen.charts.numbers",
+    "caption": "reportgen.charts.spec",
+    "draw_svg": "reportgen.charts.draw",
+    "extract_facts": "reportgen.charts.numbers",
+    "parse_number": "reportgen.charts.numbers",
+    "propose_chart": "reportgen.charts.spec",
+}
+
+__getattr__, __dir__ = _lazy_exports(__name__, _EXPORTS)

@@ -29,15 +29,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-import matplotlib
-from matplotlib.backends.backend_svg import FigureCanvasSVG
-from matplotlib.figure import Figure
-from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Patch
-
 from reportgen.blueprint.model import Blueprint, Task, TaskStatus
-from reportgen.charts import draw as _charts_draw
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
     from matplotlib.typing import RcKeyType  # the Literal of rcParams keys; annotations only
 
 __all__ = [
@@ -194,6 +189,13 @@ def _rc() -> dict[RcKeyType, Any]:
 
 
 def _draw_graph(tasks: list[Task]) -> str:
+    import matplotlib  # with the drawing, not the module: start-up (issue 15)
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+    from matplotlib.figure import Figure
+    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+    from reportgen.charts import draw as _charts_draw
+
     columns = _columns(tasks)
     rows = max(len(column) for column in columns)
     row_in = min(0.3, (_MAX_HEIGHT_IN - 0.6) / rows)
@@ -243,6 +245,12 @@ def _draw_graph(tasks: list[Task]) -> str:
 
 
 def _draw_timeline(tasks: list[Task]) -> str:
+    import matplotlib
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+    from matplotlib.figure import Figure
+
+    from reportgen.charts import draw as _charts_draw
+
     tasks = sorted(tasks, key=lambda t: (_utc(t.started_at), t.id))
     t0 = _utc(tasks[0].started_at)
     n = len(tasks)
@@ -280,6 +288,8 @@ def _draw_timeline(tasks: list[Task]) -> str:
 
 
 def _legend(fig: Figure, tasks: list[Task], outside: bool = False) -> None:
+    from matplotlib.patches import Patch
+
     present = {outcome(t) for t in tasks}
     handles = [Patch(facecolor=OUTCOME_COLOURS[name], label=name.replace("_", " "))
                for name in OUTCOMES if name in present]

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reportgen.report import Report
+if TYPE_CHECKING:
+    from reportgen.report import Report
 
 __all__ = ["CORE_FILES", "DOCX", "MARKDOWN", "RUN_FILES", "Exporter", "output_files"]
 

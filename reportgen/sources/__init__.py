@@ -16,18 +16,10 @@ import json
 import logging
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
+from reportgen._lazy import lazy_exports as _lazy_exports
 from reportgen.config import RunOptions
-from reportgen.sources.fetch import (
-    MAX_PDF_BYTES,
-    USER_AGENT,
-    FetchedPage,
-    PageFetcher,
-    extract_main_text,
-    is_public_address,
-    normalize_url,
-    parse_retry_after,
-)
 from reportgen.sources.index import (
     MAX_QUERY_TERMS,
     PASSAGE_CHARS,
@@ -36,6 +28,7 @@ from reportgen.sources.index import (
     MultiSearch,
     OfflineSearch,
     match_expression,
+    topic_space,
 )
 from reportgen.sources.local import (
     MAX_FILE_BYTES,
@@ -46,6 +39,7 @@ from reportgen.sources.local import (
     html_to_text,
     is_inside,
     load_local_documents,
+    markdown_sections,
     markdown_to_text,
     walk_corpus,
 )
@@ -60,16 +54,6 @@ from reportgen.sources.text import (
     stopwords,
     tokenize,
 )
-from reportgen.sources.web import (
-    AutoSearch,
-    SearchFn,
-    SearchResult,
-    WebCache,
-    WebSearch,
-    ddgs_search,
-    open_search,
-    web_source_id,
-)
 from reportgen.sources.wiki import (
     WIKI_DISTRIBUTION,
     WIKI_LICENSE,
@@ -79,6 +63,28 @@ from reportgen.sources.wiki import (
     wiki_url,
     wiki_version,
 )
+
+if _TYPE_CHECKING:
+    from reportgen.sources.fetch import (
+        MAX_PDF_BYTES,
+        USER_AGENT,
+        FetchedPage,
+        PageFetcher,
+        extract_main_text,
+        is_public_address,
+        normalize_url,
+        parse_retry_after,
+    )
+    from reportgen.sources.web import (
+        AutoSearch,
+        SearchFn,
+        SearchResult,
+        WebCache,
+        WebSearch,
+        ddgs_search,
+        open_search,
+        web_source_id,
+    )
 
 __all__ = [
     "AutoSearch",
@@ -120,6 +126,7 @@ __all__ = [
     "is_public_address",
     "load_local_documents",
     "load_wiki_documents",
+    "markdown_sections",
     "markdown_to_text",
     "match_expression",
     "normalize_url",
@@ -131,6 +138,7 @@ __all__ = [
     "split_sentences",
     "stopwords",
     "tokenize",
+    "topic_space",
     "walk_corpus",
     "web_source_id",
     "wiki_corpus",
@@ -138,6 +146,29 @@ __all__ = [
     "wiki_url",
     "wiki_version",
 ]
+
+#: Imported on first use: page fetching and web search load httpx and lxml's
+#: HTML parser, which an offline run never needs (issue 15: start-up).
+_LAZY: dict[str, str] = {
+    "MAX_PDF_BYTES": "reportgen.sources.fetch",
+    "USER_AGENT": "reportgen.sources.fetch",
+    "FetchedPage": "reportgen.sources.fetch",
+    "PageFetcher": "reportgen.sources.fetch",
+    "extract_main_text": "reportgen.sources.fetch",
+    "is_public_address": "reportgen.sources.fetch",
+    "normalize_url": "reportgen.sources.fetch",
+    "parse_retry_after": "reportgen.sources.fetch",
+    "AutoSearch": "reportgen.sources.web",
+    "SearchFn": "reportgen.sources.web",
+    "SearchResult": "reportgen.sources.web",
+    "WebCache": "reportgen.sources.web",
+    "WebSearch": "reportgen.sources.web",
+    "ddgs_search": "reportgen.sources.web",
+    "open_search": "reportgen.sources.web",
+    "web_source_id": "reportgen.sources.web",
+}
+
+__getattr__, __dir__ = _lazy_exports(__name__, _LAZY)
 
 logger = logging.getLogger(__name__)
 

@@ -42,11 +42,15 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportgen.config import get_settings
 from reportgen.errors import ReportgenError, SourceError
 from reportgen.sources.models import Closing, Document, Passage, SearchBackend
 from reportgen.sources.text import CJK_RE, chunk_text, has_cjk, stopwords, tokenize
+
+if TYPE_CHECKING:
+    from reportgen.blueprint.relevance import TopicSpace
 
 __all__ = [
     "CorpusIndex",
@@ -56,12 +60,13 @@ __all__ = [
     "PASSAGE_CHARS",
     "SCHEMA_VERSION",
     "match_expression",
+    "topic_space",
 ]
 
 logger = logging.getLogger(__name__)
 
 #: Version of the on-disk layout; an index of another version is rebuilt.
-SCHEMA_VERSION = 2  # 2: passages keep paragraph breaks
+SCHEMA_VERSION = 3  # 2: passages keep paragraph breaks; 3: Markdown files split by heading
 
 #: Largest passage, in characters: about a paragraph, short enough to quote
 #: and to fit many in a model prompt.
@@ -121,6 +126,11 @@ def _safe_name(name: str) -> str:
     return safe or "corpus"
 
 
+#: Shortest singular searched with its plural too: short words' plurals are often other
+#: subjects ("winds" is the weather, not wind power), long words' rarely.
+PLURAL_MIN_LETTERS = 7
+
+
 def match_expression(query: str, lang: str = "") -> str:
     """Turn free user text into a safe FTS5 MATCH expression.
 
@@ -128,7 +138,11 @@ def match_expression(query: str, lang: str = "") -> str:
     as an FTS5 string and the strings are joined with ``OR``, so quotes,
     ``*``, ``NEAR``, ``AND``, column filters and brackets in the user text are
     only ever words. Stopwords are dropped unless nothing else remains; Han
-    and kana characters are left to the CJK fallback.
+    and kana characters are left to the CJK fallback. A plural word also
+    matches its singular (:func:`~reportgen.agents.ranking.stem`) and a
+    singular of at least :data:`PLURAL_MIN_LETTERS` letters its ``-s``
+    plural, so "Heat pumps" finds "heat pump" and "Antibiotic" finds
+    "antibiotics" (the index's tokenizer does not stem).
 
     Args:
         query: Free text in any script.
@@ -147,7 +161,19 @@ def match_expression(query: str, lang: str = "") -> str:
     stop = stopwords(lang)
     content = [term for term in terms if term not in stop]
     chosen = (content or terms)[:MAX_QUERY_TERMS]
-    return " OR ".join('"' + term.replace('"', '""') + '"' for term in chosen)
+    from reportgen.agents.ranking import stem
+
+    forms: list[str] = []
+    for term in chosen:
+        variants = [term]
+        if term.isalpha() and not _CJK_RUN_RE.search(term):
+            base = stem(term)
+            if base != term:  # "pumps" also finds "pump"
+                variants.append(base)
+            elif len(term) >= PLURAL_MIN_LETTERS:  # "antibiotic" also finds "antibiotics"
+                variants.append(f"{term}s")
+        forms += [v for v in dict.fromkeys(variants) if v not in forms]
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in forms)
 
 
 def _cjk_queries(query: str) -> tuple[str, list[str]]:
@@ -188,6 +214,9 @@ class CorpusIndex(Closing):
         self.fingerprint = fingerprint
         self.built = built
         self._lock = threading.Lock()
+        self._space_lock = threading.Lock()
+        self._space: TopicSpace | None = None
+        self._space_built = False
         self._con: sqlite3.Connection | None = _connect_ro(path)
         try:
             self._meta = dict(self._con.execute("SELECT key, value FROM meta").fetchall())
@@ -287,6 +316,36 @@ class CorpusIndex(Closing):
     def note(self, key: str) -> str | None:
         """Return a note stored at build time by ``notes`` (``None`` when absent)."""
         return self._meta.get(f"note:{key}")
+
+    def space(self) -> TopicSpace | None:
+        """The corpus's topic space (:class:`~reportgen.blueprint.relevance.TopicSpace`), built on first use.
+
+        Fitted on every document (title and text) and cached beside the index
+        file (``<index>.space.joblib``), so it is built once per corpus
+        version; ``None`` for a corpus too small for one.
+
+        Raises:
+            reportgen.errors.SourceError: The index cannot be read.
+        """
+        from reportgen.blueprint.relevance import TopicSpace
+
+        with self._space_lock:
+            if self._space is not None or self._space_built:
+                return self._space
+            path = self.path.with_suffix(".space.joblib")
+            space = TopicSpace.load(path) if path.is_file() else None
+            if space is None:
+                rows = self._query("SELECT title, text, lang FROM documents", ())
+                lang = Counter(r[2] for r in rows).most_common(1)[0][0] if rows else ""
+                started = time.perf_counter()
+                space = TopicSpace.build([f"{title} {text}" for title, text, _ in rows], lang or "en",
+                                         titles=[title for title, _, _ in rows])
+                if space is not None:
+                    logger.info("built the topic space of %s in %.1f s", self.name, time.perf_counter() - started)
+                    with contextlib.suppress(OSError):  # a read-only cache folder: the space lives in memory
+                        space.save(path)
+            self._space, self._space_built = space, True
+            return space
 
     def _query(self, sql: str, params: Sequence[object]) -> list[tuple]:
         with self._lock:
@@ -578,13 +637,13 @@ def _fill(con: sqlite3.Connection, documents: Iterable[Document]) -> tuple[int, 
 def _remove_siblings(folder: Path, safe: str, *, keep: Path) -> None:
     """Delete superseded indexes of the same corpus and stale temporary files."""
     now = time.time()
-    pattern = re.compile(rf"{re.escape(safe)}-[0-9a-f]{{1,12}}\.sqlite")
+    pattern = re.compile(rf"{re.escape(safe)}-[0-9a-f]{{1,12}}\.(sqlite|space\.joblib)")
     for entry in folder.iterdir():
         with contextlib.suppress(OSError):
             if entry.name.endswith(".tmp") and entry.name.startswith("."):
                 if now - entry.stat().st_mtime > _STALE_TMP_SECONDS:
                     entry.unlink()
-            elif pattern.fullmatch(entry.name) and entry != keep:
+            elif pattern.fullmatch(entry.name) and entry.name.split(".")[0] != keep.name.split(".")[0]:
                 entry.unlink()
 
 
@@ -620,6 +679,10 @@ class OfflineSearch:
     def get(self, source_id: str) -> Document | None:
         """Return a whole document by id (see :meth:`CorpusIndex.get`)."""
         return self.index.get(source_id)
+
+    def space(self) -> TopicSpace | None:
+        """The corpus's topic space (see :meth:`CorpusIndex.space`)."""
+        return self.index.space()
 
     def close(self) -> None:
         """Close the underlying index."""
@@ -698,6 +761,10 @@ class MultiSearch:
         order = sorted(merged, key=lambda key: -fused[key])[:k]
         return [merged[key].model_copy(update={"score": fused[key]}) for key in order]
 
+    def space(self) -> TopicSpace | None:
+        """The topic space of the largest corpus that has one (see :func:`topic_space`)."""
+        return topic_space(*self.backends)
+
     def close(self) -> None:
         """Close every backend that has a ``close`` method."""
         for backend in self.backends:
@@ -705,3 +772,33 @@ class MultiSearch:
             if callable(close):
                 close()
 
+
+
+def topic_space(*backends: object) -> TopicSpace | None:
+    """The topic space of the largest of ``backends`` that offers one (``space()``), else ``None``.
+
+    Web search and small corpora have none; with the encyclopedia and a folder
+    of the user's documents together, the encyclopedia's (the larger) is the
+    one texts of either are compared in.
+
+    Args:
+        backends: Search backends (any object; those without ``space`` are skipped).
+
+    Returns:
+        A :class:`~reportgen.blueprint.relevance.TopicSpace` or ``None``.
+    """
+    best: tuple[int, TopicSpace] | None = None
+    for backend in backends:
+        method = getattr(backend, "space", None)
+        if not callable(method):
+            continue
+        try:
+            space = method()
+        except SourceError as exc:
+            logger.warning("no topic space for %s: %s", getattr(backend, "name", backend), exc)
+            continue
+        if space is not None:
+            size = len(space.vectorizer.idf_)
+            if best is None or size > best[0]:
+                best = (size, space)
+    return best[1] if best else None

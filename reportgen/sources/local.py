@@ -22,15 +22,18 @@ import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import lxml.etree
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
 from pydantic import BaseModel, Field
 
 from reportgen.errors import InputError
 from reportgen.sources.models import Document
 from reportgen.sources.text import clean_text
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 __all__ = [
     "LocalLoad",
@@ -41,6 +44,7 @@ __all__ = [
     "html_to_text",
     "is_inside",
     "load_local_documents",
+    "markdown_sections",
     "markdown_to_text",
     "walk_corpus",
 ]
@@ -403,6 +407,8 @@ def _markdown_by_regex(markdown: str) -> tuple[str, str]:
 
 
 def _markdown_parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt  # with the first Markdown file, not the module: start-up (issue 15)
+
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
     # Accept every URL so that ``![x](file:///etc/passwd)`` parses as an image
     # (and is dropped) instead of surviving as literal text; no URL is ever
@@ -494,6 +500,45 @@ def markdown_to_text(markdown: str) -> tuple[str, str]:
     return title[:_MAX_TITLE_CHARS], clean_text("\n\n".join(blocks))
 
 
+#: Fewest second-level headings for a Markdown file to be read as one document per heading.
+MIN_SECTIONS = 2
+
+
+def markdown_sections(markdown: str) -> list[tuple[str, str, str]]:
+    """A Markdown file as one document per second-level heading, when it has several.
+
+    A user's notes with "## Wind power in Iowa" and "## Fossil fuels in Iowa"
+    hold two subjects a report can give a section each: each heading's part
+    becomes a document titled by the heading (the part before the first one
+    keeps the file's title), so the planner sees the headings as themes.
+
+    Args:
+        markdown: The Markdown source, decoded.
+
+    Returns:
+        ``(title, text, anchor)`` per part (``anchor`` is ``""`` for the
+        opening part, else the heading's slug); ``[]`` when the file has fewer
+        than :data:`MIN_SECTIONS` second-level headings (read whole, as
+        :func:`markdown_to_text` does) or is too large for the parser.
+    """
+    body = _FRONT_MATTER_RE.sub("", markdown, count=1)
+    if len(body) > _MARKDOWN_PARSER_LIMIT:
+        return []
+    starts = [t.map[0] for t in _markdown_parser().parse(body) if t.type == "heading_open" and t.tag == "h2" and t.map]
+    if len(starts) < MIN_SECTIONS:
+        return []
+    lines = body.splitlines(keepends=True)
+    bounds = [0, *starts, len(lines)]
+    parts = []
+    for first, (a, b) in enumerate(zip(bounds, bounds[1:], strict=False)):
+        title, text = markdown_to_text("".join(lines[a:b]))
+        if not text or text.strip() == title.strip():  # a heading with nothing under it
+            continue
+        anchor = "" if first == 0 and a not in starts else re.sub(r"[^\w]+", "-", title.casefold()).strip("-")
+        parts.append((title, text, anchor))
+    return parts if len(parts) >= MIN_SECTIONS else []
+
+
 # --------------------------------------------------------------------------- PDF
 
 
@@ -545,6 +590,18 @@ def _pdf_to_text(data: bytes) -> tuple[str, str]:
 # --------------------------------------------------------------------------- loading
 
 
+#: Longest first line of a PDF taken as its title when the PDF's metadata has none (words).
+_TITLE_LINE_WORDS = 12
+
+
+def _first_line_title(text: str) -> str:
+    """A PDF's first line as its title, when it reads as one (short, no closing full stop); else ``""``."""
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    if not first or len(first.split()) > _TITLE_LINE_WORDS or first.endswith((".", ":", ";", ",")):
+        return ""
+    return first[:_MAX_TITLE_CHARS]
+
+
 def _source_id(path: Path) -> str:
     digest = hashlib.sha1(path.as_posix().encode("utf-8", "surrogatepass")).hexdigest()
     return f"local:{digest[:16]}"
@@ -568,14 +625,16 @@ def load_local_documents(folder: Path) -> LocalLoad:
     """Read every supported file under a folder, recursively.
 
     Reads ``.md``, ``.markdown``, ``.txt``, ``.html``, ``.htm`` and ``.pdf``
-    files (hidden files and folders excepted) in path order. A folder with
-    none of them but with tables (``.csv``, ``.tsv``, ``.xlsx``, ``.json``
-    records) gives one document per table, its rows read aloud
-    (:func:`reportgen.sources.tables.table_documents`). Each document
+    files (hidden files and folders excepted) in path order. A Markdown
+    file with several second-level headings gives one document per heading
+    (:func:`markdown_sections`; id suffixed ``-<n>``, URL with the heading's
+    anchor). A folder with none of them but with tables (``.csv``, ``.tsv``,
+    ``.xlsx``, ``.json`` records) gives one document per table, its rows read
+    aloud (:func:`reportgen.sources.tables.table_documents`). Each document
     gets the file's ``file://`` URI as URL, ``local:<16 hex of SHA-1 of its
     absolute path>`` as id (unique across several corpus folders), corpus
-    ``"local"`` and a title from its first heading, ``<title>``, PDF metadata
-    or else the file name stem.
+    ``"local"`` and a title from its first heading, ``<title>``, PDF metadata,
+    a PDF's short first line, or else the file name stem.
 
     Args:
         folder: The corpus folder.
@@ -622,6 +681,17 @@ def load_local_documents(folder: Path) -> LocalLoad:
         if not text:
             skipped.append(SkippedFile(path=path, reason="empty"))
             continue
+        parts = markdown_sections(_decode(path.read_bytes())) if path.suffix.lower() in (".md", ".markdown") else []
+        if parts:  # one document per heading, each citable by its anchor
+            file_title = title or clean_text(path.stem) or "untitled"
+            for n, (part_title, part_text, anchor) in enumerate(parts):
+                documents.append(Document(
+                    source_id=f"{_source_id(path)}-{n}", title=part_title or file_title,
+                    url=f"{path.as_uri()}#{anchor}" if anchor else path.as_uri(), text=part_text, corpus="local",
+                ))
+            continue
+        if not title and path.suffix.lower() == ".pdf":
+            title = _first_line_title(text)
         documents.append(
             Document(
                 source_id=_source_id(path),

@@ -532,6 +532,10 @@ class AutoSearch:
             self.reroutes.append(note)
         return self.offline.search(query, k)
 
+    def space(self) -> Any:
+        """The offline corpora's topic space (see :meth:`MultiSearch.space`), also used for web pages."""
+        return self.offline.space()
+
     def close(self) -> None:
         """Close the web backend and every offline backend that has a ``close``."""
         close = getattr(self.web, "close", None)

@@ -1,0 +1,53 @@
+"""A section reads as one text: sentences that point back come right after theirs, or not at all."""
+
+from __future__ import annotations
+
+from reportgen.agents.ranking import rank_sentences, with_antecedents
+from reportgen.sources.models import Passage
+
+TEXT = ("Penicillin is a group of antibiotics obtained from moulds. It was the first antibiotic used widely in "
+        "medicine. However, many bacteria have developed resistance to it. Doctors still prescribe it often today.")
+
+
+def _passage(title: str, text: str) -> Passage:
+    return Passage(source_id=f"wiki:{title}", title=title, url=f"https://example.org/{title}", text=text,
+                   corpus="c")
+
+
+def test_a_sentence_that_points_back_follows_its_antecedent():
+    ranked = rank_sentences([_passage("Penicillin", TEXT)], focus="Penicillin", topic="Antibiotic", lang="en",
+                            keywords=["penicillin"])
+    by_text = {s.text: s for s in ranked}
+    it = by_text["It was the first antibiotic used widely in medicine."]
+    assert it.after == "Penicillin is a group of antibiotics obtained from moulds."
+    assert it.score < by_text[it.after].score
+    assert by_text["However, many bacteria have developed resistance to it."].after == it.text
+    # the own article reads on in its order: the last sentence is kept though it names neither term
+    assert "Doctors still prescribe it often today." in by_text
+
+
+def test_a_chain_loses_everything_after_a_missing_link():
+    ranked = rank_sentences([_passage("Penicillin", TEXT)], focus="Penicillin", topic="Antibiotic", lang="en",
+                            keywords=["penicillin"])
+    without_first = [s for s in ranked if not s.text.startswith("Penicillin is")]
+    kept = with_antecedents(without_first)
+    assert all(not s.text.startswith(("It ", "However")) for s in kept)
+
+
+def test_a_companion_document_counts_as_the_sections_own():
+    fleming = _passage("Alexander Fleming", "Alexander Fleming was a Scottish physician. He discovered the mould's "
+                       "effect in 1928, which was later named benzylpenicillin.")
+    alone = rank_sentences([fleming], focus="Penicillin", topic="Antibiotic", lang="en", keywords=["penicillin"])
+    joined = rank_sentences([fleming], focus="Penicillin", topic="Antibiotic", lang="en", keywords=["penicillin"],
+                            companions=["Alexander Fleming"])
+    assert not alone
+    assert [s.text for s in joined] == ["Alexander Fleming was a Scottish physician.",
+                                        "He discovered the mould's effect in 1928, which was later named "
+                                        "benzylpenicillin."]
+    # a companion does not read on as the own article does: a sentence naming neither term and not pointing
+    # back is left out
+    more = _passage("Alexander Fleming", "Alexander Fleming was a Scottish physician. Fleming was born on a farm "
+                    "in Ayrshire. Fleming studied medicine in London.")
+    assert [s.text for s in rank_sentences([more], focus="Penicillin", topic="Antibiotic", lang="en",
+                                           keywords=["penicillin"], companions=["Alexander Fleming"])] == [
+        "Alexander Fleming was a Scottish physician."]

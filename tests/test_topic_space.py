@@ -1,0 +1,108 @@
+"""The corpus's topic space (LSA): one sense of an ambiguous word, sections that combine sources.
+
+The corpora are made here: two vocabularies (prices and money; the early
+universe) of 120 documents each, some of each naming "inflation", so the
+word alone cannot tell the senses apart and only the words around it can.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from reportgen.blueprint.planner import companion_themes, gather_themes
+from reportgen.blueprint.relevance import MIN_SPACE_DOCUMENTS, SEMANTIC_THRESHOLD, Relatedness, TopicSpace
+from reportgen.blueprint.request import read_request
+from reportgen.sources.models import Passage
+
+from fakes import FakeSearch
+
+ECONOMY = ("prices goods services money wages banks interest rates central bank purchasing power economy "
+           "consumers markets demand supply trade taxes budget").split()
+COSMOS = ("universe expansion galaxies cosmic radiation space early epoch density cooled particles gravity "
+          "stars light telescope matter energy field").split()
+
+
+def _corpus(seed: int = 7) -> list[dict[str, str]]:
+    rng = random.Random(seed)
+    docs = []
+    for sense, words in (("Economy", ECONOMY), ("Cosmos", COSMOS)):
+        for i in range(120):
+            body = " ".join(rng.choice(words) for _ in range(40))
+            if i % 3 == 0:
+                body += " inflation"
+            docs.append({"title": f"{sense} {i}", "text": f"{body}."})
+    docs.append({"title": "Inflation", "text": "Inflation is a rise of prices: money buys fewer goods and services; "
+                 "central banks raise interest rates and wages lag behind prices in the economy."})
+    return docs
+
+
+class SpaceSearch(FakeSearch):
+    """The fake search with the topic space of its own documents (as an indexed corpus has)."""
+
+    def __init__(self, docs: list[dict[str, str]]) -> None:
+        super().__init__(docs)
+        self._space = TopicSpace.build([f"{d['title']} {d['text']}" for d in docs], "en",
+                                       titles=[d["title"] for d in docs])
+
+    def space(self) -> TopicSpace | None:
+        return self._space
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[dict[str, str]]:
+    return _corpus()
+
+
+@pytest.fixture(scope="module")
+def search(corpus) -> SpaceSearch:
+    return SpaceSearch(corpus)
+
+
+def test_a_small_corpus_has_no_space():
+    assert TopicSpace.build(["a b c"] * (MIN_SPACE_DOCUMENTS - 1), "en") is None
+    assert TopicSpace.build([""] * MIN_SPACE_DOCUMENTS, "en") is None  # no term at all
+
+
+def test_the_space_tells_the_senses_apart(search, corpus):
+    space = search.space()
+    assert space is not None
+    core = [corpus[-1]["text"]]
+    scorer = Relatedness(core, [], "en", subject="inflation", space=space)
+    economy = [d["text"] for d in corpus if d["title"].startswith("Economy") and "inflation" in d["text"]]
+    cosmos = [d["text"] for d in corpus if d["title"].startswith("Cosmos") and "inflation" in d["text"]]
+    assert min(scorer.scores(economy)) >= SEMANTIC_THRESHOLD
+    assert max(scorer.scores(cosmos)) < SEMANTIC_THRESHOLD
+    assert scorer.threshold == SEMANTIC_THRESHOLD
+
+
+def test_themes_keep_the_sense_of_the_subjects_own_article(search):
+    themes, core, companions = gather_themes(read_request("Inflation"), search, 5, "en")
+    assert [p.title for p in core] == ["Inflation"]
+    assert len(themes) == 5
+    assert all(t.startswith("Economy") for t in themes)  # every section names inflation in its own sense
+    joined = [t for group in companions.values() for t in group]
+    assert joined and all(t.startswith("Economy") for t in joined)
+    assert not set(joined) & set(themes)
+
+
+def test_the_space_is_saved_and_read_back(tmp_path, search, corpus):
+    space = search.space()
+    path = tmp_path / "corpus.space.joblib"
+    space.save(path)
+    again = TopicSpace.load(path)
+    assert again is not None and again.titles == space.titles
+    text = corpus[3]["text"]
+    assert (again.vectors([text]) == space.vectors([text])).all()
+    path.write_bytes(b"not a joblib file")  # a damaged cache is rebuilt, never fatal
+    assert TopicSpace.load(path) is None
+
+
+def test_companions_join_the_nearest_section_and_need_document_vectors(search):
+    space = search.space()
+    chosen = [Passage(source_id="e0", title="Economy 0", url="https://example.org/e0", text="x", corpus="c"),
+              Passage(source_id="c0", title="Cosmos 0", url="https://example.org/c0", text="x", corpus="c")]
+    groups = companion_themes(chosen, ["Economy 3", "Cosmos 3", "Nowhere"], space)
+    assert groups == {"Economy 0": ["Economy 3"], "Cosmos 0": ["Cosmos 3"]}
+    assert companion_themes(chosen, ["Economy 3"], None) == {}
