@@ -6,6 +6,8 @@
   by normalised URL, and only sources actually cited become references;
 * figures numbered in reading order, each with caption and source line; a
   chart of the very same numbers as an earlier one is shown once;
+* the tables the data agent read from the user's files, numbered, each
+  shown once with its citation (``Report.tables``);
 * a Limitations entry for every task that failed, was skipped or ran degraded,
   and for every document that could not be read.
 """
@@ -17,7 +19,7 @@ from typing import Any, Iterable
 from reportgen.blueprint.model import Blueprint, TaskStatus
 from reportgen.errors import RunError
 from reportgen.i18n import labels
-from reportgen.report import Figure, Limitation, Paragraph, Reference, Report, Section, Sentence
+from reportgen.report import Figure, Limitation, Paragraph, Reference, Report, Section, Sentence, Table
 from reportgen.sources.text import tokenize
 
 __all__ = ["coordinate"]
@@ -110,6 +112,44 @@ def _limitations(blueprint: Blueprint) -> list[Limitation]:
     return out
 
 
+def _tables(blueprint: Blueprint, outputs: dict[str, dict[str, Any]], sections: list[Section],
+            refs: _References) -> list[Table]:
+    """The tables the data agent read, each shown once, in the section it was read for.
+
+    A data task's ``series`` carries its ``table`` and the other ``tables`` on
+    the report's topic (every column, the rows as printed, checked row by row
+    against the file by the series verifier); a table read for a section that
+    was not written goes to the first body section. Reference numbers are given after the sections' own, so the text
+    keeps its citation order.
+    """
+    written = {s.id for s in sections}
+    first_body = next(s.id for s in sections if s.role == "body")
+    shown: set[str] = set()
+    out: list[Table] = []
+    order = {s.id: i for i, s in enumerate(sections)}
+    found = []
+    for task in blueprint.tasks:
+        series = outputs.get(task.id, {}).get("series")
+        if not isinstance(series, dict):
+            continue
+        section = task.section if task.section in written else first_body
+        for table in [series.get("table"), *(series.get("tables") or [])]:
+            if table:
+                found.append((order[section], section, table))
+    for _, section, table in sorted(found, key=lambda item: item[0]):
+        key = table["source"]["source_id"]
+        if key in shown:
+            continue
+        shown.add(key)
+        caption = table["caption"]
+        if table.get("total_rows", len(table["rows"])) > len(table["rows"]):
+            caption += f" ({len(table['rows'])} of {table['total_rows']} rows)"
+        number = len(out) + 1
+        out.append(Table(id=f"tbl-{number}", number=number, section_id=section, caption=caption,
+                         header=table["header"], rows=table["rows"], citations=[refs.cite(table["source"])]))
+    return out
+
+
 def _title(subject: str) -> str:
     return subject[:1].upper() + subject[1:]
 
@@ -187,6 +227,7 @@ def coordinate(
         sections.append(section)
     if not any(s.role == "body" for s in sections):
         raise RunError(f"no section of the report on {blueprint.topic!r} could be written")
+    tables = _tables(blueprint, outputs, sections, refs)
     limitations = list(extra_limitations) + _limitations(blueprint)
     corpora_text = ", ".join(corpora)
     return Report(
@@ -204,6 +245,7 @@ def coordinate(
         corpora=corpora,
         sections=sections,
         figures=figures,
+        tables=tables,
         references=refs.all(),
         limitations=limitations,
         brains=dict(brains or {}),

@@ -212,7 +212,8 @@ class Report(BaseModel):
         figures: Figures in reading order.
         references: References ordered by number.
         limitations: What could not be done and why.
-        tables: Tables in reading order (optional; none in extractive mode yet).
+        tables: Tables in reading order: the user's tables the data agent read
+            (every cell as printed in its cited file).
         model: The models (and endpoint) that wrote a model-mode report.
         usage: Tokens per role and per task, and the estimated cost in USD
             (``None`` in extractive mode).

@@ -348,7 +348,8 @@ def test_file_is_not_a_folder(tmp_path: Path) -> None:
 
 def test_folder_without_usable_files(tmp_path: Path) -> None:
     (tmp_path / "picture.jpg").write_bytes(b"\xff\xd8")
-    with pytest.raises(InputError, match=r"holds no readable \.md, \.txt, \.html or \.pdf files$"):
+    with pytest.raises(InputError, match=r"holds no readable \.md, \.txt, \.html or \.pdf files and no table "
+                                         r"\(\.csv, \.tsv, \.xlsx, \.json\)$"):
         load_local_documents(tmp_path)
     shutil.copy(HOSTILE / "empty.md", tmp_path)
     shutil.copy(HOSTILE / "not-a-pdf.pdf", tmp_path)

@@ -4,6 +4,10 @@ A chart never shows a number that is not in a cited source: every plotted
 value must be printed in its quoted sentence, and that sentence in the text
 of the passage it is attributed to, or the response is 607 (the chart
 verifier of :mod:`reportgen.agents.verify`, shared with the model brain).
+Numbers of several articles are combined into one chart when their unit and
+kind match (:func:`reportgen.charts.propose_chart`, rule 2): the numbers of
+the notes that name the section's subject, plus those of passages related to
+them (:func:`related_sources`), each bar cited to its own article.
 Given a ``series`` (the data agent's cells of a user's table), the chart is
 drawn from it instead.
 Too little comparable data is 605; recovery then broadens retrieval once and
@@ -22,11 +26,12 @@ from reportgen.agents.model_common import source_ref
 from reportgen.agents.ranking import mentions, terms
 from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
+from reportgen.blueprint.relevance import Relatedness
 from reportgen.charts import ChartPoint, ChartSpec, caption, extract_facts, propose_chart
 from reportgen.errors import AgentError
 from reportgen.sources.models import Passage
 
-__all__ = ["PlotBrain", "series_chart"]
+__all__ = ["RELATED_THRESHOLD", "PlotBrain", "related_sources", "series_chart"]
 
 
 def series_chart(series: dict[str, Any], subject: str, kinds: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -60,6 +65,44 @@ def series_chart(series: dict[str, Any], subject: str, kinds: dict[str, Any] | N
         spec = None
     svg = charts.draw_svg(spec, kinds) if spec is not None else ""
     return {"spec": spec, "svg": svg, "facts": len(points), "passages": passages}
+
+#: Least relatedness (:class:`~reportgen.blueprint.relevance.Relatedness`) of a
+#: passage that does not name a chart's subject for its numbers to join the
+#: chart: above the planner's :data:`~reportgen.blueprint.relevance.ON_TOPIC_THRESHOLD`
+#: (0.07), since a number is a stronger claim than a sentence. Set on the
+#: ``make bench-quality`` sections: sibling planets of *Mercury (planet)* and
+#: sibling languages of *Sundanese language* score 0.10-0.33; the sunflower and
+#: verbena genera beside the tea family *Theaceae*, 0.08-0.10.
+RELATED_THRESHOLD = 0.1
+
+
+def related_sources(passages: list[Passage], subject: str, keywords: list[str], lang: str) -> set[str]:
+    """The sources whose numbers may join a chart on ``subject`` though their sentences do not name it.
+
+    The core is the passages that name the subject (every keyword, title or
+    text: :func:`_about`); a passage is related when its vocabulary is close to
+    theirs (:class:`~reportgen.blueprint.relevance.Relatedness`, the measure the
+    planner and the quality bench use, at least :data:`RELATED_THRESHOLD`): the
+    articles on Venus and Jupiter beside the one on Mercury the planet, not the
+    one on China in a report on tea.
+
+    Args:
+        passages: The passages read for the chart.
+        subject: The chart's subject (the section title).
+        keywords: The terms a passage must hold to name the subject.
+        lang: Language of the passages.
+
+    Returns:
+        Source ids: the core's and the related ones' (empty when no passage
+        names the subject: nothing to relate to).
+    """
+    core = [p for p in passages if _about(f"{p.title} {p.text}", keywords, lang)]
+    if not core:
+        return set()
+    scorer = Relatedness([subject, *(p.text for p in core)], [p.text for p in passages], lang, subject=subject)
+    ids = {p.source_id for p in core}
+    return ids | {p.source_id for p in passages if scorer.score(f"{p.title} {p.text}") >= RELATED_THRESHOLD}
+
 
 def _about(text: str, keywords: list[str], lang: str) -> bool:
     """Every keyword of the section is mentioned in ``text`` (see
@@ -106,13 +149,12 @@ class PlotBrain(Brain):
             for extra in ctx.search.search(f"{params['subject']} {ctx.topic}", k=25):
                 if (extra.source_id, extra.text) not in seen:
                     passages.append(extra)
-        facts = [
-            f for f in extract_facts(passages, lang=ctx.lang)
-            if _about(f"{f.title} {f.sentence}", params["keywords"], ctx.lang)
-        ]
-        spec = propose_chart(facts, params["subject"])
+        found = extract_facts(passages, lang=ctx.lang)
+        about = [f for f in found if _about(f"{f.title} {f.sentence}", params["keywords"], ctx.lang)]
+        related = related_sources(passages, params["subject"], params["keywords"], ctx.lang)
+        spec = propose_chart(about, params["subject"], [f for f in found if f.source_id in related])
         svg = charts.draw_svg(spec, ctx.chart_kinds) if spec is not None else ""
-        return {"spec": spec, "svg": svg, "facts": len(facts), "passages": passages}
+        return {"spec": spec, "svg": svg, "facts": len(found), "passages": passages}
 
     def check_response(
         self, task: Task, params: dict[str, Any], raw: Any, ctx: RunContext

@@ -11,7 +11,9 @@ it is stored in the blueprint (ACP phase 3, ``AGENT_RESPONSE``):
   quote is in the fetched text and the number is in the quote, read by the
   one quantity reader (:func:`reportgen.agents.model_common.locate_number`);
   a chart value is never a year, and the unit printed beside it is the
-  chart's (a series' cells are located by row and column instead).
+  chart's (a series' cells are located by row and column instead); a
+  series' ``table`` and ``tables`` show only rows of their cited files,
+  cells as printed.
 
 A failed check is 607 WRONG_INFORMATION: the output is never published, and
 recovery asks again or reroutes.
@@ -118,12 +120,25 @@ def verify_chart(chart: Any, outputs: dict[str, Any], fetched: dict[str, list[st
 
 
 def verify_series(series: Any, outputs: dict[str, Any], fetched: dict[str, list[str]] | None, ctx: Any) -> None:
-    """Every value of a data series is a cell printed in its cited file.
+    """Every value of a data series is a cell printed in its cited file, and every row of its table a row of it.
 
     Raises:
         AgentError: 607 naming the value and the file.
     """
     _check_points(series["points"], fetched, getattr(ctx, "lang", "en"), "series", units=False)
+    for table in [series.get("table"), *(series.get("tables") or [])]:
+        if not table:
+            continue
+        source = table["source"]["source_id"]
+        texts = fetched.get(source, []) if fetched is not None else None
+        if fetched is not None and not texts:
+            raise _wrong(f"the table cites {source!r}, which was not read in this run",
+                         "show only tables read from the corpus")
+        for row in table["rows"]:
+            line = " | ".join(row)
+            if texts is not None and not any(line in t.splitlines() for t in texts):
+                raise _wrong(f"a row of the table ({line[:80]!r}) is not a row of its cited file {source!r}",
+                             "show the file's rows as printed")
 
 
 #: The verifier of each output name.

@@ -25,7 +25,10 @@ What is deliberately **not** a fact (better no chart than a wrong one):
 Units and context: a rate after the unit becomes part of it (``"117 GW added
 each year"`` → ``"GW/year"``); a percentage records the whole it is a share
 of (``base``); a length records what it measures (``measure``: "long",
-"wide", "deep", ...); a hedge before the number is kept (``qualifier``).
+"wide", "deep", ...); a hedge before the number is kept (``qualifier``);
+the words around the number give its ``kind`` ("installed capacity" →
+``capacity``, "home to" → ``population``, :func:`quantity_kind`), which decides
+whether numbers of different articles may share a chart.
 Labels come from the clause's subject, cut at its verb (a small lexicon of
 verbs per language plus an English "-s/-ed before a number" rule), with
 leading conjunctions, determiners and adverbs stripped; "it"/"the dam"
@@ -67,7 +70,9 @@ __all__ = [
     "normalise_unit",
     "parse_number",
     "printed_quantities",
+    "generic_label",
     "printed_values",
+    "quantity_kind",
     "same_unit",
 ]
 
@@ -105,6 +110,11 @@ class NumericFact(BaseModel):
             ``"width"``, ``"depth"``, ``"height"``, ``"diameter"``, ...),
             else ``""``. Two lengths with different measures are not
             comparable.
+        kind: What kind of quantity the value is, read from the words around
+            it (:func:`quantity_kind`): ``"capacity"``, ``"population"``,
+            ``"production"``, ``"distance"``, ``"area"``, ... ; ``""`` when
+            the words do not say. Numbers of different articles are charted
+            together only when their kinds are the same and not ``""``.
     """
 
     value: float
@@ -120,6 +130,7 @@ class NumericFact(BaseModel):
     qualifier: str = ""
     base: str = ""
     measure: str = ""
+    kind: str = ""
 
 
 # --------------------------------------------------------------------------
@@ -201,6 +212,8 @@ _WORD_UNITS: list[tuple[str, str]] = [
     (r"kilomet(?:re|er)s?|kilomètres?|kilómetros?", "km"),
     (r"centimet(?:re|er)s?|centimètres?|centímetros?", "cm"),
     (r"millimet(?:re|er)s?|millimètres?|milímetros?", "mm"),
+    (r"micromet(?:re|er)s?|micromètres?|micrómetros?", "µm"),
+    (r"nanomet(?:re|er)s?|nanomètres?|nanómetros?", "nm"),
     (r"met(?:re|er)s|mètres|metros", "m"),
     (r"miles", "mi"),
     (r"square\s+feet", "sq ft"),
@@ -1038,6 +1051,186 @@ def _measure(sentence: str, start: int, end: int) -> str:
     return ""
 
 
+def _kinds(spec: dict[str, str]) -> dict[str, str]:
+    return {word: kind for kind, words in spec.items() for word in words.split()}
+
+
+#: Words that say what kind of quantity a number is, by kind (English, French,
+#: Spanish word forms, lower case). Chosen for the quantities the encyclopedia
+#: summaries state across articles (``make bench-quality`` corpus check): two
+#: numbers of different articles share a chart only when these words give both
+#: the same kind, so "killed 150,000 people" (deaths) never meets "home to
+#: 3 million people" (population). Words that say nothing definite ("every",
+#: "about", "total") are deliberately absent.
+_KIND_WORDS: dict[str, str] = _kinds({
+    "population": "population populations inhabitants inhabitant residents populous inhabited home "
+                  "habitants población habitantes poblada peuplée",
+    "deaths": "deaths death died die dies killed kill killing kills dead fatalities casualties victims "
+              "morts mort muertos muertes fallecidos",
+    "capacity": "capacity capacities installed nameplate capacité capacidad instalada installée",
+    "production": "production produced produces produce producing output outputs generation generated "
+                  "generates generating harvest harvested producción produjo produit produite",
+    "consumption": "consumption consumed consumes consommation consumo consumida",
+    "emissions": "emissions emitted emits emit émissions emisiones",
+    "distance": "distance distances distant away distancia",
+    "period": "period periods période período",
+    "wavelength": "wavelength wavelengths",
+    "area": "area areas covers covering covered superficie surface",
+    "speed": "speed speeds velocity vitesse velocidad",
+    "temperature": "temperature temperatures température températures temperatura temperaturas",
+    "melting point": "melting melts melt fusion fusión",
+    "boiling point": "boiling boils boil ébullition ebullición",
+    "mass": "mass weighs weight weighing masse masa peso",
+    "density": "density densité densidad",
+    "pressure": "pressure pression presión",
+    "revenue": "revenue revenues sales turnover income earnings ingresos",
+    "cost": "cost costs costing price priced spent spending budget investment invested coût costo",
+    "gdp": "gdp pib",
+    "value": "worth valued valuation capitalization capitalisation",
+    "employees": "employees employs employed workers staff workforce employés empleados",
+    "speakers": "speakers speak spoken locuteurs hablantes",
+    "members": "members membership membres miembros",
+    "visitors": "visitors tourists visited visiteurs visitantes",
+    "students": "students enrolled étudiants estudiantes",
+    "users": "users subscribers usuarios utilisateurs",
+    "reserves": "reserves réserves reservas",
+    "lifespan": "lifespan lifetime longevity",
+})
+
+#: Counted nouns that are no kind on their own ("26 countries" may be members,
+#: users or producers; "12 years" an age, a term or a period).
+_VAGUE_COUNTS = frozenset(
+    {"people", "countries", "years", "years ago", "days", "hours", "minutes", "seconds", "months", "weeks"}
+)
+#: Units whose quantity has one kind whatever the words around it.
+_AREA_UNITS = frozenset({"km²", "m²", "sq mi", "sq ft", "ha"})
+#: Kinds that only units of their dimension can have ("surface" names an area
+#: only beside km², "hot" a temperature only beside °C).
+_KIND_UNITS: dict[str, frozenset[str]] = {
+    "area": frozenset({"km²", "m²", "sq mi", "sq ft", "ha", "acres"}),
+    **dict.fromkeys(["temperature", "melting point", "boiling point"], frozenset({"°C", "°F", "K"})),
+    "speed": frozenset({"km/h", "mph", "m/s", "knots"}),
+}
+#: Kinds that count people or things: never the kind of a time or a physical quantity.
+_COUNT_KINDS = frozenset(
+    {"population", "deaths", "employees", "speakers", "members", "visitors", "students", "users"}
+)
+#: Every unit the readers normalise to (not a counted noun).
+_PHYSICAL_UNITS = frozenset(c for _, c in (*_ABBREVIATIONS, *_WORD_UNITS))
+#: Units of time, for the onset of a disease's symptoms.
+_TIME_UNITS = frozenset({"hours", "days", "weeks", "months", "years"})
+_SYMPTOMS_RE = re.compile(r"\bsymptoms?\b|\bsíntomas?\b|\bsymptômes?\b", re.IGNORECASE)
+_AFTER_RE = re.compile(r"\s*(?:after|following|of|después\s+de|tras|après)\b(?!\s+(?:which|the\s+first\s+symptoms))",
+                       re.IGNORECASE)
+#: Units of length, whose kind may also be a measure word ("diameter", "tall").
+_LENGTH_UNITS = frozenset({"km", "m", "cm", "mm", "µm", "nm", "mi", "ft", "ly", "AU"})
+#: A height stated against the sea ("5,642 m above sea level", "au-dessus du niveau de la mer").
+_SEA_LEVEL_RE = re.compile(
+    r"\s*(?:above|below)\s+(?:mean\s+)?sea\s+level|\s*au-dessus\s+du\s+niveau\s+de\s+la\s+mer"
+    r"|\s*sobre\s+el\s+nivel\s+del\s+mar", re.IGNORECASE)
+#: "of" in the languages read: "1.2 million tonnes *of* rice produced" keeps reading.
+_OF_WORDS = frozenset({"of", "de", "du", "des", "del", "d"})
+#: Words read before and after a number when looking for its kind.
+_KIND_BEFORE = 6
+_KIND_AFTER = 4
+_KIND_WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+#: Words of a label that name no entity, only what is measured or how
+#: ("Symptoms", "Installed capacity", "Mean diameter"): such a label stands for
+#: the article's own subject.
+_GENERIC_LABEL_WORDS = frozenset(
+    """symptoms symptom signs onset mean average total estimated maximum minimum typical current annual
+    overall approximate""".split()
+)
+
+
+def generic_label(label: str) -> bool:
+    """Whether a fact's label names only the quantity, not an entity ("Installed capacity",
+    "Symptoms", "Mean diameter"): the number is then about its article's subject.
+
+    Args:
+        label: A :class:`NumericFact` label.
+
+    Returns:
+        ``True`` when every word of it is a kind word (:data:`_KIND_WORDS`), a
+        measure word or a generic word (:data:`_GENERIC_LABEL_WORDS`).
+    """
+    words = [w.lower() for w in _KIND_WORD_RE.findall(label)]
+    return bool(words) and all(w in _KIND_WORDS or w in _MEASURE_WORDS or w in _GENERIC_LABEL_WORDS for w in words)
+
+
+def quantity_kind(sentence: str, start: int, end: int, unit: str, measure: str = "") -> str:
+    """The kind of quantity the number at ``sentence[start:end]`` is, from the words around it.
+
+    Read, nearest first: the words of the quantity itself ("25 million
+    *inhabitants*"), up to 6 words before it in its clause ("installed
+    *capacity* of 22,500 MW"; a clause ends at ``;``, brackets, a dash or
+    another number, and at a comma unless the comma sits right before the
+    number: "its mean *diameter*, 6,779 km"), then up to 4 words after it
+    ("1.2 million tonnes of rice *produced*"); the first word of
+    :data:`_KIND_WORDS` gives the kind, when the unit can have it (an area
+    only beside an area unit, a temperature beside a temperature unit, a count
+    of people never beside a time or a physical unit). A time after
+    "symptoms ... begin" and before "after" is the ``"onset of symptoms"``
+    ("Symptoms typically begin 3 to 14 days after infection"). Else the length measure
+    (``"height"``, ``"diameter"``), ``"area"`` for an area unit, or the counted
+    noun itself for a specific count (``"species"``, ``"islands"``; not
+    ``people``, ``countries`` or time spans, which say nothing of their kind).
+
+    Args:
+        sentence: The sentence.
+        start: Where the quantity's text starts.
+        end: Where it ends (after its unit).
+        unit: Its normalised unit.
+        measure: Its length measure (:class:`NumericFact` ``measure``), or ``""``.
+
+    Returns:
+        The kind, or ``""`` when the words do not say.
+    """
+    own = [w.lower() for w in _KIND_WORD_RE.findall(sentence[start:end])]
+    before_text = sentence[max(0, start - 200): start]
+    cut = max((before_text.rfind(c) for c in ";()[]—–:"), default=-1)
+    comma = before_text.rfind(",")
+    if comma > cut and before_text[comma + 1:].strip():
+        cut = comma
+    digit = max((m.end() for m in re.finditer(r"\d", before_text)), default=-1)
+    before_text = before_text[max(cut, digit) + 1:]
+    before = [w.lower() for w in _KIND_WORD_RE.findall(before_text)][-_KIND_BEFORE:]
+    after_text = re.sub(r"^\s*\([^()]*\)", " ", sentence[end: end + 120])  # "5,642 m (18,510 ft) above"
+    if unit in _LENGTH_UNITS and _SEA_LEVEL_RE.match(after_text):
+        return "height"  # "rising 5,642 m above sea level"
+    after_text = re.split(r"[,;:()\[\]—–.\d]", after_text, maxsplit=1)[0]
+    after: list[str] = []
+    for word in _KIND_WORD_RE.findall(after_text)[:_KIND_AFTER]:
+        if word.lower() in _PREPOSITIONS - _OF_WORDS:
+            break  # "every 164.8 years *at* an orbital distance": another quantity's words
+        after.append(word.lower())
+    if re.match(r"\s*(?:per|par|por|/)\s", sentence[end:end + 6], re.IGNORECASE) and "/" not in unit:
+        return ""  # "25.5 inhabitants per square kilometre": a rate the unit does not say
+    if unit in _TIME_UNITS and _SYMPTOMS_RE.search(before_text) and _AFTER_RE.match(sentence[end:end + 30]):
+        return "onset of symptoms"  # "Symptoms typically begin 3 to 14 days after infection"
+    lengthy = unit in _LENGTH_UNITS
+    for word in [*own, *reversed(before), *after]:
+        kind = _KIND_WORDS.get(word)
+        if kind is not None and unit not in _KIND_UNITS.get(kind, {unit}):
+            continue  # "2,889 km below Earth's *surface*": a depth, not an area
+        if kind in _COUNT_KINDS and (unit in _TIME_UNITS or unit in _PHYSICAL_UNITS):
+            continue  # "*death* occurs 6 to 16 days after": a time, not a death toll
+        if kind is not None:
+            return kind
+        if lengthy and word in _MEASURE_WORDS:
+            return _MEASURE_WORDS[word]
+    if measure:
+        return measure
+    if unit in _AREA_UNITS:
+        return "area"
+    physical = _PHYSICAL_UNITS | set(_CURRENCY_UNITS.values())
+    if unit not in physical and unit not in _VAGUE_COUNTS and "/" not in unit and not unit.endswith(" ago"):
+        return unit  # a specific counted noun: "species", "islands"
+    return ""
+
+
 @dataclass
 class _Found:
     """A quantity being read, before its label and year are known."""
@@ -1051,6 +1244,7 @@ class _Found:
     qualifier: str = ""
     base: str = ""
     measure: str = ""
+    kind: str = ""
     segment: int = 0
     label: str = ""
     year: int | None = None
@@ -1194,7 +1388,8 @@ def _read_quantity(sentence: str, m: re.Match[str], found: list[_Found], lang: _
         end=unit_end,
         qualifier=re.sub(r"\s+", " ", q.group("q").lower()) if q else "",
         base=_read_base(sentence, unit_end) if unit in {"%", "‰"} else "",
-        measure=_measure(sentence, raw_start, unit_end),
+        measure=(measure := _measure(sentence, raw_start, unit_end)),
+        kind=quantity_kind(sentence, raw_start, unit_end, unit, measure),
     )
 
 
@@ -1234,6 +1429,7 @@ def _scan_sentence(sentence: str, passage: Passage, lang: _Lang) -> list[Numeric
             qualifier=f.qualifier,
             base=f.base,
             measure=f.measure,
+            kind=f.kind,
         )
         for f in found
         if math.isfinite(f.value) and f.raw in sentence

@@ -12,15 +12,40 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 
 from pydantic import BaseModel, Field, model_validator
 
-from reportgen.charts.numbers import NumericFact
+from reportgen.charts.numbers import NumericFact, generic_label
 
-__all__ = ["ChartPoint", "ChartSpec", "caption", "propose_chart"]
+__all__ = [
+    "MAX_SPREAD", "SHARED_VALUE_SOURCES", "YEAR_WINDOW", "ChartPoint", "ChartSpec", "caption", "comparable_key",
+    "entity", "propose_chart",
+]
 
 #: Most bars drawn in one chart; more would not be readable at 6.4 in wide.
 MAX_BARS = 12
+#: Largest ratio of the biggest to the smallest value of a chart that combines
+#: different sentences: three orders of magnitude. Beyond it the small bars
+#: vanish, and the values are rarely the same kind of thing ("3 people" beside
+#: "158 million people").
+MAX_SPREAD = 1000.0
+#: Most years between two dated values of different sentences charted as one
+#: bar series (a 1990 population beside a 2024 one is no comparison).
+YEAR_WINDOW = 10
+#: Wholes too generic to make two articles' percentages comparable: "15% of
+#: people" (who develop a fever) and "1% of people" (who develop encephalitis);
+#: "the population" that is Muslim and the one that lives in cities.
+_GENERIC_WHOLES = frozenset(
+    """people population cases total patients individuals adults children infections persons men women
+    respondents those all population""".split()
+)
+#: Sources printing the very same value from which it is nobody's own number
+#: (every constellation article says "one of the 88 modern constellations").
+SHARED_VALUE_SOURCES = 3
+#: Units whose values may be negative in a chart that combines sentences
+#: (temperatures); any other negative value there is left out.
+_SIGNED_UNITS = frozenset({"°C", "°F"})
 
 # Quantity names of the physical units extract_facts normalises to. A unit not
 # listed here is a counted noun ("countries", "extant species").
@@ -215,7 +240,15 @@ def _common_base(facts: list[NumericFact]) -> str:
     return bases.pop() if len(bases) == 1 else ""
 
 
-def _line(facts: list[NumericFact]) -> ChartSpec | None:
+def _names(unit: str, base: str, kind: str) -> tuple[str, str]:
+    """``(quantity name, y-axis label)`` of a chart; the kind, when known, names the quantity."""
+    name, counted = _quantity(unit, base)
+    if kind and kind != unit and not kind.startswith("share of"):
+        return kind[:1].upper() + kind[1:], f"{kind[:1].upper()}{kind[1:]} ({unit})"
+    return name, (name if counted else f"{name} ({unit})")
+
+
+def _line(facts: list[NumericFact], kind: str = "") -> ChartSpec | None:
     by_year: dict[int, NumericFact] = {}
     for f in facts:
         if f.year is not None and f.year not in by_year:
@@ -225,19 +258,19 @@ def _line(facts: list[NumericFact]) -> ChartSpec | None:
     ordered = [by_year[y] for y in sorted(by_year)]
     unit = ordered[0].unit
     base = _common_base(ordered)
-    name, _ = _quantity(unit, base)
+    name, y_label = _names(unit, base, kind)
     label = ordered[0].label
     return ChartSpec(
         kind="line",
         title=f"{label}: {name[:1].lower()}{name[1:]}",
         x_label="Year",
-        y_label=_y_label(unit, base),
+        y_label=y_label,
         unit=unit,
         points=[_point(f, str(f.year)) for f in ordered],
     )
 
 
-def _bar(facts: list[NumericFact], context: str) -> ChartSpec | None:
+def _bar(facts: list[NumericFact], context: str, kind: str = "") -> ChartSpec | None:
     counts: dict[str, int] = defaultdict(int)
     for f in facts:
         counts[f.label.casefold()] += 1
@@ -263,7 +296,7 @@ def _bar(facts: list[NumericFact], context: str) -> ChartSpec | None:
         return None
     unit = chosen[0].unit
     base = _common_base(chosen)
-    name, _ = _quantity(unit, base)
+    name, y_label = _names(unit, base, kind)
     title = f"{context}: {name[:1].lower()}{name[1:]}"
     if len(years) == 1 and all(f.year is not None for f in chosen):
         title += f", {next(iter(years))}"
@@ -271,32 +304,124 @@ def _bar(facts: list[NumericFact], context: str) -> ChartSpec | None:
         kind="bar",
         title=title,
         x_label="",
-        y_label=_y_label(unit, base),
+        y_label=y_label,
         unit=unit,
         points=points,
     )
 
 
-def _specs(facts: list[NumericFact], subject: str) -> list[ChartSpec]:
+def _specs(facts: list[NumericFact], subject: str, kind: str = "") -> list[ChartSpec]:
     """Every chart one comparable group of facts can make (bar and/or lines)."""
     specs: list[ChartSpec] = []
     by_label: dict[str, list[NumericFact]] = defaultdict(list)
     for f in facts:
         by_label[f.label.casefold()].append(f)
     for same in by_label.values():
-        line = _line(same)
+        line = _line(same, kind)
         if line is not None:
             specs.append(line)
     if len(by_label) > 1:
         titles = {f.title for f in facts}
         context = next(iter(titles)) if len(titles) == 1 else subject.strip() or "Sources"
-        bar = _bar(facts, context)
+        bar = _bar(facts, context, kind)
         if bar is not None:
             specs.append(bar)
     return specs
 
 
-def propose_chart(facts: list[NumericFact], subject: str) -> ChartSpec | None:
+def comparable_key(fact: NumericFact) -> tuple[str, str, str] | None:
+    """What facts of different sentences must share to be charted together, or ``None`` if nothing can.
+
+    The unit, the length measure and the *kind* of quantity
+    (:func:`~reportgen.charts.numbers.quantity_kind`: the words around the
+    number, "capacity", "population", "area"); a percentage's kind is the whole
+    it is a share of (``base``), so "15% of the world's electricity" meets
+    only other shares of the world's electricity. A fact whose kind the words
+    do not say, or a share of an unnamed or generic whole ("15% of people"
+    develop one thing, "1% of people" another: :data:`_GENERIC_WHOLES`), is
+    charted only beside the numbers of its own sentence.
+
+    Args:
+        fact: A fact from :func:`~reportgen.charts.numbers.extract_facts`.
+
+    Returns:
+        ``(unit, measure, kind)``, or ``None``.
+    """
+    if fact.unit in _SHARE_UNITS:
+        specific = fact.base and not set(fact.base.split()) & _GENERIC_WHOLES
+        return (fact.unit, fact.measure, f"share of {fact.base}") if specific else None
+    return (fact.unit, fact.measure, fact.kind) if fact.kind else None
+
+
+def _covers(a: set[str], b: set[str]) -> bool:
+    """Every token of ``a`` is one of ``b`` (or shares its first five letters)."""
+    return bool(a) and all(_overlap({t}, b) for t in a)
+
+
+def entity(fact: NumericFact) -> str:
+    """The bar label of a fact in a chart that combines articles: what the number is about.
+
+    The article's title (its bracketed disambiguation dropped: "Callisto
+    (moon)" → "Callisto") when the sentence's subject is the article itself
+    (the label and the title name the same thing: "Alcoholic beverages" in
+    *Alcoholic beverage*), else the noun phrase the number is about ("Caloris
+    Planitia" in *Mercury (planet)*).
+
+    Args:
+        fact: The fact.
+
+    Returns:
+        The label, never empty.
+    """
+    return _article_name(fact) if _about_article(fact) else fact.label
+
+
+def _article_name(fact: NumericFact) -> str:
+    return re.sub(r"\s*\([^)]*\)\s*$", "", fact.title).strip() or fact.title or fact.label
+
+
+def _about_article(fact: NumericFact) -> bool:
+    """The fact's sentence is about its article's own subject: its label names the article,
+    names only the quantity ("Symptoms", :func:`~reportgen.charts.numbers.generic_label`),
+    or is the article's own ("*Its installed capacity* is 14,000 MW")."""
+    label, name = _tokens(fact.label), _tokens(_article_name(fact))
+    if not label or _covers(label, name) or _covers(name, label) or generic_label(fact.label):
+        return True
+    return re.search(rf"\b(?:its|their|sa|son|ses|leur|leurs|su|sus)\s+{re.escape(fact.label)}", fact.sentence,
+                     re.IGNORECASE) is not None
+
+
+def _comparable_run(facts: list[NumericFact]) -> list[NumericFact]:
+    """The facts, in rank order, that stay comparable with every one kept before them.
+
+    Left out: a value printed in :data:`SHARED_VALUE_SOURCES` or more of the
+    sources (a number every article repeats is not theirs), a negative or
+    zero value (but for temperatures), a value more than :data:`MAX_SPREAD`
+    times larger or smaller than one kept, and a dated value more than
+    :data:`YEAR_WINDOW` years from the first dated one. Values that are all
+    equal give nothing to compare (empty result).
+    """
+    sources: dict[float, set[str]] = defaultdict(set)
+    for f in facts:
+        sources[f.value].add(f.source_id)
+    kept: list[NumericFact] = []
+    for f in facts:
+        if len(sources[f.value]) >= SHARED_VALUE_SOURCES:
+            continue  # "one of the 88 modern constellations" in every constellation: no one's own number
+        signed = f.unit in _SIGNED_UNITS
+        if not signed and f.value <= 0:
+            continue
+        if not signed and any(max(f.value, k.value) > MAX_SPREAD * min(f.value, k.value) for k in kept):
+            continue
+        dated = next((k.year for k in kept if k.year is not None), None)
+        if f.year is not None and dated is not None and abs(f.year - dated) > YEAR_WINDOW:
+            continue
+        kept.append(f)
+    return kept if len({f.value for f in kept}) > 1 else []  # all equal: nothing to compare
+
+
+def propose_chart(facts: list[NumericFact], subject: str, related: Iterable[NumericFact] = ()
+                  ) -> ChartSpec | None:
     """Choose the best honest chart the facts allow, or none.
 
     Comparability rule — facts may share a chart only when they have the
@@ -305,17 +430,31 @@ def propose_chart(facts: list[NumericFact], subject: str) -> ChartSpec | None:
     **same measure** (a length "long" is not a width "wide"), **and** either:
 
     1. they come from the **same sentence** (the author put them side by
-       side); percentages in it must not name different wholes ("15% of
+       side) and the words there do not give them different kinds ("a
+       diameter of 4,821 km ... at a distance of 1.883 million km");
+       percentages in it must not name different wholes ("15% of
        electricity ... 30% of heat"); or
-    2. **every one is about the subject**: a token of ``subject`` (or a 5+
-       letter prefix of one: "renewable" ~ "renewables") occurs in the fact's
-       sentence, and percentages are shares of the same whole (``base``).
+    2. they are the **same kind of quantity** (:func:`comparable_key`: the
+       words around each number say "capacity", "population", "area"...;
+       a share names the same whole), each is about the subject (a token of
+       ``subject``, or a 5+ letter prefix of one, occurs in its sentence) or
+       is one of ``related`` (numbers of passages the caller found related
+       to the subject), and the values are of a similar magnitude
+       and time (:func:`_comparable_run`: within :data:`MAX_SPREAD` of each
+       other, dated within :data:`YEAR_WINDOW` years, no negative value but
+       for temperatures). Numbers of several articles must each be about
+       their own article or name the subject in their label ("Callisto is
+       4,821 km across" in *Callisto*, not a crater's size in *Mercury*).
+       This is how the installed capacity of several
+       dams, or the populations of several cities, read from their own
+       articles, make one chart, each bar cited to its own source and
+       labelled by what it is about (:func:`entity`).
 
-    This is stricter than "same source": two sentences of one article often
+    Same unit alone is not enough: two sentences, even of one article, often
     give the same unit for different things (a river's length and its
-    navigable stretch; a career's seasons and one team's seasons), which the
-    corpus check of the English Wikipedia summaries showed to be the common
-    case. Ratios (unit ``"times"``) are never charted.
+    navigable stretch; people killed and people living), which the corpus
+    check of the English Wikipedia summaries showed to be the common case.
+    Ratios (unit ``"times"``) are never charted.
 
     Within a group, facts with one label and at least two distinct years make
     a ``line`` chart (x = year, ascending; the first fact per year is kept);
@@ -324,7 +463,7 @@ def propose_chart(facts: list[NumericFact], subject: str) -> ChartSpec | None:
     apart is dropped; at most :data:`MAX_BARS` bars, in source order).
 
     Candidates are ranked by: any fact relevant to the subject, then
-    same-sentence over cross-source, then number of points, then share of
+    same-sentence over combined, then number of points, then share of
     relevant facts, then earliest fact (callers pass facts in search-rank
     order).
 
@@ -332,37 +471,61 @@ def propose_chart(facts: list[NumericFact], subject: str) -> ChartSpec | None:
         facts: Facts from :func:`~reportgen.charts.numbers.extract_facts`,
             best-ranked source first.
         subject: The section or report topic (free text, any script).
+        related: Facts of passages related to the subject that may join a
+            chart of several articles' numbers (rule 2) though their sentence
+            does not name the subject; never charted on their own (default none).
 
     Returns:
         The chart spec, or ``None`` when no group has two comparable points
         (the plot agent reports ACP 605 INCOMPLETE_INFORMATION then).
     """
     subject_tokens = _tokens(subject)
-    facts = [f for f in facts if f.unit not in _UNCHARTABLE and math.isfinite(f.value)]
-    order = {id(f): i for i, f in enumerate(facts)}
+
+    def chartable(f: NumericFact) -> bool:
+        return f.unit not in _UNCHARTABLE and math.isfinite(f.value) and (f.high is None or math.isfinite(f.high))
+
+    facts = [f for f in facts if chartable(f)]
+    joining = [f for f in facts if _relevant(f, subject_tokens)]
+    seen = {(f.source_id, f.sentence, f.raw) for f in joining}
+    for f in related:
+        if chartable(f) and (f.source_id, f.sentence, f.raw) not in seen:
+            seen.add((f.source_id, f.sentence, f.raw))
+            joining.append(f)
+    order = {id(f): i for i, f in enumerate([*facts, *joining])}
 
     by_sentence: dict[tuple[str, str, str, str], list[NumericFact]] = defaultdict(list)
-    by_subject: dict[tuple[str, str, str], list[NumericFact]] = defaultdict(list)
+    by_kind: dict[tuple[str, str, str], list[NumericFact]] = defaultdict(list)
     for f in facts:
         by_sentence[(f.source_id, f.sentence, f.unit, f.measure)].append(f)
-        if _relevant(f, subject_tokens):
-            base = f.base if f.unit in _SHARE_UNITS else ""
-            by_subject[(f.unit, base, f.measure)].append(f)
-    groups: list[tuple[int, list[NumericFact]]] = []
+    for f in joining:
+        key = comparable_key(f)
+        if key is not None:
+            by_kind[key].append(f)
+    groups: list[tuple[int, str, list[NumericFact]]] = []
     for group in by_sentence.values():
+        kinds = {f.kind for f in group if f.kind}
+        if len(kinds) > 1:  # the words give different kinds: one group per kind
+            groups += [(1, "", [f for f in group if f.kind == kind]) for kind in kinds]
+            continue
         bases = {f.base for f in group if f.base}
         if group[0].unit in _SHARE_UNITS and len(bases) > 1:
             for base in bases:  # different wholes: one group per whole
-                groups.append((1, [f for f in group if f.base == base]))
+                groups.append((1, "", [f for f in group if f.base == base]))
         else:
-            groups.append((1, group))
-    groups += [(0, g) for g in by_subject.values()]
+            groups.append((1, "", group))
+    for key, group in by_kind.items():
+        if len({f.source_id for f in group}) > 1:  # across articles: each about its article or the subject
+            group = [f for f in group if _about_article(f) or _overlap(subject_tokens, _tokens(f.label))]
+        run = _comparable_run(group)
+        labelled = [f.model_copy(update={"label": entity(f)}) for f in run]
+        order.update({id(c): order[id(f)] for c, f in zip(labelled, run, strict=True)})
+        groups.append((0, key[2], labelled))
 
     best: tuple[tuple, ChartSpec] | None = None
-    for tier, group in groups:
+    for tier, kind, group in groups:
         if len(group) < 2:
             continue
-        for spec in _specs(group, subject):
+        for spec in _specs(group, subject, kind):
             used = [
                 f
                 for f in group

@@ -56,6 +56,10 @@ SUPPORTED_SUFFIXES: frozenset[str] = frozenset(
     {".md", ".markdown", ".txt", ".html", ".htm", ".pdf"}
 )
 
+#: Data files, read as text only when a folder holds no text document
+#: (:func:`reportgen.sources.tables.table_documents`); same as its ``DATA_SUFFIXES``.
+_DATA_SUFFIXES: frozenset[str] = frozenset({".csv", ".tsv", ".xlsx", ".json"})
+
 #: Largest file read, in bytes (20 MB): larger files are skipped, so one
 #: stray dump cannot stall indexing or exhaust memory.
 MAX_FILE_BYTES = 20 * 1024 * 1024
@@ -156,8 +160,9 @@ def walk_corpus(
 def folder_fingerprint(folder: Path) -> str:
     """Fingerprint a corpus folder so a cached index is reused only while it is unchanged.
 
-    Hashes the folder's resolved path and, for every supported file, its
-    relative path, size (bytes) and modification time (ns). Files are only
+    Hashes the folder's resolved path and, for every supported file and data
+    file (CSV, TSV, XLSX, JSON: read as text when the folder has no text
+    document), its relative path, size (bytes) and modification time (ns). Files are only
     stat-ed, never read.
 
     Args:
@@ -171,7 +176,7 @@ def folder_fingerprint(folder: Path) -> str:
     """
     root = _check_folder(folder)
     digest = hashlib.sha1(root.as_posix().encode("utf-8", "surrogatepass"))
-    for path in walk_corpus(root, root, None):
+    for path in walk_corpus(root, root, None, SUPPORTED_SUFFIXES | _DATA_SUFFIXES):
         try:
             stat = path.stat()
         except OSError:
@@ -623,7 +628,10 @@ def load_local_documents(folder: Path) -> LocalLoad:
     files (hidden files and folders excepted) in path order. A Markdown
     file with several second-level headings gives one document per heading
     (:func:`markdown_sections`; id suffixed ``-<n>``, URL with the heading's
-    anchor). Each document gets the file's ``file://`` URI as URL, ``local:<16 hex of SHA-1 of its
+    anchor). A folder with none of them but with tables (``.csv``, ``.tsv``,
+    ``.xlsx``, ``.json`` records) gives one document per table, its rows read
+    aloud (:func:`reportgen.sources.tables.table_documents`). Each document
+    gets the file's ``file://`` URI as URL, ``local:<16 hex of SHA-1 of its
     absolute path>`` as id (unique across several corpus folders), corpus
     ``"local"`` and a title from its first heading, ``<title>``, PDF metadata,
     a PDF's short first line, or else the file name stem.
@@ -638,7 +646,7 @@ def load_local_documents(folder: Path) -> LocalLoad:
 
     Raises:
         reportgen.errors.InputError: The folder does not exist, is not a
-            folder, or yields no usable document.
+            folder, or yields no usable document nor table.
     """
     root = _check_folder(folder)
     documents: list[Document] = []
@@ -693,6 +701,11 @@ def load_local_documents(folder: Path) -> LocalLoad:
                 corpus="local",
             )
         )
+    if not documents:  # a folder of tables only: its tables are the text to describe
+        from reportgen.sources.tables import table_documents  # tables reads files by this module's rules
+
+        documents, unread = table_documents(root)
+        skipped += [SkippedFile(path=root / rel, reason=reason) for rel, reason in unread]
     for item in skipped:
         logger.info("corpus file skipped: %s: %s", item.path, item.reason)
     if not documents:
@@ -700,6 +713,7 @@ def load_local_documents(folder: Path) -> LocalLoad:
             sorted({s.reason for s in skipped})
         ) + ")" if skipped else ""
         raise InputError(
-            f"corpus folder {folder} holds no readable .md, .txt, .html or .pdf files{detail}"
+            f"corpus folder {folder} holds no readable .md, .txt, .html or .pdf files "
+            f"and no table (.csv, .tsv, .xlsx, .json){detail}"
         )
     return LocalLoad(documents=documents, skipped=skipped)

@@ -37,12 +37,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, datetime, time
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from reportgen.agents.ranking import mentions, terms
+from reportgen.blueprint.relevance import Relatedness
 from reportgen.charts.numbers import parse_number
-from reportgen.sources.local import SkippedFile, is_inside, walk_corpus
+from reportgen.sources.local import _DATA_SUFFIXES, SkippedFile, is_inside, walk_corpus
+from reportgen.sources.models import Document
 from reportgen.sources.text import _ANSI_RE, clean_text
 
 __all__ = [
@@ -54,8 +57,12 @@ __all__ = [
     "Series",
     "SeriesPoint",
     "TABLE_SUFFIXES",
+    "DATA_SUFFIXES",
+    "TEXT_ROWS",
     "find_series",
     "load_tables",
+    "row_sentence",
+    "table_documents",
 ]
 
 logger = logging.getLogger(__name__)
@@ -485,19 +492,54 @@ def _read_pdf(path: Path) -> list[_Found]:
         warnings.simplefilter("ignore")
         with pdfplumber.open(path) as pdf:
             for page in pdf.pages[:_MAX_PDF_PAGES]:
-                for table in page.extract_tables():
+                for table in page.extract_tables() or _borderless_tables(page):
                     name = f"table {len(found) + 1}"
                     found.append((name, _plain([[c or "" for c in row] for row in table])))
     return found
 
 
+#: pdfplumber settings that find a table by the alignment of its words (no ruling lines).
+_TEXT_TABLE = {"vertical_strategy": "text", "horizontal_strategy": "text"}
+
+
+def _borderless_tables(page: Any) -> list[list[list[str | None]]]:
+    """Tables drawn without ruling lines (a browser's or a word processor's plain ``<table>``).
+
+    pdfplumber's text strategy finds them by word alignment, but cuts a header
+    wider than its column ("Net generation 2017 (MWh)" over "29,329") at the
+    column's right edge; the columns are read again with the last one
+    reaching to the right end of the widest word in the table's rows. Kept
+    only with a column of numbers (at least half of its cells under the header).
+    """
+    out = []
+    for found in page.find_tables(_TEXT_TABLE):
+        x0, top, _, bottom = found.bbox
+        lefts = sorted({round(cell[0], 1) for cell in found.cells})
+        words = [w for w in page.extract_words() if w["top"] >= top - 1 and w["bottom"] <= bottom + 1]
+        if len(lefts) < 2 or not words:
+            continue
+        right = max(w["x1"] for w in words) + 1
+        region = page.crop((max(0, x0 - 1), max(0, top - 1), min(page.width, right + 1), min(page.height, bottom + 1)))
+        rows = region.extract_table({"vertical_strategy": "explicit", "horizontal_strategy": "text",
+                                     "explicit_vertical_lines": [*lefts, right]})
+        rows = [r for r in rows or [] if any((c or "").strip() for c in r)]
+        body = rows[1:]
+        numeric = any(
+            2 * sum(1 for r in body if parse_number(r[c] or "") is not None) >= len(body) > 0
+            for c in range(1, len(rows[0]) if rows else 0)
+        )
+        if numeric:
+            out.append(rows)
+    return out
+
+
 # --------------------------------------------------------------------------- walking
 
 
-def _walk(root: Path, skipped: list[tuple[str, str]]) -> Iterator[Path]:
+def _walk(root: Path, skipped: list[tuple[str, str]], suffixes: frozenset[str]) -> Iterator[Path]:
     """The table files of ``root``, walked by the corpus rule (:func:`~reportgen.sources.local.walk_corpus`)."""
     outside: list[SkippedFile] = []
-    yield from walk_corpus(root, root, outside, TABLE_SUFFIXES)
+    yield from walk_corpus(root, root, outside, suffixes)
     skipped.extend((s.path.relative_to(root).as_posix(), "symlink points outside the folder") for s in outside)
 
 
@@ -528,7 +570,8 @@ def _read_file(path: Path, rel: str, lang: str) -> list[DataTable]:
     return tables
 
 
-def load_tables(folder: Path, *, lang: str = "en") -> tuple[list[DataTable], list[tuple[str, str]]]:
+def load_tables(folder: Path, *, lang: str = "en", suffixes: frozenset[str] = TABLE_SUFFIXES
+                ) -> tuple[list[DataTable], list[tuple[str, str]]]:
     """Read every table in a folder of documents.
 
     Walks ``folder`` recursively in path order, ignoring hidden files and
@@ -544,6 +587,8 @@ def load_tables(folder: Path, *, lang: str = "en") -> tuple[list[DataTable], lis
         folder: The corpus folder.
         lang: Language the files write numbers in (``"en"``: ``"1,136"`` is
             1136; ``"fr"``: ``"2,5"`` is 2.5), for :attr:`Cell.value`.
+        suffixes: The kinds of file read (default every kind of
+            :data:`TABLE_SUFFIXES`).
 
     Returns:
         The tables, in path order then file order, and ``(relative path,
@@ -559,7 +604,7 @@ def load_tables(folder: Path, *, lang: str = "en") -> tuple[list[DataTable], lis
     root = Path(folder).resolve()
     tables: list[DataTable] = []
     skipped: list[tuple[str, str]] = []
-    for count, path in enumerate(_walk(root, skipped), 1):
+    for count, path in enumerate(_walk(root, skipped, suffixes), 1):
         rel = path.relative_to(root).as_posix()
         if count > MAX_FILES:
             skipped.append((rel, f"more than {MAX_FILES} files: this and later files not read"))
@@ -627,7 +672,8 @@ def _unit(column_name: str, cells: Sequence[Cell]) -> str:
     return "%" if texts and all(t.endswith("%") for t in texts) else ""
 
 
-def find_series(tables: list[DataTable], subject: str, keywords: list[str], lang: str = "en") -> Series | None:
+def find_series(tables: list[DataTable], subject: str, keywords: list[str], lang: str = "en",
+                request: str = "") -> Series | None:
     """Pick the table column that best charts ``subject`` and read its points.
 
     Labels come from the first mostly-text column of a table (filled in at
@@ -639,14 +685,18 @@ def find_series(tables: list[DataTable], subject: str, keywords: list[str], lang
     table's name and title, and up to 3 for label cells naming a term. A
     column counts only when a keyword term (the subject's terms when no
     keyword is given) appears in its header, its table's name/title or its
-    labels: an unrelated table gives no chart. Equal scores go to the column
-    with more points, then to the earlier one.
+    labels: an unrelated table gives no chart. Equal scores (a word such as
+    "power" shared by a wind table and a solar table) go to the column most
+    related to the request (:class:`~reportgen.blueprint.relevance.Relatedness`
+    of its header, table name, title and labels to the subject, keywords and
+    request), then to the one with more points, then to the earlier one.
 
     Args:
         tables: Tables from :func:`load_tables`.
         subject: What the chart is about (``"Hydropower in Norway"``).
         keywords: Words the chart must be about (``["capacity"]``); may be empty.
         lang: Language of ``subject`` and ``keywords``, for stopwords.
+        request: The report's request (the run's topic), for breaking ties.
 
     Returns:
         The series, or ``None`` when no column matches or fewer than 2 rows
@@ -659,7 +709,7 @@ def find_series(tables: list[DataTable], subject: str, keywords: list[str], lang
     required = keyword_terms or subject_terms
     if not required:
         return None
-    best: tuple[float, int, Series] | None = None
+    candidates: list[tuple[float, Series]] = []
     for table in tables:
         width = len(table.columns)
         shares = [_numeric_share(table, c) for c in range(width)]
@@ -702,10 +752,101 @@ def find_series(tables: list[DataTable], subject: str, keywords: list[str], lang
             if len(points) < 2:
                 continue
             points = points[-MAX_POINTS:] if time_series else points[:MAX_POINTS]
-            if best is None or (score, len(points)) > (best[0], best[1]):
-                series = Series(
-                    table=table, label_column=table.columns[label_col], value_column=table.columns[c],
-                    unit=_unit(table.columns[c], [p.cell for p in points]), points=points, time=time_series,
-                )  # fmt: skip
-                best = (score, len(points), series)
-    return best[2] if best else None
+            series = Series(
+                table=table, label_column=table.columns[label_col], value_column=table.columns[c],
+                unit=_unit(table.columns[c], [p.cell for p in points]), points=points, time=time_series,
+            )  # fmt: skip
+            candidates.append((score, series))
+    if not candidates:
+        return None
+    top = max(score for score, _ in candidates)
+    tied = [series for score, series in candidates if score == top]
+    if len(tied) == 1:
+        return tied[0]
+    texts = [_column_text(series) for series in tied]
+    scorer = Relatedness([subject, " ".join(keywords), request], texts, lang)
+    related = [scorer.score(text) for text in texts]
+    ranked = sorted(range(len(tied)), key=lambda i: (-related[i], -len(tied[i].points), i))
+    return tied[ranked[0]]
+
+
+def _column_text(series: Series) -> str:
+    """What a candidate column is about: its header, its table's name and title, and its labels."""
+    labels = " ".join(p.label for p in series.points)
+    return f"{series.value_column} {series.table.name} {series.table.title} {labels}"
+
+
+# --------------------------------------------------------------------------- tables as text
+
+#: Files that hold only data (no running text of their own): in a folder with
+#: no text document they are read as text too (:func:`table_documents`).
+DATA_SUFFIXES: frozenset[str] = _DATA_SUFFIXES
+#: Most rows of one table read as sentences (a longer table is charted and
+#: shown, but only its first rows become text to quote).
+TEXT_ROWS = 200
+
+
+def _humane(name: str) -> str:
+    """A table's name as a title: ``"iowa-net-generation.csv"`` → ``"Iowa net generation"``."""
+    stem = re.sub(r"\.(?:csv|tsv|xlsx|json)$", "", name, flags=re.IGNORECASE)
+    words = re.sub(r"[_\-]+", " ", stem).strip()
+    return (words[:1].upper() + words[1:]) if words else name
+
+
+def row_sentence(table: DataTable, row: Sequence[Cell]) -> str:
+    """One data row read aloud, with nothing but the file's own header and cell texts.
+
+    ``"Year 2001: Coal net generation (MWh) 35,361; Wind net generation (MWh) 1,437."``:
+    the first cell after its column's header, then every other filled cell
+    after its header. Every number in it is a cell as printed, so the
+    extractive writer may quote it and the chart verifier find its values.
+
+    Args:
+        table: The table.
+        row: One of its rows.
+
+    Returns:
+        The sentence (ending with a full stop), or ``""`` for a row with no filled cell.
+    """
+    filled = [c for c in row if c.text]
+    if not filled:
+        return ""
+    head, rest = filled[0], filled[1:]
+    text = f"{head.column_name} {head.text}"
+    if rest:
+        text += ": " + "; ".join(f"{c.column_name} {c.text}" for c in rest)
+    return text.rstrip(".") + "."
+
+
+def table_documents(folder: Path, *, lang: str = "en") -> tuple[list[Document], list[tuple[str, str]]]:
+    """The data files of a folder (CSV, TSV, XLSX, JSON records) as text documents.
+
+    For a ``--corpus`` folder that holds tables and no text document: each
+    table becomes one document (its rows read aloud by :func:`row_sentence`,
+    at most :data:`TEXT_ROWS`), titled by its sheet or file name, cited by its
+    ``file:`` URI, with the table's own ``source_id``, so the report's
+    sections can describe what the tables hold while the data agent charts
+    and shows them.
+
+    Args:
+        folder: The corpus folder.
+        lang: Language the files write numbers in.
+
+    Returns:
+        The documents (path order, then file order) and the ``(relative path,
+        reason)`` of every file that could not be read.
+
+    Raises:
+        NotADirectoryError: ``folder`` is not an existing folder.
+    """
+    tables, skipped = load_tables(folder, lang=lang, suffixes=DATA_SUFFIXES)
+    documents = []
+    for table in tables:
+        lines = [row_sentence(table, row) for row in table.rows[:TEXT_ROWS]]
+        text = "\n".join(line for line in lines if line)
+        if not text:
+            continue
+        name = table.name if table.name != Path(table.path).name else _humane(table.name)
+        documents.append(Document(source_id=table.source_id, title=name, url=table.file_uri, text=text,
+                                  corpus="local"))
+    return documents, skipped

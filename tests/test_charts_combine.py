@@ -1,0 +1,305 @@
+"""Comparable numbers of several articles become one chart; every value is checked against its cited passage.
+
+The corpora are small encyclopedia-like passages made here: a number joins a
+chart of other articles' numbers only when its unit, its length measure and
+its kind (the words around it) are the same, its magnitude and year are
+close, and it is about its own article. Each value is checked by the one
+chart verifier (:func:`reportgen.agents.verify.verify_outputs`) and again
+here, digit by digit, against the text of the passage it cites.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+
+from reportgen.acp import MessageLog
+from reportgen.agents.plot import PlotBrain, related_sources
+from reportgen.agents.runtime import RunContext
+from reportgen.agents.verify import verify_outputs
+from reportgen.blueprint.model import Task
+from reportgen.charts import NumericFact, extract_facts, parse_number, propose_chart
+from reportgen.charts.numbers import quantity_kind
+from reportgen.charts.spec import MAX_SPREAD, ChartSpec, comparable_key, entity
+from reportgen.errors import AgentError
+from reportgen.sources.models import Passage
+
+from fakes import FakeSearch
+
+DAMS = {
+    "Three Gorges Dam": "The Three Gorges Dam is a hydroelectric dam on the Yangtze river in China. "
+                        "The dam has an installed capacity of 22,500 MW, the largest of any power station.",
+    "Itaipu Dam": "The Itaipu Dam is a hydroelectric dam on the Paraná river between Brazil and Paraguay. "
+                  "Its installed capacity is 14,000 MW from 20 generating units.",
+    "Guri Dam": "The Guri Dam is a hydroelectric dam in Venezuela on the Caroní river. "
+                "It has an installed capacity of 10,235 MW.",
+    "Hydroelectricity": "Hydroelectricity is electricity generated from hydropower. Hydroelectric dams "
+                        "such as the Three Gorges Dam, Itaipu Dam and Guri Dam hold large reservoirs.",
+}
+
+
+def passage(title: str, text: str) -> Passage:
+    return Passage(source_id=f"wiki-en:{title}", title=title, url=f"https://en.wikipedia.org/wiki/{title}",
+                   text=text, corpus="wikipedia-en")
+
+
+def passages(docs: dict[str, str]) -> list[Passage]:
+    return [passage(t, x) for t, x in docs.items()]
+
+
+def assert_printed_in_cited_passage(spec: ChartSpec, cited: list[Passage]) -> None:
+    """Every point's value is printed, as its raw text, in the text of the passage it cites."""
+    texts = {p.source_id: p for p in cited}
+    for point in spec.points:
+        source = texts[point.source_id]
+        assert point.url == source.url and point.title == source.title
+        assert point.quote in source.text and point.raw in point.quote
+        number = re.match(r"[−\-]?[\d.,]+", point.raw)
+        assert number is not None
+        assert parse_number(number.group(0)) == pytest.approx(point.value)
+
+
+def ctx_for(docs: dict[str, str], tmp_path, topic: str = "Hydroelectricity") -> RunContext:
+    search = FakeSearch([{"title": t, "text": x} for t, x in docs.items()], name="wikipedia-en")
+    return RunContext(topic=topic, lang="en", search=search, log=MessageLog(tmp_path / "messages.jsonl"),
+                      backoff_scale=0.0)
+
+
+def run_plot(notes: list[Passage], subject: str, ctx: RunContext, keywords: list[str] | None = None):
+    """One plot-agent step as the runtime runs it: request, call, check, then the one verifier."""
+    brain = PlotBrain()
+    task = Task(id="chart-1", agent="plot", kind="chart", aim="chart", outputs=["chart"])
+    inputs = {"notes": [p.model_dump() for p in notes], "subject": subject}
+    if keywords is not None:
+        inputs["keywords"] = keywords
+    params = brain.build_request(task, inputs, "default", ctx)
+    raw = brain.call(params, ctx)
+    outputs = brain.check_response(task, params, raw, ctx)
+    verify_outputs(outputs, raw, ctx)
+    return outputs["chart"], raw
+
+
+# --------------------------------------------------------------------------- kinds
+
+
+@pytest.mark.parametrize(
+    ("sentence", "raw", "kind"),
+    [
+        ("The dam has an installed capacity of 22,500 MW.", "22,500 MW", "capacity"),
+        ("It generated 101.6 TWh in 2020.", "101.6 TWh", "production"),
+        ("Tokyo is home to 14 million people.", "14 million people", "population"),
+        ("The bombings killed between 150,000 and 246,000 people.", "150,000 and 246,000 people", "deaths"),
+        ("Xinjiang has about 25 million inhabitants.", "25 million inhabitants", "population"),
+        ("Its mean diameter, 6,779 km (4,212 mi), is about half the Earth's.", "6,779 km", "diameter"),
+        ("Saturn orbits the Sun at a distance of 9.59 AU, with an orbital period of 29.45 years.",
+         "29.45 years", "period"),
+        ("Neptune orbits the Sun once every 164.8 years at an orbital distance of 30.1 AU.", "164.8 years", ""),
+        ("The population density is 25.5 inhabitants per square kilometre.", "25.5 inhabitants", ""),
+        ("Cnidaria has over 11,000 species.", "11,000 species", "species"),
+        ("The country covers 9.6 million square kilometres.", "9.6 million square kilometres", "area"),
+        ("The club played 12 years in the league.", "12 years", ""),
+        ("Symptoms typically begin 3 to 14 days after infection.", "3 to 14 days", "onset of symptoms"),
+        ("Death typically occurs between 6 and 16 days after the first symptoms appear.", "6 and 16 days", ""),
+        ("The outer core lies 2,889 km below the surface.", "2,889 km", ""),
+    ],
+)
+def test_the_words_around_a_number_give_its_kind(sentence: str, raw: str, kind: str) -> None:
+    facts = {f.raw: f for f in extract_facts([passage("Doc", sentence)])}
+    assert facts[raw].kind == kind
+    start = sentence.index(raw)
+    assert quantity_kind(sentence, start, start + len(raw), facts[raw].unit, facts[raw].measure) == kind
+
+
+# --------------------------------------------------------------------------- combining
+
+
+def test_capacities_of_several_dams_make_one_chart_each_value_cited_to_its_article(tmp_path) -> None:
+    notes = passages(DAMS)
+    chart, raw = run_plot(notes, "Hydroelectricity", ctx_for(DAMS, tmp_path), keywords=["dam"])
+    spec = ChartSpec.model_validate(chart["spec"])
+    assert spec.kind == "bar" and spec.unit == "MW"
+    assert [(p.label, p.raw) for p in spec.points] == [
+        ("Three Gorges Dam", "22,500 MW"), ("Itaipu Dam", "14,000 MW"), ("Guri Dam", "10,235 MW")]
+    assert {p.source_id for p in spec.points} == {f"wiki-en:{t}" for t in ("Three Gorges Dam", "Itaipu Dam",
+                                                                             "Guri Dam")}
+    assert spec.y_label == "Capacity (MW)"
+    assert_printed_in_cited_passage(spec, notes)
+    cited = {s["source_id"] for s in chart["sources"]}
+    assert cited == {p.source_id for p in spec.points}  # each bar's own article is a source of the chart
+
+
+def test_siblings_related_to_the_subject_join_its_chart(tmp_path) -> None:
+    docs = {
+        "Mercury (planet)": "Mercury is the smallest planet in the Solar System and the closest to the Sun. "
+                            "Mercury is a rocky planet with a heavily cratered surface and a thin exosphere.",
+        "Jupiter": "Jupiter is the fifth planet from the Sun and the largest in the Solar System. It orbits "
+                   "the Sun at a distance of 5.20 AU, with an orbital period of 11.86 years.",
+        "Saturn": "Saturn is the sixth planet from the Sun and the second largest in the Solar System. "
+                  "It orbits the Sun at a distance of 9.59 AU, with an orbital period of 29.45 years.",
+        "Tea": "Tea is a drink made from the leaves of a shrub. China exported 400,000 tonnes of tea.",
+    }
+    notes = passages(docs)
+    facts = extract_facts(notes)
+    related = related_sources(notes, "Mercury (planet)", ["mercury", "planet"], "en")
+    assert {"wiki-en:Jupiter", "wiki-en:Saturn"} <= related and "wiki-en:Tea" not in related
+    spec = propose_chart([], "Mercury (planet)", [f for f in facts if f.source_id in related])
+    assert spec is not None and spec.unit in {"AU", "years"}
+    assert {p.label for p in spec.points} == {"Jupiter", "Saturn"}
+    assert_printed_in_cited_passage(spec, notes)
+
+
+def test_a_number_about_something_else_in_an_article_does_not_join() -> None:
+    docs = {
+        "Mercury (planet)": "Its largest crater, Caloris Planitia, has a diameter of 1,550 km.",
+        "Mars": "Mars is a planet. Its mean diameter, 6,779 km, is about half the Earth's.",
+        "Venus": "Venus is a planet. Its diameter, 12,104 km, is close to the Earth's.",
+    }
+    notes = passages(docs)
+    spec = propose_chart([], "planet", extract_facts(notes))
+    assert spec is not None
+    assert [p.label for p in spec.points] == ["Mars", "Venus"]  # the crater is not Mercury
+    assert_printed_in_cited_passage(spec, notes)
+
+
+# --------------------------------------------------------------------------- not combined
+
+
+@pytest.mark.parametrize(
+    "docs",
+    [
+        # same unit, different kinds: people killed and people living
+        {"Hiroshima": "The bombing of Hiroshima killed 140,000 people.",
+         "Osaka": "Osaka is home to 2,700,000 people."},
+        # same kind, different units (never converted)
+        {"Itaipu Dam": "Its installed capacity is 14,000 MW.", "Wind farm": "Its installed capacity is 2 GW."},
+        # a percentage and an absolute number
+        {"Coal": "Coal produced 36% of the world's electricity.", "Gas": "Gas produced 6,500 TWh of electricity."},
+        # shares of different wholes
+        {"Solar": "Solar power produced 5% of the world's electricity.",
+         "Heating": "Solar heating produced 30% of household heat."},
+        # a kind the words do not say
+        {"Club A": "Club A played 12 years in the league.", "Club B": "Club B played 30 years in the league."},
+        # years too far apart
+        {"Town A": "Town A had a population of 12,000 people in 1950.",
+         "Town B": "Town B had a population of 15,000 people in 2020."},
+        # magnitudes too far apart
+        {"Village": "The village has a population of 40 people.",
+         "Country": "The country has a population of 200 million people."},
+    ],
+)
+def test_non_comparable_numbers_are_not_combined(docs: dict[str, str]) -> None:
+    notes = passages(docs)
+    facts = extract_facts(notes)
+    assert propose_chart([], "anything", facts) is None
+
+
+def test_a_chart_needs_two_comparable_articles_else_605(tmp_path) -> None:
+    docs = {"Itaipu Dam": "The Itaipu Dam has an installed capacity of 14,000 MW.",
+            "Osaka": "Osaka is home to 2,700,000 people."}
+    with pytest.raises(AgentError) as err:
+        run_plot(passages(docs), "Itaipu Dam", ctx_for(docs, tmp_path))
+    assert err.value.status_code == 605
+
+
+# --------------------------------------------------------------------------- hostile numbers
+
+
+def _fact(label: str, value: float, raw: str, source: str, kind: str = "capacity", unit: str = "MW",
+          year: int | None = None) -> NumericFact:
+    return NumericFact(value=value, raw=raw, unit=unit, label=label, sentence=f"{label} has a capacity of {raw}.",
+                       source_id=f"wiki-en:{source}", title=source, url=f"https://x/{source}", kind=kind,
+                       year=year)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_non_finite_values_are_never_charted(bad: float) -> None:
+    facts = [_fact("A", 100, "100 MW", "A"), _fact("B", bad, "999 MW", "B"), _fact("C", 120, "120 MW", "C")]
+    spec = propose_chart([], "capacity", facts)
+    assert spec is not None
+    assert all(math.isfinite(p.value) for p in spec.points)
+    assert [p.label for p in spec.points] == ["A", "C"]
+
+
+def test_huge_and_negative_values_are_left_out_of_combined_charts() -> None:
+    facts = [_fact("A", 100, "100 MW", "A"), _fact("B", 1e300, "1e300 MW", "B"), _fact("C", -50, "-50 MW", "C"),
+             _fact("D", 130, "130 MW", "D")]
+    spec = propose_chart([], "capacity", facts)
+    assert spec is not None and [p.label for p in spec.points] == ["A", "D"]
+    assert max(p.value for p in spec.points) <= MAX_SPREAD * min(p.value for p in spec.points)
+
+
+def test_temperatures_may_be_negative() -> None:
+    facts = [_fact("Titan", -179, "−179 °C", "Titan", kind="temperature", unit="°C"),
+             _fact("Mars", -63, "−63 °C", "Mars", kind="temperature", unit="°C")]
+    spec = propose_chart([], "temperature", facts)
+    assert spec is not None and sorted(p.value for p in spec.points) == [-179, -63]
+
+
+def test_shares_combine_only_on_the_same_whole() -> None:
+    same = [_fact("Coal", 36, "36%", "Coal", kind="", unit="%"), _fact("Gas", 23, "23%", "Gas", kind="", unit="%")]
+    for f in same:
+        f.base = "world's electricity"
+    assert comparable_key(same[0]) == comparable_key(same[1]) == ("%", "", "share of world's electricity")
+    unnamed = _fact("Wind", 8, "8%", "Wind", kind="production", unit="%")
+    assert comparable_key(unnamed) is None  # a share of an unnamed whole is never combined
+
+
+def test_bar_labels_name_the_entity() -> None:
+    assert entity(_fact("Alcoholic beverages", 1, "1 MW", "Alcoholic beverage")) == "Alcoholic beverage"
+    assert entity(_fact("Callisto", 1, "1 MW", "Callisto (moon)")) == "Callisto"
+    assert entity(_fact("Caloris Planitia", 1, "1 MW", "Mercury (planet)")) == "Caloris Planitia"
+
+
+def test_the_verifier_rejects_a_combined_value_not_printed_in_its_source(tmp_path) -> None:
+    notes = passages(DAMS)
+    ctx = ctx_for(DAMS, tmp_path)
+    brain = PlotBrain()
+    task = Task(id="chart-1", agent="plot", kind="chart", aim="chart", outputs=["chart"])
+    params = brain.build_request(task, {"notes": [p.model_dump() for p in notes], "subject": "Hydroelectricity",
+                                        "keywords": ["dam"]}, "default", ctx)
+    raw = brain.call(params, ctx)
+    outputs = brain.check_response(task, params, raw, ctx)
+    outputs["chart"]["spec"]["points"][1]["value"] = 15000.0  # a value Itaipu's article does not print
+    with pytest.raises(AgentError) as err:
+        verify_outputs(outputs, raw, ctx)
+    assert err.value.status_code == 607
+
+
+def test_a_value_every_article_repeats_or_all_equal_values_are_not_compared() -> None:
+    repeated = [_fact(name, 88, "88 MW", name) for name in ("Orion", "Crux", "Lyra")] + [_fact("Vela", 40, "40 MW",
+                                                                                              "Vela")]
+    assert propose_chart([], "capacity", repeated) is None
+    equal = [_fact("A", 20, "20 MW", "A"), _fact("B", 20, "20 MW", "B")]
+    assert propose_chart([], "capacity", equal) is None
+
+
+def test_shares_of_a_generic_whole_are_not_combined() -> None:
+    docs = {"West Nile fever": "In less than 1% of people, encephalitis occurs.",
+            "Yellow fever": "In about 15% of people, the fever recurs."}
+    notes = passages(docs)
+    assert propose_chart([], "fever", extract_facts(notes)) is None
+
+
+def test_a_related_article_never_charts_its_own_sentence_alone() -> None:
+    """Numbers of a related article join a chart of several articles' numbers; they never make one alone."""
+    docs = {"Geothermal power": "Geothermal electricity generation is used in 26 countries, while geothermal "
+                                "heating is in use in 70 countries."}
+    facts = extract_facts(passages(docs))
+    assert propose_chart(facts, "Geothermal power") is not None  # its own section charts it
+    assert propose_chart([], "Solar power", facts) is None  # a section on solar power does not
+
+
+def test_incubation_periods_of_several_diseases_make_one_chart() -> None:
+    docs = {"Malaria": "Malaria is a mosquito-borne disease. Symptoms usually begin 10 to 15 days after being bitten.",
+            "Dengue fever": "Dengue is a viral disease. Symptoms typically begin 3 to 14 days after infection.",
+            "Mumps": "Mumps is a viral disease. Symptoms typically occur 16 to 18 days after exposure to the virus."}
+    notes = passages(docs)
+    facts = extract_facts(notes)
+    spec = propose_chart([f for f in facts if f.title == "Malaria"], "Malaria", facts)
+    assert spec is not None and spec.unit == "days"
+    assert [(p.label, p.value, p.high) for p in spec.points] == [
+        ("Malaria", 10, 15), ("Dengue fever", 3, 14), ("Mumps", 16, 18)]
+    assert spec.y_label == "Onset of symptoms (days)"
+    assert_printed_in_cited_passage(spec, notes)
