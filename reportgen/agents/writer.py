@@ -33,6 +33,10 @@ __all__ = ["WriterBrain"]
 #: five sections), and spares kept for deduplication.
 BODY_SENTENCES = 18
 SPARE_SENTENCES = 8
+#: Least relatedness, in the corpus's topic space, of a sentence from another article than the section's
+#: own and its companions, when it does not name the subject (one sentence shares few words, so its
+#: cosine is noisier than a document's: "Scientists use maps ... seismology" scored 0.2-0.3 for volcanoes).
+OTHER_SENTENCE_THRESHOLD = 0.35
 #: Least sentences a body section is filled up to with its own sentences that are not about the
 #: subject (a shorter on-topic section beats a longer wandering one).
 BODY_FILL = 5
@@ -152,10 +156,10 @@ def _about_the_subject(
 ) -> tuple[list[Any], list[Any]]:
     """The ranked sentences of a body section about the request's subject, and the others (spares).
 
-    A sentence is kept when it names the subject, or when it comes from the
-    section's own article (titled ``theme``) or one of its ``companions`` and
-    its vocabulary is related to the subject's own passages by the one
-    relatedness measure
+    A sentence is kept when it names the subject, or when its vocabulary is
+    related to the subject's own passages by the one relatedness measure — at
+    its threshold for the section's own article (titled ``theme``) and its
+    ``companions``, at :data:`OTHER_SENTENCE_THRESHOLD` for other articles
     (:class:`~reportgen.blueprint.relevance.Relatedness`, in the corpus's topic
     space when it has one, :func:`~reportgen.sources.index.topic_space`): a
     section on "Calcium carbonate" in a report on coral reefs quotes how reefs
@@ -173,7 +177,8 @@ def _about_the_subject(
     own = {theme, *companions}
     related: list[Any] = []
     for s, score in zip(ranked, scores, strict=True):  # a sentence reading on from a related one is related
-        if subject & terms(s.text, ctx.lang) or (score >= scorer.threshold and s.source.get("title") in own) or (
+        cut = scorer.threshold if s.source.get("title") in own or scorer.space is None else OTHER_SENTENCE_THRESHOLD
+        if subject & terms(s.text, ctx.lang) or score >= cut or (
                 s.after is not None and s.after in {r.text for r in related}):
             related.append(s)
     # the section's own best sentences fill it up when too few name the subject: its theme was kept as related
