@@ -161,3 +161,16 @@ def finished(_finished_once: tuple[Path, str], tmp_path: Path, reportgen_home: P
     shutil.copy2(base / "home" / "jobs.sqlite", reportgen_home / "jobs.sqlite")
     shutil.copytree(base / "out", tmp_path / "out", dirs_exist_ok=True)
     return report_id
+
+
+async def sse_events(response):  # noqa: ANN001, ANN201 - an httpx streaming response; an async iterator of dicts
+    """Yield the server-sent events of a streaming response ({'event', 'id', 'data'}) as they arrive."""
+    fields: dict[str, str] = {}
+    async for line in response.aiter_lines():
+        if not line:
+            if "data" in fields:
+                yield fields
+            fields = {}
+        elif not line.startswith(":"):
+            name, _, value = line.partition(":")
+            fields[name] = value.removeprefix(" ")

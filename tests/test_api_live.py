@@ -17,20 +17,7 @@ from reportgen.acp import read_messages
 from reportgen.api import create_app
 from reportgen.store import JobStore
 
-from api_kit import TOPIC, SlowSearch, live, make_app, make_settings, wait_until
-
-
-async def _events(response: httpx.Response):
-    """Yield SSE events ({'event', 'id', 'data'}) as they arrive."""
-    fields: dict[str, str] = {}
-    async for line in response.aiter_lines():
-        if not line:
-            if "data" in fields:
-                yield fields
-            fields = {}
-        elif not line.startswith(":"):
-            name, _, value = line.partition(":")
-            fields[name] = value.removeprefix(" ")
+from api_kit import TOPIC, SlowSearch, live, make_app, make_settings, sse_events as _events, wait_until
 
 
 async def test_sse_streams_live_and_a_reconnect_gets_what_it_missed(tmp_path):

@@ -23,7 +23,7 @@ from reportgen.broker import Broker
 from reportgen.cluster import Cluster
 from reportgen.config import Settings
 
-from api_kit import TOPIC
+from api_kit import TOPIC, sse_events as _sse
 
 HERE = Path(__file__).parent
 LEASE_S = 3.0
@@ -77,16 +77,6 @@ async def _until(check, timeout: float = 60.0, step: float = 0.1):
     raise AssertionError(f"timed out after {timeout} s")
 
 
-async def _sse(response: httpx.Response):
-    fields: dict[str, str] = {}
-    async for line in response.aiter_lines():
-        if not line:
-            if "data" in fields:
-                yield fields
-            fields = {}
-        elif not line.startswith(":"):
-            name, _, value = line.partition(":")
-            fields[name] = value.removeprefix(" ")
 
 
 def _no_task_answered_twice(cluster: Cluster, job_id: str) -> list:
