@@ -600,7 +600,7 @@ def gather_themes(
     chosen = (leads + themes)[:count]
     core_ids = {p.source_id for p in core}
     # only documents that name the subject join: the nearest neighbours of its core in the topic space
-    # (TopicSpace.neighbours) were tried and brought Gibbon into a section on tea plants
+    # were tried and brought Gibbon into a section on tea plants
     spare = [p.title for p in scored if p not in chosen and p.source_id not in core_ids]
     return [p.title for p in chosen], core, companion_themes(chosen, spare, space)
 

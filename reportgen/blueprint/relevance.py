@@ -89,7 +89,8 @@ class TopicSpace:
         vectorizer: The fitted ``sklearn.feature_extraction.text.TfidfVectorizer``.
         svd: The fitted ``sklearn.decomposition.TruncatedSVD``.
         titles: The corpus's document titles, in the order of ``documents``.
-        documents: Unit vectors of the corpus's documents, shape ``(len(titles), dimensions)``.
+        documents: Unit vectors of the corpus's documents, shape ``(len(titles), dimensions)``
+            (how near two documents are, e.g. :func:`reportgen.blueprint.planner.companion_themes`).
     """
 
     #: Layout of the saved file; another layout is rebuilt.
@@ -101,24 +102,6 @@ class TopicSpace:
         self.titles = list(titles)
         self.documents = documents
 
-    def neighbours(self, vector: Any, k: int = 50) -> list[tuple[str, float]]:
-        """The corpus's documents nearest to ``vector`` (a unit vector of :meth:`vectors`).
-
-        Args:
-            vector: Shape ``(dimensions,)``.
-            k: How many.
-
-        Returns:
-            ``(title, cosine)`` pairs, nearest first; ``[]`` for a space without documents.
-        """
-        import numpy as np
-
-        if self.documents is None or not self.titles:
-            return []
-        cosines = self.documents @ vector
-        order = np.argsort(-cosines)[:k]
-        return [(self.titles[i], float(cosines[i])) for i in order]
-
     @classmethod
     def build(cls, texts: Sequence[str], lang: str, titles: Sequence[str] = ()) -> TopicSpace | None:
         """Fit a space on a corpus's documents.
@@ -126,7 +109,7 @@ class TopicSpace:
         Args:
             texts: One text per document (title and body).
             lang: The corpus language (stemming and stop words).
-            titles: The documents' titles (kept for :meth:`neighbours`).
+            titles: The documents' titles (kept with their vectors).
 
         Returns:
             The space; ``None`` when the corpus has fewer than
@@ -268,9 +251,6 @@ class Relatedness:
             out.append(sum(v * self.core.get(t, 0.0) for t, v in vec.items()))
         return out
 
-    def related(self, text: str) -> bool:
-        """Whether ``text`` reaches :attr:`threshold`."""
-        return self.score(text) >= self.threshold
 
 
 def term_counts(text: str, lang: str) -> Counter[str]:
