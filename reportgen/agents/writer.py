@@ -196,29 +196,40 @@ def _summary(
     spare sentences (never used: no sentence repeats in a report); each is
     scored by :class:`~reportgen.blueprint.relevance.Relatedness` to the body's
     text, and the best are kept, at most one per section, so the conclusion
-    sums up the body instead of listing its titles.
+    sums up the body instead of listing its titles. In a topic space a
+    sentence that does not name the subject needs
+    :data:`OTHER_SENTENCE_THRESHOLD` against the overview's best sentences
+    (the body's own drift, a sausage beside a section on beef, does not
+    count), and a sentence that points back is never taken.
 
     Returns:
         ``(sentences, passages)``: the chosen sentences, and a passage per
         section sentence (its verbatim text, for the citation check).
     """
     from reportgen.blueprint.relevance import Relatedness
+    from reportgen.sources.index import topic_space
 
     body = [" ".join(x["text"] for x in sec.get("sentences", [])) for sec in sections]
     spares = [(alt, sec["id"]) for sec in sections for alt in sec.get("alternates", []) if alt.get("sources")]
-    from reportgen.sources.index import topic_space
-
     scorer = Relatedness(body, [c.text for c in ranked] + [a["text"] for a, _ in spares], ctx.lang,
                          subject=ctx.topic, space=topic_space(ctx.search))
-    candidates = [(scorer.score(c.text), quoted(c.text, c.source), "overview") for c in ranked]
+    # a sentence that points back ("These are ...") means nothing away from its antecedent
+    candidates = [(scorer.score(c.text), quoted(c.text, c.source), "overview") for c in ranked if c.after is None]
     candidates += [(scorer.score(a["text"]), quoted(a["text"], a["sources"][0]), sid) for a, sid in spares]
     chosen: list[dict[str, Any]] = []
     used_sections: set[str] = set()
+    subject = terms(ctx.topic, ctx.lang)
+    # the subject's own sentences (the introduction's, the best of the overview) judge the ones not naming it
+    about = Relatedness([c.text for c in ranked[:INTRO_SENTENCES]] or [ctx.topic], [], ctx.lang,
+                        subject=ctx.topic, space=scorer.space)
     for _, sentence, origin in sorted(candidates, key=lambda c: -c[0]):
         if len(chosen) == CONCLUSION_SENTENCES:
             break
         if sentence["text"] in exclude or (origin != "overview" and origin in used_sections):
             continue
+        if scorer.space is not None and not subject & terms(sentence["text"], ctx.lang) \
+                and about.score(sentence["text"]) < OTHER_SENTENCE_THRESHOLD:
+            continue  # "A sausage is a type of meat product" shares words with a section on beef, not the subject
         chosen.append(sentence)
         used_sections.add(origin)
         exclude = exclude | {sentence["text"]}
