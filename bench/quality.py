@@ -131,14 +131,14 @@ def reference(options: Any) -> tuple[Any, list[str] | None]:
     the report chose to quote.
     """
     from reportgen.blueprint.planner import gather_themes, resolve_subject
-    from reportgen.blueprint.request import read_request
+    from reportgen.blueprint.request import read_request, section_count
     from reportgen.sources import open_backends
     from reportgen.sources.index import MultiSearch, topic_space
 
     with open_backends(options) as sources:
         search = MultiSearch(sources.backends)
         request = resolve_subject(read_request(options.topic, options.lang), search, options.lang)
-        _, core, _ = gather_themes(request, search, options.sections, options.lang)
+        _, core, _ = gather_themes(request, search, section_count(options.sections, request), options.lang)
         return topic_space(*sources.backends), [p.text for p in core] or request.subjects
 
 
@@ -152,7 +152,8 @@ async def run_one(request: str, out: Path, corpus: Path | None = None) -> dict[s
     started = time.perf_counter()
     try:
         lang = resolve_language(request, None, encyclopedia=corpus is None, model=settings.llm_configured)
-        options = RunOptions(topic=request, lang=lang, sections=5, corpus_dirs=[corpus] if corpus else [],
+        # the sections a user gets without --sections: the request's wording decides (section_count)
+        options = RunOptions(topic=request, lang=lang, corpus_dirs=[corpus] if corpus else [],
                              use_wiki=corpus is None)
         result = await generate_report(options, settings=settings, out_dir=out)
     except ReportgenError as exc:

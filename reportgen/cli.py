@@ -54,7 +54,7 @@ def _fail(message: str, code: int = 1) -> None:
 
 
 def _options(
-    topic: str, lang: str | None, sections: int, corpus: list[Path], no_wiki: bool,
+    topic: str, lang: str | None, sections: int | None, corpus: list[Path], no_wiki: bool,
     guidance: str | None = None, model: bool = False,
 ) -> RunOptions:
     """Validate the command line into run options.
@@ -138,7 +138,10 @@ def report(
     lang: Optional[str] = typer.Option(
         None, "--lang", help="Report language (default: the topic's). Extractive mode: en, es or fr."
     ),
-    sections: int = typer.Option(5, "--sections", help="Body sections wanted (1-12)."),
+    sections: Optional[int] = typer.Option(
+        None, "--sections",
+        help="Body sections wanted (1-12); default from the request: 8 for a comprehensive or detailed "
+             "report, 3 for a short one, else 6."),
     out: Optional[Path] = typer.Option(None, "--out", help="Where reports go (default: outputs/)."),
     no_wiki: bool = typer.Option(False, "--no-wiki", help="Search only the --corpus folders."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),

@@ -325,7 +325,10 @@ class RunOptions(BaseModel):
             exists in :data:`LANGUAGES`; a model can write in any language.
         guidance: Free-text guidance for the planner model (audience,
             length, sections wanted).
-        sections: Number of body sections wanted (4..12).
+        sections: Number of body sections wanted (1..12), or ``None`` to let
+            the request's wording decide
+            (:func:`reportgen.blueprint.request.section_count`: 8 for a
+            comprehensive or detailed report, 3 for a short one, else 6).
         corpus_dirs: The user's own document folders, searched beside the
             encyclopedia.
         use_wiki: Whether the offline encyclopedia is searched.
@@ -340,7 +343,7 @@ class RunOptions(BaseModel):
     topic: str
     lang: str = Field(default="en", pattern=r"^[a-z]{2,3}$")
     guidance: str | None = Field(default=None, max_length=2000)
-    sections: int = Field(default=5, ge=1, le=12)
+    sections: int | None = Field(default=None, ge=1, le=12)
     corpus_dirs: list[Path] = Field(default_factory=list)
     use_wiki: bool = True
     template_dir: Path | None = None

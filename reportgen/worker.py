@@ -126,7 +126,11 @@ class ReportRequest(BaseModel):
         description="Report language (ISO 639-1; default the topic's). Without a language model and with the "
                     "encyclopedia: en, es or fr (its editions).",
     )
-    sections: StrictInt = Field(5, ge=1, le=12, description="Body sections wanted.")
+    sections: StrictInt | None = Field(
+        None, ge=1, le=12,
+        description="Body sections wanted; default from the request's wording: 8 for a comprehensive or "
+                    "detailed report, 3 for a short one, else 6.",
+    )
     corpus: str | None = Field(
         None, pattern=NAME_PATTERN, max_length=64,
         description="Name of a document corpus the server offers (see GET /.well-known/agent.json).",

@@ -125,6 +125,8 @@ def test_capacities_of_several_dams_make_one_chart_each_value_cited_to_its_artic
     assert {p.source_id for p in spec.points} == {f"wiki-en:{t}" for t in ("Three Gorges Dam", "Itaipu Dam",
                                                                              "Guri Dam")}
     assert spec.y_label == "Capacity (MW)"
+    # the title says what is compared, not the section's name ("Hydroelectricity: capacity")
+    assert spec.title == "Capacity: Three Gorges Dam, Itaipu Dam, Guri Dam"
     assert_printed_in_cited_passage(spec, notes)
     cited = {s["source_id"] for s in chart["sources"]}
     assert cited == {p.source_id for p in spec.points}  # each bar's own article is a source of the chart

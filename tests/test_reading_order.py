@@ -51,3 +51,17 @@ def test_a_companion_document_counts_as_the_sections_own():
     assert [s.text for s in rank_sentences([more], focus="Penicillin", topic="Antibiotic", lang="en",
                                            keywords=["penicillin"], companions=["Alexander Fleming"])] == [
         "Alexander Fleming was a Scottish physician."]
+
+
+def test_a_section_opens_with_its_own_article():
+    from reportgen.agents.writer import _reading_order
+
+    ceres = _passage("Ceres", "Ceres is a dwarf planet in the asteroid belt between Mars and Jupiter. Ceres is the "
+                     "largest object of the belt.")
+    planet = _passage("Planet", "A planet is a large rounded body in orbit around a star. The planet Mars is rocky.")
+    ranked = rank_sentences([ceres, planet], focus="Planet", topic="Mars", lang="en", keywords=["planet"])
+    ranked.sort(key=lambda s: s.source["title"] != "Ceres")  # Ceres ranked first, yet not read first
+    ordered = _reading_order(ranked, "Planet")
+    assert [s.source["title"] for s in ordered][:2] == ["Planet", "Planet"]
+    assert ordered[0].text.startswith("A planet is")
+    assert [s.source["title"] for s in _reading_order(ranked)][0] == "Ceres"  # no own article: best source first

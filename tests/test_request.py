@@ -6,7 +6,7 @@ import pytest
 
 from reportgen.blueprint.planner import gather_themes, plan_extractive
 from reportgen.blueprint.relevance import ON_TOPIC_THRESHOLD, Relatedness
-from reportgen.blueprint.request import read_request
+from reportgen.blueprint.request import DEFAULT_SECTIONS, LONG_SECTIONS, SHORT_SECTIONS, read_request, section_count
 from reportgen.config import RunOptions, clean_topic, resolve_language
 from reportgen.errors import NoSourcesError
 
@@ -192,3 +192,40 @@ def test_an_acronym_counts_only_as_written():
             _doc("Electric car", "An electric car (EV) runs on batteries; EV sales grew as charging spread.")]
     themes, core, _ = gather_themes(read_request("Electric vehicle (EV) adoption"), FakeSearch(docs), 3, "en")
     assert "Electronvolt" not in [p.title for p in core] + themes
+
+
+@pytest.mark.parametrize("text,lang,depth,count", [
+    ("Write a comprehensive and well-researched report on the rise of DeFi.", "en", "long", 8),
+    ("Write a detailed report on building resilient healthcare supply chains", "en", "long", 8),
+    ("Please give me a short, concise overview of tea", "en", "short", 3),
+    ("A Brief History of Time", "en", "", 6),  # "brief" in the subject is not an instruction
+    ("Short story", "en", "", 6),
+    ("Solar power", "en", "", 6),
+    ("Rédige un rapport détaillé sur l'énergie nucléaire", "fr", "long", 8),
+    ("Fais une synthèse complète de l'énergie solaire", "fr", "long", 8),
+    ("Escribe un informe breve sobre el café", "es", "short", 3),
+])
+def test_the_instruction_sets_the_length(text, lang, depth, count):
+    request = read_request(text, lang)
+    assert request.depth == depth
+    assert section_count(None, request) == count
+    assert section_count(4, request) == 4  # what the user asked for wins
+    assert not {"détaillé", "complète", "breve", "short", "comprehensive"} & set(" ".join(request.subjects).split())
+
+
+def test_the_planner_asks_for_the_sections_the_request_sets(monkeypatch):
+    import reportgen.blueprint.planner as planner
+
+    asked: list[int] = []
+    real = planner.gather_themes
+
+    def spy(request, search, count, lang):
+        asked.append(count)
+        return real(request, search, count, lang)
+
+    monkeypatch.setattr(planner, "gather_themes", spy)
+    docs = [_doc("Volcano", "A volcano is a rupture in the crust. Volcano eruptions send out lava and ash.")]
+    for topic, sections in [("Write a short report on volcano", None), ("Volcano", None),
+                            ("Write a comprehensive report on volcano", None), ("Write a short report on volcano", 5)]:
+        plan_extractive("r", RunOptions(topic=topic, sections=sections), FakeSearch(docs))
+    assert asked == [SHORT_SECTIONS, DEFAULT_SECTIONS, LONG_SECTIONS, 5]

@@ -106,3 +106,22 @@ def test_companions_join_the_nearest_section_and_need_document_vectors(search):
     groups = companion_themes(chosen, ["Economy 3", "Cosmos 3", "Nowhere"], space)
     assert groups == {"Economy 0": ["Economy 3"], "Cosmos 0": ["Cosmos 3"]}
     assert companion_themes(chosen, ["Economy 3"], None) == {}
+
+
+def test_the_overview_research_keeps_to_the_cores_sense(search, corpus, tmp_path):
+    from reportgen.acp import MessageLog
+    from reportgen.agents.browser import BrowserBrain, keep_to_sense
+    from reportgen.agents.runtime import RunContext
+
+    ctx = RunContext(topic="Inflation", lang="en", search=search, log=MessageLog(tmp_path / "messages.jsonl"))
+    found = [Passage(source_id=d["title"], title=d["title"], url="u", corpus="c", text=d["text"])
+             for d in corpus if "inflation" in d["text"].lower()]
+    kept = keep_to_sense(found, ["Inflation"], ctx)
+    titles = [p.title for p in kept]
+    assert "Inflation" in titles
+    assert not [t for t in titles if t.startswith("Cosmos")]  # the early universe is another sense
+    assert len([t for t in titles if t.startswith("Economy")]) >= 30  # the prices one stays
+    assert keep_to_sense(found, ["Not found"], ctx) == found  # no core passage: nothing to judge by
+    params = BrowserBrain.__new__(BrowserBrain).build_request(
+        None, {"query": "inflation", "sense": ["Inflation", " "]}, "first", ctx)  # type: ignore[arg-type]
+    assert params["sense"] == ["Inflation"]

@@ -21,7 +21,7 @@ from reportgen.errors import AgentError
 from reportgen.sources.models import Passage
 from reportgen.sources.text import split_sentences
 
-__all__ = ["BrowserBrain"]
+__all__ = ["BrowserBrain", "keep_to_sense"]
 
 #: Passages searched per companion document (an encyclopedia summary is one to three).
 COMPANION_PASSAGES = 5
@@ -32,7 +32,10 @@ class BrowserBrain(Brain):
 
     Inputs: ``query`` (str, required), ``focus`` (str: the words a passage must
     touch, default the query), ``k`` (int, passages wanted, default 8),
-    ``companions`` (titles of documents read whole besides, optional).
+    ``companions`` (titles of documents read whole besides, optional),
+    ``sense`` (titles of the subject's core documents: in a topic space, a
+    passage unrelated to them is another sense of the word and is dropped,
+    :func:`keep_to_sense`; optional).
     Outputs: ``notes`` (list of passage dicts, best first) and ``claims``
     (empty: the extractive writer quotes the notes themselves).
     """
@@ -58,7 +61,8 @@ class BrowserBrain(Brain):
             focus = f"{focus} {ctx.topic}"
             k *= 2
         companions = [str(t) for t in inputs.get("companions") or [] if str(t).strip()]
-        return {"query": query.strip(), "focus": focus, "k": k, "companions": companions}
+        sense = [str(t) for t in inputs.get("sense") or [] if str(t).strip()]
+        return {"query": query.strip(), "focus": focus, "k": k, "companions": companions, "sense": sense}
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> list[Passage]:
         found = ctx.search.search(params["query"], k=params["k"])
@@ -66,6 +70,8 @@ class BrowserBrain(Brain):
             have = {p.text for p in found}
             found += [p for p in ctx.search.search(title, k=COMPANION_PASSAGES)
                       if p.title == title and p.text not in have]
+        if params.get("sense"):
+            found = keep_to_sense(found, params["sense"], ctx)
         return found
 
     def check_response(
@@ -98,3 +104,34 @@ class BrowserBrain(Brain):
                 "broaden the query",
             )
         return {"notes": [p.model_dump() for p in quotable], "claims": []}
+
+
+def keep_to_sense(found: list[Passage], sense: list[str], ctx: RunContext) -> list[Passage]:
+    """The passages in the sense of the subject's core documents (titled ``sense``).
+
+    "Mars" finds the planet and the Roman god: the planner's core is the
+    planet's article (:func:`reportgen.blueprint.planner.gather_themes`), so
+    the god's passages, unrelated to it in the corpus's topic space, are
+    dropped (:class:`~reportgen.blueprint.relevance.Relatedness` below its
+    threshold, the one the planner keeps themes by). Without a topic space
+    (a corpus too small for one) or a core passage among ``found``, nothing
+    is dropped.
+
+    Args:
+        found: Passages found, best first.
+        sense: Titles of the core documents.
+        ctx: The run context (its search backend offers the topic space).
+
+    Returns:
+        The passages of ``found`` in the core's sense, in their order.
+    """
+    from reportgen.blueprint.relevance import Relatedness
+    from reportgen.sources.index import topic_space
+
+    space = topic_space(ctx.search)
+    core = [p for p in found if p.title in set(sense)]
+    if space is None or not core:
+        return found
+    scorer = Relatedness([f"{p.title} {p.text}" for p in core], [], ctx.lang, subject=ctx.topic, space=space)
+    scores = scorer.scores([f"{p.title} {p.text}" for p in found])
+    return [p for p, score in zip(found, scores, strict=True) if p.title in set(sense) or score >= scorer.threshold]

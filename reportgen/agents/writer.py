@@ -113,7 +113,7 @@ class WriterBrain(Brain):
             ranked = ranked[INTRO_SENTENCES:]
         chosen = with_antecedents(ranked[:wanted])
         alternates = [s for s in [*ranked[wanted:], *spare] if s.after is None][:SPARE_SENTENCES]
-        sentences = [quoted(s.text, s.source) for s in _reading_order(chosen)]
+        sentences = [quoted(s.text, s.source) for s in _reading_order(chosen, title if kind == "write" else "")]
         if kind == "conclusion" and params["sections"]:
             sentences, extra = _summary(ranked, params["sections"], exclude, ctx)
             passages += extra
@@ -239,10 +239,15 @@ def _summary(
     return chosen, passages
 
 
-def _reading_order(chosen: list[Any]) -> list[Any]:
-    """Group chosen sentences by source (best source first), each in its original order."""
+def _reading_order(chosen: list[Any], own: str = "") -> list[Any]:
+    """Group chosen sentences by source, each in its original order.
+
+    The section's own article (titled ``own``) comes first, so a section on
+    "Planet" opens with what a planet is, not with Ceres; then the other
+    sources, best first.
+    """
     first_rank: dict[str, int] = {}
     for rank, s in enumerate(chosen):
-        first_rank.setdefault(s.source["source_id"], rank)
+        first_rank.setdefault(s.source["source_id"], -1 if own and s.source.get("title") == own else rank)
     return sorted(chosen, key=lambda s: (first_rank[s.source["source_id"]], s.position))
 

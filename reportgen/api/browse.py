@@ -125,9 +125,9 @@ async def new_page(request: Request) -> HTMLResponse:
 async def new_submit(request: Request) -> Response:
     _same_origin(request)
     form = await _form(request)
-    sections = form.get("sections", "").strip() or "5"
+    sections = form.get("sections", "").strip()
     values: dict[str, Any] = {"topic": form.get("topic", ""), "lang": form.get("lang", "en"),
-                              "sections": int(sections) if sections.isdigit() else sections,
+                              "sections": int(sections) if sections.isdigit() else sections or None,
                               "wiki": "wiki" in form or not form.get("corpus"),
                               "appendix": "appendix" in form, "review": "review" in form}
     for name in ("corpus", "template"):

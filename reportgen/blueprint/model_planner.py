@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 from reportgen.acp import AssistanceRequest, MessageLog, StatusCode, StatusUpdate
 from reportgen.blueprint.model import Blueprint
 from reportgen.blueprint.planner import compile_blueprint, plan_extractive
+from reportgen.blueprint.request import read_request, section_count
 from reportgen.config import RunOptions
 from reportgen.errors import AgentError
 from reportgen.llm import LLM, BudgetError, ModelCallError, ModelOutputError
@@ -101,14 +102,15 @@ def plan_with_model(
         ModelEndpointError: The endpoint cannot serve the run (not retried).
     """
     error = ""
+    wanted = section_count(options.sections, read_request(options.topic, options.lang))
     for attempt in range(1, PLAN_ATTEMPTS + 1):
         try:
             outline = llm.structured("planner", Outline, [
                 ("system", planner_prompt("system", lang=options.lang)),
-                ("human", planner_prompt("human", topic=options.topic, sections=options.sections,
+                ("human", planner_prompt("human", topic=options.topic, sections=wanted,
                                          guidance=options.guidance or "", feedback=error)),
             ], task_id="plan", deadline=time.monotonic() + llm.settings.tool_timeout_s)
-            code, error = StatusCode.WRONG_STEP_DETAILS, _problems(outline, options.sections)
+            code, error = StatusCode.WRONG_STEP_DETAILS, _problems(outline, wanted)
         except BudgetError as exc:
             code, error = StatusCode(exc.status_code), str(exc)
             _log_failure(log, attempt, code, error, last=True)
@@ -120,7 +122,7 @@ def plan_with_model(
         except ModelCallError as exc:
             code, error = StatusCode.TOOL_CALL_FAILURE, str(exc)
         if not error:
-            sections = outline.sections[: options.sections]
+            sections = outline.sections[:wanted]
             return compile_blueprint(
                 report_id, options.topic, [s.title.strip() for s in sections], options.lang,
                 details=[{"questions": s.questions[:4], "chart_ideas": s.chart_ideas[:3]} for s in sections],

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from reportgen.agents.ranking import terms
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
 from reportgen.blueprint.relevance import Relatedness, TopicSpace, term_counts
-from reportgen.blueprint.request import Request, read_request
+from reportgen.blueprint.request import Request, read_request, section_count
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
 from reportgen.i18n import labels
@@ -213,6 +213,7 @@ def compile_blueprint(
     registry: Registry | None = None,
     local_corpus: bool = False,
     subject: str | None = None,
+    sense: list[str] | None = None,
 ) -> Blueprint:
     """Compile section themes into the execution blueprint.
 
@@ -235,6 +236,9 @@ def compile_blueprint(
             (agents whose ``[plan]`` requires it are planned only then).
         subject: What the request is about (:func:`~reportgen.blueprint.request.read_request`),
             searched instead of the request's full wording; default ``topic``.
+        sense: Titles of the subject's core documents (:func:`gather_themes`):
+            the overview research keeps to their sense ("Mars" the planet,
+            not the god); default none (no such filter).
 
     Returns:
         A blueprint of ``1 + 3 x len(themes) + 2`` tasks, plus the planned agents' tasks.
@@ -254,7 +258,8 @@ def compile_blueprint(
         Task(
             id="research-overview", agent=research, kind="research",
             aim=words["aim_overview"].format(topic=subject),
-            inputs={"query": TaskInput(value=subject), "k": TaskInput(value=8)},
+            inputs={"query": TaskInput(value=subject), "k": TaskInput(value=8),
+                    **({"sense": TaskInput(value=list(dict.fromkeys(sense)))} if sense else {})},
             outputs=research_outputs,
         )
     ]
@@ -710,13 +715,15 @@ def plan_extractive(
             the closest subjects the corpora hold and how to get a report.
     """
     request = resolve_subject(read_request(options.topic, options.lang), search, options.lang)
-    titles, core, companions = gather_themes(request, search, options.sections, options.lang)
+    count = section_count(options.sections, request)
+    titles, core, companions = gather_themes(request, search, count, options.lang)
     if not core:
         raise NoSourcesError(no_sources_message(request, search, options.lang))
     titles = titles or [request.subject]
     blueprint = compile_blueprint(report_id, options.topic, titles, options.lang, registry=registry,
                                   local_corpus=bool(options.corpus_dirs), subject=request.subject,
-                                  details=[{"companions": companions.get(t, [])} for t in titles])
+                                  details=[{"companions": companions.get(t, [])} for t in titles],
+                                  sense=[p.title for p in core])
     blueprint.note = thin_note(request, core, options.lang)
     return blueprint
 

@@ -297,7 +297,11 @@ def _bar(facts: list[NumericFact], context: str, kind: str = "") -> ChartSpec | 
     unit = chosen[0].unit
     base = _common_base(chosen)
     name, y_label = _names(unit, base, kind)
-    title = f"{context}: {name[:1].lower()}{name[1:]}"
+    if context:
+        title = f"{context}: {name[:1].lower()}{name[1:]}"
+    else:  # several articles' numbers: what is compared, and the compared
+        shown = [p.label for p in points]
+        title = f"{name}: " + (", ".join(shown) if len(shown) <= 3 else f"{', '.join(shown[:3])} and others")
     if len(years) == 1 and all(f.year is not None for f in chosen):
         title += f", {next(iter(years))}"
     return ChartSpec(
@@ -322,7 +326,9 @@ def _specs(facts: list[NumericFact], subject: str, kind: str = "") -> list[Chart
             specs.append(line)
     if len(by_label) > 1:
         titles = {f.title for f in facts}
-        context = next(iter(titles)) if len(titles) == 1 else subject.strip() or "Sources"
+        # numbers of several articles are compared with each other: the section's name would say
+        # "Earth: height" over the heights of Mount Fuji and Kilimanjaro
+        context = next(iter(titles)) if len(titles) == 1 else ""
         bar = _bar(facts, context, kind)
         if bar is not None:
             specs.append(bar)
