@@ -10,7 +10,8 @@ one table (and ``bench/quality.json``):
 
 report produced (or the message given), body words, body sections, on-topic
 sections by the project's measure (:func:`reportgen.blueprint.relevance.on_topic`),
-figures, tables, citations per 100 words, repeated sentences, citations that
+sections with a sentence that writes the subject (``naming``, see
+:func:`measure`), figures, tables, citations per 100 words, repeated sentences, citations that
 do not resolve, and wall time. With a model configured (``REPORTGEN_LLM_*``)
 the same bench runs in model mode.
 """
@@ -92,8 +93,17 @@ def own_documents(folder: Path) -> Path:
     return folder
 
 
-def measure(result: Any, started: float, space: Any = None, core: list[str] | None = None) -> dict[str, Any]:
-    """The quality figures of one finished report (``space``, ``core``: see :func:`reference`)."""
+def measure(result: Any, started: float, space: Any = None, core: list[str] | None = None,
+            subjects: list[str] | None = None) -> dict[str, Any]:
+    """The quality figures of one finished report (``space``, ``core``, ``subjects``: see :func:`reference`).
+
+    Besides the on-topic measure, ``naming`` counts the body sections with a
+    sentence that writes one of the request's subjects
+    (:func:`~reportgen.agents.ranking.writes_phrase`): a plainer measure, and
+    the one that shows a report drawn on passages near a subject the corpora
+    do not write ("electric vehicle").
+    """
+    from reportgen.agents.ranking import writes_phrase
     from reportgen.blueprint.relevance import on_topic
     from reportgen.sources.text import tokenize
 
@@ -110,6 +120,8 @@ def measure(result: Any, started: float, space: Any = None, core: list[str] | No
         "body_words": words,
         "sections": len(body),
         "on_topic": sum(on_topic(report, sec, space=space, core=core) for sec in body),
+        "naming": sum(any(writes_phrase(s.text, x) for p in sec.paragraphs for s in p.sentences for x in subjects or [])
+                      for sec in body),
         "figures": len(report.figures),
         "tables": len(report.tables),
         "cites_per_100w": round(100 * len(cited) / max(1, words), 1),
@@ -119,7 +131,7 @@ def measure(result: Any, started: float, space: Any = None, core: list[str] | No
     }
 
 
-def reference(options: Any) -> tuple[Any, list[str] | None]:
+def reference(options: Any) -> tuple[Any, list[str] | None, list[str]]:
     """What a report's sections are measured against: its corpora's topic space and the subject's core.
 
     The core is the passages the subject's vocabulary is learnt from: its own
@@ -139,7 +151,7 @@ def reference(options: Any) -> tuple[Any, list[str] | None]:
         search = MultiSearch(sources.backends)
         request = resolve_subject(read_request(options.topic, options.lang), search, options.lang)
         _, core, _ = gather_themes(request, search, section_count(options.sections, request), options.lang)
-        return topic_space(*sources.backends), [p.text for p in core] or request.subjects
+        return topic_space(*sources.backends), [p.text for p in core] or request.subjects, request.subjects
 
 
 async def run_one(request: str, out: Path, corpus: Path | None = None) -> dict[str, Any]:
@@ -158,8 +170,8 @@ async def run_one(request: str, out: Path, corpus: Path | None = None) -> dict[s
         result = await generate_report(options, settings=settings, out_dir=out)
     except ReportgenError as exc:
         return {"produced": False, "message": str(exc)[:160], "seconds": round(time.perf_counter() - started, 1)}
-    space, core = reference(options)
-    return measure(result, started, space, core)
+    space, core, subjects = reference(options)
+    return measure(result, started, space, core, subjects)
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -173,6 +185,7 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "paper_min_sections": min((r["sections"] for r in paper), default=0),
         "paper_reports": len(paper),
         "on_topic_share": round(sum(r["on_topic"] for r in made) / max(1, sections), 3),
+        "naming_share": round(sum(r.get("naming", 0) for r in made) / max(1, sections), 3),
         "chart_share": round(sum(r["figures"] > 0 for r in made) / max(1, len(made)), 3),
         "median_body_words": statistics.median([r["body_words"] for r in made]) if made else 0,
         "repeated": sum(r["repeated"] for r in made),
@@ -202,15 +215,16 @@ def main(argv: list[str] | None = None) -> int:
             rows.append({"kind": kind, "request": request, **row})
             print(f"{row['seconds']:6.1f} s  {request[:70]}", file=sys.stderr)
     table = Table(title="make bench-quality")
-    for col in ("request", "report", "words", "sect.", "on-topic", "fig.", "tab.", "cit/100w", "rep.", "unres.", "s"):
+    for col in ("request", "report", "words", "sect.", "on-topic", "naming", "fig.", "tab.", "cit/100w", "rep.",
+                "unres.", "s"):
         table.add_column(col, overflow="fold")
     for r in rows:
         if r["produced"]:
             table.add_row(r["request"][:48], "yes", str(r["body_words"]), str(r["sections"]), str(r["on_topic"]),
-                          str(r["figures"]), str(r["tables"]), str(r["cites_per_100w"]), str(r["repeated"]),
-                          str(r["unresolved"]), str(r["seconds"]))
+                          str(r["naming"]), str(r["figures"]), str(r["tables"]), str(r["cites_per_100w"]),
+                          str(r["repeated"]), str(r["unresolved"]), str(r["seconds"]))
         else:
-            table.add_row(r["request"][:48], "no: " + r["message"][:60], "", "", "", "", "", "", "", "",
+            table.add_row(r["request"][:48], "no: " + r["message"][:60], "", "", "", "", "", "", "", "", "",
                           str(r["seconds"]))
     Console(width=160).print(table)
     totals = summary(rows)

@@ -65,3 +65,49 @@ def test_a_section_opens_with_its_own_article():
     assert [s.source["title"] for s in ordered][:2] == ["Planet", "Planet"]
     assert ordered[0].text.startswith("A planet is")
     assert [s.source["title"] for s in _reading_order(ranked)][0] == "Ceres"  # no own article: best source first
+
+
+def test_the_conclusion_takes_the_sentences_naming_the_subject_first(tmp_path):
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import CONCLUSION_FLOOR, _summary
+
+    from fakes import FakeSearch
+
+    facts = ["Mars has two small moons named Phobos and Deimos.", "Mars is red because of iron oxide on its surface.",
+             "Mars has the tallest volcano known, Olympus Mons."]
+    near = _passage("Triton", "Triton is the largest moon of the planet Neptune, far from the Sun.")
+    gin = {"text": "Gin is a distilled drink flavoured with juniper.",
+           "sources": [{"source_id": "wiki:Gin", "title": "Gin", "url": "u", "corpus": "c"}]}
+    section = {"id": "s1", "sentences": [{"text": "The planet Mars has been explored by spacecraft."}],
+               "alternates": [gin]}  # a section's spare that does not name the subject never makes up the floor
+    ctx = RunContext(topic="Mars", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+
+    def conclusion(mars: list[str]) -> list[str]:
+        ranked = rank_sentences([_passage("Mars", " ".join(mars))], focus="Mars", topic="Mars", lang="en",
+                                keywords=["mars"])
+        ranked += rank_sentences([near], focus="Triton", topic="Triton", lang="en", keywords=["triton"])
+        chosen, passages = _summary(ranked, [section], set(), ctx)
+        assert [p.text for p in passages] == [s["text"] for s in chosen]  # kept for the citation check
+        return [s["text"] for s in chosen]
+
+    assert conclusion(facts) == facts  # they name Mars: the moon of Neptune is not needed
+    assert conclusion(facts[:1]) == [facts[0], near.text]  # one names Mars: Triton makes up the floor
+    assert len(conclusion(facts[:1])) == CONCLUSION_FLOOR
+
+
+def test_the_conclusion_searches_the_subject_again(tmp_path):
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import _more_on_the_subject
+
+    from fakes import FakeSearch
+
+    docs = [{"title": "Mars", "text": "Mars is the fourth planet from the Sun."},
+            {"title": "Olympus Mons", "text": "Olympus Mons is the tallest volcano on Mars."}]
+    ctx = RunContext(topic="Write a report on Mars", lang="en", search=FakeSearch(docs),
+                     log=MessageLog(tmp_path / "m.jsonl"))
+    have = ctx.search.search("Mars", k=1)
+    more = _more_on_the_subject(have, [], ctx, "Mars")
+    assert [p.title for p in more] == [d["title"] for d in docs if d["title"] != have[0].title]
+    assert _more_on_the_subject(have + more, ["Mars"], ctx, "Mars") == []  # nothing new: nothing to judge

@@ -229,3 +229,38 @@ def test_the_planner_asks_for_the_sections_the_request_sets(monkeypatch):
                             ("Write a comprehensive report on volcano", None), ("Write a short report on volcano", 5)]:
         plan_extractive("r", RunOptions(topic=topic, sections=sections), FakeSearch(docs))
     assert asked == [SHORT_SECTIONS, DEFAULT_SECTIONS, LONG_SECTIONS, 5]
+
+
+def test_a_phrase_is_written_only_side_by_side():
+    from reportgen.agents.ranking import writes_phrase
+
+    assert writes_phrase("A heat pump moves heat from a cold place.", "Heat pumps")
+    assert writes_phrase("Electric vehicles run on batteries.", "electric vehicle")
+    assert not writes_phrase("It destroys vehicles and electric power lines.", "electric vehicle")
+    assert not writes_phrase("", "electric vehicle") and not writes_phrase("anything", "")
+
+
+# Words of the subject far apart, never side by side: the encyclopedia's case for "electric vehicle".
+APART = [_doc("Cluster munition", "A cluster munition releases bomblets to destroy vehicles and electric power "
+                                  "transmission lines."),
+         _doc("Electric motor", "An electric motor converts electrical energy into motion; transport by rail uses "
+                                "electric motors."),
+         _doc("Vehicle", "A vehicle is a machine for transport of people or cargo; vehicles shape transport."),
+         _doc("Rapid transit", "Rapid transit is electric railway transport in cities; its vehicles run on "
+                               "exclusive tracks.")]
+
+
+def test_a_compound_subject_no_passage_writes_has_no_sources():
+    with pytest.raises(NoSourcesError) as err:
+        plan_extractive("r", RunOptions(topic="Electric vehicle"), FakeSearch(APART))
+    assert "closest subjects" in str(err.value)
+    # written once, side by side, it is a subject (found through the passage that mentions it)
+    written = [*APART, _doc("Battery", "Batteries power every electric vehicle; electric vehicle sales rose.")]
+    blueprint = plan_extractive("r", RunOptions(topic="Electric vehicle"), FakeSearch(written))
+    assert any(t.kind == "write" for t in blueprint.tasks) and not blueprint.note
+
+
+def test_a_compound_subject_with_aspects_takes_the_aspect_core_and_says_so():
+    request = "Write a report on electric vehicle adoption and the transport infrastructure it needs"
+    blueprint = plan_extractive("r", RunOptions(topic=request), FakeSearch(APART))
+    assert blueprint.note.startswith("The corpora hold no text on")  # the words apart are not the subject

@@ -11,6 +11,7 @@ from reportgen.sources.text import has_cjk, split_sentences, stopwords, tokenize
 
 __all__ = [
     "MENTION_PREFIX", "RankedSentence", "mentions", "quotable", "rank_sentences", "stem", "terms", "with_antecedents",
+    "writes_phrase",
 ]
 
 #: Shortest and longest sentence quoted, in characters: shorter ones are
@@ -81,6 +82,26 @@ def terms(text: str, lang: str) -> set[str]:
     # one-letter tokens are noise in alphabets, but a Han character or kana is a word
     kept = {stem(t) for t in tokens if t not in stop and (len(t) > 1 or has_cjk(t)) or t.isdigit()}
     return kept or {stem(t) for t in tokens}
+
+
+def writes_phrase(text: str, phrase: str) -> bool:
+    """Whether ``text`` writes ``phrase``: its words side by side, in order, in any inflection
+    (:func:`stem`: "heat pump" writes "Heat pumps"; "power lines ... destroy vehicles" does not
+    write "electric vehicle").
+
+    Args:
+        text: Any text.
+        phrase: A phrase of one or more words.
+
+    Returns:
+        True when the stems of ``phrase``'s tokens occur contiguously among ``text``'s.
+    """
+    wanted = [stem(t) for t in tokenize(phrase)]
+    if not wanted:
+        return False
+    have = [stem(t) for t in tokenize(text)]
+    n = len(wanted)
+    return any(have[i:i + n] == wanted for i in range(len(have) - n + 1) if have[i] == wanted[0])
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,8 @@ BODY_FILL = 5
 #: Sentences in the introduction and (besides the recap) the conclusion.
 INTRO_SENTENCES = 5
 CONCLUSION_SENTENCES = 4
+#: Sentences a conclusion is made up to with sentences that do not name the subject (but relate to it).
+CONCLUSION_FLOOR = 2
 
 
 class WriterBrain(Brain):
@@ -80,6 +82,8 @@ class WriterBrain(Brain):
             "broaden": strategy == "broaden",
             "subject_notes": list(inputs.get("subject_notes") or []),
             "companions": [str(t) for t in inputs.get("companions") or []],
+            "sense": [str(t) for t in inputs.get("sense") or []],
+            "subject": str(inputs.get("subject") or ""),
         }
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
@@ -110,7 +114,11 @@ class WriterBrain(Brain):
         else:
             wanted, role, title = CONCLUSION_SENTENCES, "conclusion", words["conclusion"]
         if kind == "conclusion":  # the introduction, written at the same time, takes the best ones
-            ranked = ranked[INTRO_SENTENCES:]
+            taken = {s.text for s in ranked[:INTRO_SENTENCES]}
+            more = _more_on_the_subject(passages, params.get("sense") or [], ctx, params.get("subject") or "")
+            passages += more
+            ranked = rank_sentences(passages, focus=focus, topic=ctx.topic, lang=ctx.lang, exclude=exclude | taken,
+                                    keywords=params["keywords"]) if more else ranked[INTRO_SENTENCES:]
         chosen = with_antecedents(ranked[:wanted])
         alternates = [s for s in [*ranked[wanted:], *spare] if s.after is None][:SPARE_SENTENCES]
         sentences = [quoted(s.text, s.source) for s in _reading_order(chosen, title if kind == "write" else "")]
@@ -196,8 +204,9 @@ def _summary(
     spare sentences (never used: no sentence repeats in a report); each is
     scored by :class:`~reportgen.blueprint.relevance.Relatedness` to the body's
     text, and the best are kept, at most one per section, so the conclusion
-    sums up the body instead of listing its titles. In a topic space a
-    sentence that does not name the subject needs
+    sums up the body instead of listing its titles. The sentences naming the
+    subject come first; the others only make up a conclusion of fewer than
+    :data:`CONCLUSION_FLOOR` sentences, and in a topic space such a sentence needs
     :data:`OTHER_SENTENCE_THRESHOLD` against the overview's best sentences
     (the body's own drift, a sausage beside a section on beef, does not
     count), and a sentence that points back is never taken.
@@ -222,21 +231,53 @@ def _summary(
     # the subject's own sentences (the introduction's, the best of the overview) judge the ones not naming it
     about = Relatedness([c.text for c in ranked[:INTRO_SENTENCES]] or [ctx.topic], [], ctx.lang,
                         subject=ctx.topic, space=scorer.space)
-    for _, sentence, origin in sorted(candidates, key=lambda c: -c[0]):
-        if len(chosen) == CONCLUSION_SENTENCES:
-            break
-        if sentence["text"] in exclude or (origin != "overview" and origin in used_sections):
-            continue
-        if scorer.space is not None and not subject & terms(sentence["text"], ctx.lang) \
-                and about.score(sentence["text"]) < OTHER_SENTENCE_THRESHOLD:
-            continue  # "A sausage is a type of meat product" shares words with a section on beef, not the subject
-        chosen.append(sentence)
-        used_sections.add(origin)
-        exclude = exclude | {sentence["text"]}
+    ordered = sorted(candidates, key=lambda c: -c[0])
+    # the sentences naming the subject first; the others only make up a conclusion of fewer than
+    # CONCLUSION_FLOOR ("Triton is the largest moon of Neptune" is near the planets, not about Mars)
+    for naming in (True, False):
+        for _, sentence, origin in ordered:
+            if len(chosen) >= (CONCLUSION_SENTENCES if naming else CONCLUSION_FLOOR):
+                break
+            if sentence["text"] in exclude or (origin != "overview" and origin in used_sections):
+                continue
+            if bool(subject & terms(sentence["text"], ctx.lang)) != naming:
+                continue
+            if not naming and (origin != "overview" or scorer.space is not None
+                               and about.score(sentence["text"]) < OTHER_SENTENCE_THRESHOLD):
+                continue  # "Gin is a distilled alcoholic drink", a spare of a section on drinks, is not about tea
+            chosen.append(sentence)
+            used_sections.add(origin)
+            exclude = exclude | {sentence["text"]}
     passages = [Passage(source_id=s["sources"][0]["source_id"], title=s["sources"][0]["title"],
                         url=s["sources"][0]["url"], corpus=s["sources"][0]["corpus"], text=s["text"])
                 for s in chosen]
     return chosen, passages
+
+
+#: Passages the conclusion searches on the subject besides the overview's (which the introduction uses up).
+CONCLUSION_SEARCH = 20
+
+
+def _more_on_the_subject(have: list[Passage], sense: list[str], ctx: RunContext, subject: str = "") -> list[Passage]:
+    """More passages on the report's subject for the conclusion, in the sense of its core documents.
+
+    The overview research's best sentences go to the introduction; a
+    conclusion drawn only from what is left took "Gin is a distilled
+    alcoholic drink" for a report on tea. The subject is searched again
+    (``subject``, default the topic; :data:`CONCLUSION_SEARCH` passages), kept to the sense of the planner's
+    core documents (``sense``: :func:`reportgen.agents.browser.keep_to_sense`).
+
+    Returns:
+        The passages found that ``have`` does not hold.
+    """
+    from reportgen.agents.browser import keep_to_sense
+
+    seen = {(p.source_id, p.text) for p in have}
+    found = [p for p in ctx.search.search(subject or ctx.topic, k=CONCLUSION_SEARCH)
+             if (p.source_id, p.text) not in seen]
+    if not sense or not found:
+        return found
+    return [p for p in keep_to_sense([*have, *found], sense, ctx) if (p.source_id, p.text) not in seen]
 
 
 def _reading_order(chosen: list[Any], own: str = "") -> list[Any]:

@@ -22,7 +22,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from reportgen.agents.ranking import terms
+from reportgen.agents.ranking import terms, writes_phrase
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
 from reportgen.blueprint.relevance import Relatedness, TopicSpace, term_counts
 from reportgen.blueprint.request import Request, read_request, section_count
@@ -313,6 +313,9 @@ def compile_blueprint(
                 aim=words[f"aim_{kind}"],
                 inputs={
                     "notes": TaskInput(from_task="research-overview", output="notes"),
+                    **({"subject": TaskInput(value=subject)} if kind == "conclusion" else {}),
+                    **({"sense": TaskInput(value=list(dict.fromkeys(sense)))} if sense and kind == "conclusion"
+                       else {}),
                     **{
                         f"section_{n}": TaskInput(from_task=f"write-{n}", output="section", optional=True)
                         for n in range(1, len(themes) + 1)
@@ -389,8 +392,7 @@ def _main_sense(holding: list[Passage], subject: str, space: TopicSpace | None) 
 
 
 def _core(
-    holding: list[Passage], subject: str, lang: str, space: TopicSpace | None = None,
-    found: list[Passage] | None = None,
+    holding: list[Passage], subject: str, lang: str, space: TopicSpace | None = None, phrase: bool = True,
 ) -> list[Passage]:
     """The subject's core: its own document when the corpus has one, else the passages densest in its terms.
 
@@ -400,14 +402,16 @@ def _core(
     with only disambiguated articles takes its main sense's
     (:func:`_main_sense`).
 
-    A subject of several words that no passage writes as a phrase ("electric
-    vehicle" in an encyclopedia without the words side by side) has no
-    passage about it: in a topic space the core is then the passages nearest
-    the subject's own words, among those holding its terms and those whose
-    title holds one (Vehicle, Electric motor), not the ones that hold both
-    words far apart. Only for subjects of two or three terms: a longer
-    subject ("building resilient healthcare supply chains") keeps the densest
-    passages.
+    A subject of two or three words that no passage writes as a phrase, in
+    any inflection (:func:`~reportgen.agents.ranking.writes_phrase`), has no
+    passage about it and so no core (``[]``) when ``phrase`` is set:
+    "Cluster munition" holds "electric" (power lines) and "vehicles" (that it
+    destroys), and the passages nearest both words in the topic space, the
+    earlier rule, were Aircraft engine and Cluster munition. The request then
+    takes the aspect core (:func:`_aspect_core`, which unsets ``phrase``)
+    or is answered with the closest subjects the corpora hold. A longer
+    subject ("building resilient healthcare supply chains") keeps the
+    densest passages.
     """
     wanted = terms(subject, lang)
     own = [p for p in holding if terms(p.title, lang) == wanted]
@@ -416,17 +420,8 @@ def _core(
     sense = _main_sense(holding, subject, space)
     if sense:
         return sense
-    phrase = re.compile(r"(?<!\w)" + r"\W+".join(re.escape(w) for w in fold(subject).split()) + r"(?!\w)")
-    written = any(phrase.search(fold(f"{p.title} {p.text}")) for p in holding)
-    if space is not None and holding and 1 < len(wanted) <= 3 and not written:
-        pool = list({p.source_id: p for p in [*holding, *(p for p in found or [] if wanted & terms(p.title, lang))]
-                     }.values())
-        if pool:  # near every word of the subject, not the one that dominates ("electric" over "vehicle")
-            texts = [f"{p.title} {p.text}" for p in pool]
-            per_word = [Relatedness([w], [], lang, subject=w, space=space).scores(texts) for w in sorted(wanted)]
-            scores = [min(column) for column in zip(*per_word, strict=True)]
-            ranked = [p for _, p in sorted(zip(scores, pool, strict=True), key=lambda x: -x[0])]
-            return one_sense(ranked[:CORE_PASSAGES], space)
+    if phrase and 1 < len(wanted) <= 3 and not any(writes_phrase(f"{p.title} {p.text}", subject) for p in holding):
+        return []
 
     def density(p: Passage) -> float:
         counts = term_counts(f"{p.title} {p.text}", lang)
@@ -491,13 +486,16 @@ def _aspect_core(request: Request, search: SearchBackend, lang: str) -> list[Pas
     aspect_terms = set().union(*(terms(a, lang) for a in request.aspects)) - wanted
     found = search.search(f"{request.subject} {' '.join(request.aspects)}", k=PLAN_SEARCH_K)
     holding = [p for p in found if wanted & (t := terms(f"{p.title} {p.text}", lang)) and aspect_terms & t]
-    return _core(holding, request.subject, lang)
+    return _core(holding, request.subject, lang, phrase=False)
 
 
 def thin_note(request: Request, core: list[Passage], lang: str) -> str:
-    """A note for the top of the report when the corpora hold no passage with the whole subject ("" otherwise)."""
-    wanted = terms(request.subject, lang)
-    if not core or any(wanted <= terms(f"{p.title} {p.text}", lang) for p in core):
+    """A note for the top of the report when no core passage writes the subject ("" otherwise).
+
+    Each subject must be written (:func:`~reportgen.agents.ranking.writes_phrase`) by a core
+    passage: holding its words apart ("electric" power lines, "vehicles") is not.
+    """
+    if not core or all(any(writes_phrase(f"{p.title} {p.text}", s) for p in core) for s in request.subjects):
         return ""
     return labels(lang)["thin"].format(subject=request.subject, titles=", ".join(dict.fromkeys(p.title for p in core)))
 
@@ -556,7 +554,7 @@ def gather_themes(
         fallback = _core_terms(subject, found, lang) if not holding else ""
         if fallback:  # no passage holds every term of a long subject: the passages holding most of them
             holding, linked = _relevant(found, fallback, lang)
-        core += _core(holding, subject, lang, space, found)
+        core += _core(holding, subject, lang, space)
         candidates += holding + linked + found[:40]
     if not core and request.aspects:
         core = _aspect_core(request, search, lang)
