@@ -306,3 +306,41 @@ def test_coordination_keeps_one_timeline_the_one_with_most_events(tmp_path) -> N
     assert [f.number for f in report.figures] == [1, 2]
     assert [s.title for s in report.sections] == ["A", "B", "C", "D"]  # the dropped timelines' text stays
     assert [s.figure_ids for s in report.sections] == [[], ["fig-1"], ["fig-2"], []]
+
+
+def test_the_start_of_a_range_ending_bc_is_bc() -> None:
+    assert [y for _, y, _ in printed_years("Around 1800 - 1500 BCE the Indo-Aryan tribes arrived.")] == [-1800, -1500]
+
+
+def test_a_year_dating_a_figure_is_no_event() -> None:
+    docs = {"Surabaya": "Surabaya was founded in 1293. With 3,018,022 people living in Surabaya as of 2024, it is "
+                        "large. Surabaya had 2,874,314 inhabitants in 2020. The Battle of Surabaya was fought in 1945. "
+                        "Surabaya became a municipality in 1906."}
+    spec = propose_timeline(passages(docs), "Surabaya", ["surabaya"], "en")
+    assert spec is not None and [p.year for p in spec.points] == [1293, 1906, 1945]
+
+
+QUAKES = {
+    "2004 Indian Ocean earthquake and tsunami": "The 2004 Indian Ocean earthquake and tsunami struck on 26 December "
+                                                 "2004 off Sumatra. The earthquake and tsunami killed many people.",
+    "1755 Lisbon earthquake": "The 1755 Lisbon earthquake hit Lisbon on 1 November 1755. Lisbon was rebuilt.",
+    "1556 Shaanxi earthquake": "One of the deadliest earthquakes in history occurred on 23 January 1556 in Shaanxi.",
+    "1976 Tangshan earthquake": "The earthquake struck the city of Tangshan on 28 July 1976.",
+    "Mercator projection": "The Mercator projection is a map projection presented in 1569.",
+}
+
+
+def test_related_articles_add_their_own_events_named_and_the_title_says_so() -> None:
+    notes = passages(QUAKES)
+    keywords = ["2004", "earthquak", "indian", "ocean", "tsunami"]
+    related = {p.source_id for p in notes if "earthquake" in p.title}
+    spec = propose_timeline(notes, "2004 Indian Ocean earthquake and tsunami", keywords, "en", related)
+    assert spec is not None
+    assert spec.title == "Key dates: 2004 Indian Ocean earthquake and tsunami and related subjects"
+    assert [p.year for p in spec.points] == [1556, 1755, 1976, 2004]  # not the unrelated Mercator projection
+    labels = {p.year: p.label for p in spec.points}
+    assert labels[1556] == "1556 Shaanxi earthquake: One of the deadliest earthquakes in history occurred…"
+    assert labels[1755] == "The 1755 Lisbon earthquake hit Lisbon…"  # names its article already
+    assert propose_timeline(notes, "2004 Indian Ocean earthquake and tsunami", keywords, "en") is None  # own only
+    without_own = [p for p in notes if "2004" not in p.title]
+    assert propose_timeline(without_own, "2004 Indian Ocean earthquake and tsunami", keywords, "en", related) is None

@@ -9,8 +9,9 @@ kind match (:func:`reportgen.charts.propose_chart`, rule 2): the numbers of
 the notes that name the section's subject, plus those of passages related to
 them (:func:`related_sources`), each bar cited to its own article.
 When no two numbers are comparable, the notes' dated events about the
-subject make a timeline instead (:func:`reportgen.charts.propose_timeline`:
-at least three distinct years, each year printed in its quoted sentence).
+subject, and those related articles give about themselves, make a timeline
+instead (:func:`reportgen.charts.propose_timeline`: at least three distinct
+years, one of them the subject's own, each printed in its quoted sentence).
 Given a ``series`` (the data agent's cells of a user's table), the chart is
 drawn from it instead.
 Too little comparable data is 605; recovery then broadens retrieval once and
@@ -149,7 +150,7 @@ class PlotBrain(Brain):
         related = related_sources(passages, params["subject"], params["keywords"], ctx.lang)
         spec = propose_chart(on_subject, params["subject"], [f for f in found if f.source_id in related])
         if spec is None:  # no comparable numbers: the dated events, when there are enough of them
-            spec = propose_timeline(passages, params["subject"], params["keywords"], ctx.lang)
+            spec = propose_timeline(passages, params["subject"], params["keywords"], ctx.lang, related)
         svg = charts.draw_svg(spec, ctx.chart_kinds) if spec is not None else ""
         return {"spec": spec, "svg": svg, "facts": len(found), "passages": passages}
 

@@ -605,6 +605,11 @@ def printed_quantities(text: str, lang: str = "en") -> list[PrintedValue]:
 _BEFORE_ERA_RE = re.compile(r"^\s*(?:BCE|BC|av\.\s*J\.|a\.\s*C\.|a\.C\.)")
 #: A number of 1-4 digits that an era word may follow ("500 BC", "79 AD", "52 av. J.-C.").
 _ERA_YEAR_RE = re.compile(r"(?<![\d.,\w\-])(\d{1,4})(?![\d\w]|[.,]\d)")
+#: The start of a range whose end is BC: "1800 - 1500 BCE", "3000 to 2500 BC" (the start is BC too).
+_BC_RANGE_RE = re.compile(
+    r"(?<![\d.,\w\-])(\d{1,4})\s*(?:[-–—]|to|à|au|a|al|y|and|et)\s*\d{1,4}\s?"
+    r"(?=BCE|BC|av\.\s*J\.|a\.\s*C\.|a\.C\.)"
+)
 #: "AD 79": the era word before the number.
 _AD_BEFORE_RE = re.compile(r"(?<![\w.])(?:AD|A\.D\.)\s?(\d{1,4})(?![\d\w]|[.,]\d)")
 #: Words after which a four-digit number with a counted noun is still a year ("In 1877 fossils were found").
@@ -644,7 +649,8 @@ def printed_years(text: str, lang: str = "en") -> list[tuple[str, int, int]]:
       "3000 BCE", "52 av. J.-C." and "44 a. C." are negative (historical
       numbering: 500 BC is -500, there is no year 0), "79 AD" and "AD 79"
       positive;
-    * "1939–1945" gives both years; the caller takes the first as the start.
+    * "1939–1945" gives both years; the caller takes the first as the start;
+      the start of a range ending BC is BC ("1800 - 1500 BCE" is -1800, -1500).
 
     Args:
         text: Any text (a sentence).
@@ -668,6 +674,9 @@ def printed_years(text: str, lang: str = "en") -> list[tuple[str, int, int]]:
         raw = (m.group(1) + text[m.end(): m.end() + era.end() + (tail.end() if tail else 0)]).rstrip()
         negative = _BEFORE_ERA_RE.match(text[m.end():]) is not None
         found[m.start()] = (raw, -value if negative else value, m.start())
+    for m in _BC_RANGE_RE.finditer(text):
+        if int(m.group(1)) > 0 and not _year_named(text, m.start()):
+            found[m.start()] = (m.group(1), -int(m.group(1)), m.start())
     for m in _AD_BEFORE_RE.finditer(text):
         if int(m.group(1)) > 0 and m.start(1) not in found:
             found[m.start()] = (m.group(0), int(m.group(1)), m.start())

@@ -16,7 +16,9 @@ The rules, each in one place:
   :func:`reportgen.agents.ranking.about`, the plot agent's rule for numbers)
   and prints a year (:func:`reportgen.charts.numbers.printed_years`: a
   standalone token, BC negative, no years inside identifiers or quantities,
-  the first year of a sentence and of a range);
+  the first year of a sentence and of a range) that is not the date of a
+  figure (a year :func:`~reportgen.charts.numbers.extract_facts` reads as
+  dating a quantity of the sentence, or "as of 2024");
 * sentences are split by the same splitter as the numbers
   (:mod:`reportgen.charts.numbers`), so a quote is a verbatim slice of its
   passage;
@@ -26,16 +28,19 @@ The rules, each in one place:
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.agents.ranking import about
+from reportgen.agents.ranking import about, terms
 from reportgen.charts.numbers import (
     _ADVERBS,
     _CONJUNCTIONS,
     _DETERMINERS,
+    _MONTHS,
     _PRONOUNS,
     _RELATIVES,
     _sentences,
+    extract_facts,
     printed_years,
 )
 from reportgen.charts.spec import ChartPoint, ChartSpec
@@ -66,11 +71,14 @@ _CONNECTIVES = _CONJUNCTIONS | _ADVERBS | frozenset(
     "después luego finalmente".split())
 #: Time words that may introduce a year at the end of a clause ("... the Web in 1989").
 _YEAR_PHRASE_RE = re.compile(
-    r"\s+(?:in|on|by|since|during|around|circa|c\.|en|el|desde|hacia|durante|dès|depuis|vers)"
-    r"(?:\s+(?:the\s+year|l['’]an|el\s+año|año))?\s*$",
+    r"\s+(?:in|on|by|since|during|around|circa|c\.|en|el|le|desde|hacia|durante|dès|depuis|vers)"
+    r"(?:\s+(?:the\s+year|l['’]an|el\s+año|año))?"
+    rf"(?:\s+(?:\d{{1,2}}(?:st|nd|rd|th|er)?|de|{'|'.join(sorted(_MONTHS, key=len, reverse=True))}),?){{0,4}}\s*$",
     re.IGNORECASE,
 )
 _WORD_RE = re.compile(r"\S+")
+#: "as of 2024", "en date de 2020": the date of a figure, not of an event.
+_AS_OF_RE = re.compile(r"\b(?:as\s+of|en\s+date\s+de|a\s+fecha\s+de)\s+(?:\S+\s+){0,2}$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -81,6 +89,7 @@ class _Event:
     label: str
     passage: Passage
     rank: int
+    joined: bool = False  # from a related article, not about the subject itself
 
 
 def _clauses(sentence: str) -> list[tuple[int, int]]:
@@ -155,27 +164,47 @@ def event_label(sentence: str, start: int, raw: str, title: str) -> str:
     return label
 
 
-def _events(passages: list[Passage], keywords: list[str], lang: str) -> list[_Event]:
-    """Every dated sentence about the subject, in rank then reading order, each sentence once."""
+def _article_name(passage: Passage) -> str:
+    """The passage's title without its bracketed disambiguation ("Mercury (planet)" → "Mercury")."""
+    return re.sub(r"\s*\([^)]*\)\s*$", "", passage.title).strip() or passage.title
+
+
+def _events(passages: list[Passage], keywords: list[str], lang: str, related: Collection[str] = ()) -> list[_Event]:
+    """Every dated sentence about the subject, in rank then reading order, each sentence once; and,
+    from each ``related`` source, its first dated sentence about its own article (``joined``)."""
     out: list[_Event] = []
     seen: set[tuple[str, str]] = set()
+    joined: set[str] = set()
     for passage in passages:
         text = passage.text or ""
+        # a year that dates a quantity ("3,018,022 people ... as of 2024") is a statistic's date, not an event
+        statistics = {(f.sentence, f.year) for f in extract_facts([passage], lang) if f.year is not None}
+        name = _article_name(passage)
+        own = sorted(terms(name, lang))
         for s, e in _sentences(text):
             sentence = text[s:e]
             if not re.search(r"\d", sentence) or (passage.source_id, sentence) in seen:
                 continue
-            if not about(f"{passage.title} {sentence}", keywords, lang):
+            core = about(f"{passage.title} {sentence}", keywords, lang)
+            joins = (not core and passage.source_id in related and passage.source_id not in joined
+                     and about(sentence, own, lang))
+            if not (core or joins):
                 continue
             years = printed_years(sentence, lang)
             if not years:
                 continue
             raw, year, start = years[0]  # a sentence's first year (the start of a range) dates it
-            label = event_label(sentence, start, raw, passage.title)
+            if (sentence, year) in statistics or _AS_OF_RE.search(sentence[:start]):
+                continue
+            label = event_label(sentence, start, raw, name)
             if len(_words(label.rstrip("…"))) < 2:
                 continue  # nothing said about what happened
+            if joins and not about(label, own, lang):
+                label = f"{name}: {label}"  # another article's event names its article
             seen.add((passage.source_id, sentence))
-            out.append(_Event(year, raw, sentence, label, passage, len(out)))
+            if joins:
+                joined.add(passage.source_id)
+            out.append(_Event(year, raw, sentence, label, passage, len(out), joined=joins))
     return out
 
 
@@ -192,12 +221,21 @@ def _spread(years: list[int], rank: dict[int, int], limit: int) -> list[int]:
     return sorted(chosen)
 
 
-def propose_timeline(passages: list[Passage], subject: str, keywords: list[str], lang: str = "en") -> ChartSpec | None:
+def propose_timeline(passages: list[Passage], subject: str, keywords: list[str], lang: str = "en",
+                     related: Collection[str] = ()) -> ChartSpec | None:
     """A timeline of the dated events the passages give on ``subject``, or ``None``.
 
     Events are the sentences about the subject that print a year (module
-    docstring). One event per year: the best-ranked one whose source no other
-    chosen event has, else the best-ranked. At most :data:`MAX_EVENTS`,
+    docstring). Like the numbers of a combined bar chart
+    (:func:`reportgen.charts.propose_chart`, rule 2), the articles of
+    ``related`` sources (:func:`reportgen.agents.plot.related_sources`: close
+    to the subject's passages in vocabulary) may each add their first dated
+    sentence that names their own article, labelled with the article's name
+    ("1556 Shaanxi earthquake: ..." beside the 2004 Indian Ocean earthquake);
+    the title then says so ("Key dates: ... and related subjects"), and at
+    least one event must be the subject's own. One event per year: the best-ranked one whose source no other
+    chosen event has, else the best-ranked (the subject's own events before
+    related articles'). At most :data:`MAX_EVENTS`,
     spread over the time range (the earliest, the latest, then the years
     farthest from those chosen), drawn in year order.
 
@@ -206,6 +244,7 @@ def propose_timeline(passages: list[Passage], subject: str, keywords: list[str],
         subject: The section's subject, for the title ("Key dates: Penicillin").
         keywords: The terms an event's sentence (or its source's title) must
             all mention (:func:`reportgen.agents.ranking.about`).
+        related: Source ids whose articles' own events may join (default none).
         lang: Language of the passages and of the title (``reportgen.i18n``
             ``key_dates``).
 
@@ -215,20 +254,24 @@ def propose_timeline(passages: list[Passage], subject: str, keywords: list[str],
         ``quote`` the sentence, ``label`` :func:`event_label`; or ``None``
         when fewer than :data:`MIN_EVENTS` distinct years are found.
     """
-    events = _events(passages, keywords, lang)
+    events = _events(passages, keywords, lang, related)
     by_year: dict[int, list[_Event]] = {}
     for event in events:
         by_year.setdefault(event.year, []).append(event)
-    if len(by_year) < MIN_EVENTS:
+    if len(by_year) < MIN_EVENTS or all(event.joined for event in events):
         return None
     years = _spread(sorted(by_year), {y: by_year[y][0].rank for y in by_year}, MAX_EVENTS)
     picked: dict[int, _Event] = {}
     used: set[str] = set()
     for year in sorted(years, key=lambda y: by_year[y][0].rank):
         options = by_year[year]
-        event = next((ev for ev in options if ev.passage.source_id not in used), options[0])
+        event = min(options, key=lambda ev: (ev.joined, ev.passage.source_id in used, ev.rank))
         used.add(event.passage.source_id)
         picked[year] = event
+    if not any(not ev.joined for ev in picked.values()):  # the subject's own event must be drawn
+        own = next(ev for ev in events if not ev.joined)
+        del picked[min(picked, key=lambda y: abs(y - own.year))]  # every pick is joined here
+        picked[own.year] = own
     points: list[ChartPoint] = []
     taken: set[str] = set()
     for year in sorted(picked):
@@ -242,5 +285,7 @@ def propose_timeline(passages: list[Passage], subject: str, keywords: list[str],
             source_id=event.passage.source_id, url=event.passage.url, title=event.passage.title,
             quote=event.sentence,
         ))
-    title = labels(lang)["key_dates"].format(subject=subject.strip() or points[0].title)
+    joined = any(ev.joined for ev in picked.values())
+    title = labels(lang)["key_dates_related" if joined else "key_dates"].format(
+        subject=subject.strip() or points[0].title)
     return ChartSpec(kind="timeline", title=title, x_label="", y_label="", unit="year", points=points)
