@@ -650,7 +650,8 @@ def printed_years(text: str, lang: str = "en") -> list[tuple[str, int, int]]:
       numbering: 500 BC is -500, there is no year 0), "79 AD" and "AD 79"
       positive;
     * "1939–1945" gives both years; the caller takes the first as the start;
-      the start of a range ending BC is BC ("1800 - 1500 BCE" is -1800, -1500).
+      the start of a range ending BC is BC, written as the whole range
+      ("1800 - 1500 BCE": ``("1800 - 1500 BCE", -1800)`` then ``("1500 BCE", -1500)``).
 
     Args:
         text: Any text (a sentence).
@@ -675,8 +676,9 @@ def printed_years(text: str, lang: str = "en") -> list[tuple[str, int, int]]:
         negative = _BEFORE_ERA_RE.match(text[m.end():]) is not None
         found[m.start()] = (raw, -value if negative else value, m.start())
     for m in _BC_RANGE_RE.finditer(text):
-        if int(m.group(1)) > 0 and not _year_named(text, m.start()):
-            found[m.start()] = (m.group(1), -int(m.group(1)), m.start())
+        era = _ERA_RE.match(text[m.end():])
+        if era and int(m.group(1)) > 0 and not _year_named(text, m.start()):  # raw: the whole range, era included
+            found[m.start()] = (text[m.start(): m.end() + era.end()].rstrip(), -int(m.group(1)), m.start())
     for m in _AD_BEFORE_RE.finditer(text):
         if int(m.group(1)) > 0 and m.start(1) not in found:
             found[m.start()] = (m.group(0), int(m.group(1)), m.start())

@@ -18,7 +18,9 @@ The rules, each in one place:
   standalone token, BC negative, no years inside identifiers or quantities,
   the first year of a sentence and of a range) that is not the date of a
   figure (a year :func:`~reportgen.charts.numbers.extract_facts` reads as
-  dating a quantity of the sentence, or "as of 2024");
+  dating a quantity of the sentence, "as of 2024", "the 2020 census",
+  "an estimated 2016 GDP") and leaves at least three words beside its date
+  (a split-off fragment such as "Congress on May 25, 1961." is no event);
 * sentences are split by the same splitter as the numbers
   (:mod:`reportgen.charts.numbers`), so a quote is a verbatim slice of its
   passage;
@@ -78,7 +80,11 @@ _YEAR_PHRASE_RE = re.compile(
 )
 _WORD_RE = re.compile(r"\S+")
 #: "as of 2024", "en date de 2020": the date of a figure, not of an event.
-_AS_OF_RE = re.compile(r"\b(?:as\s+of|en\s+date\s+de|a\s+fecha\s+de)\s+(?:\S+\s+){0,2}$", re.IGNORECASE)
+_AS_OF_RE = re.compile(r"\b(?:as\s+of|estimated|en\s+date\s+de|a\s+fecha\s+de)\s+(?:\S+\s+){0,2}$",
+                       re.IGNORECASE)
+#: "the 2020 census", "le recensement de 2019": the year of a count.
+_CENSUS_AFTER_RE = re.compile(r"^\s+(?:census|estimates?|survey|fiscal\s+year)\b", re.IGNORECASE)
+_CENSUS_BEFORE_RE = re.compile(r"\b(?:recensement|censo)\s+(?:de\s+)?(?:l['’]an\s+)?$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -194,8 +200,13 @@ def _events(passages: list[Passage], keywords: list[str], lang: str, related: Co
             if not years:
                 continue
             raw, year, start = years[0]  # a sentence's first year (the start of a range) dates it
-            if (sentence, year) in statistics or _AS_OF_RE.search(sentence[:start]):
+            if ((sentence, year) in statistics or _AS_OF_RE.search(sentence[:start])
+                    or _CENSUS_AFTER_RE.match(sentence[start + len(raw):])
+                    or _CENSUS_BEFORE_RE.search(sentence[:start])):
                 continue
+            said = _YEAR_PHRASE_RE.sub("", sentence[:start]) + " " + sentence[start + len(raw):]
+            if len(_words(said.strip(" .,;:"))) < 3:
+                continue  # a fragment ("Congress on May 25, 1961."): nothing said about what happened
             label = event_label(sentence, start, raw, name)
             if len(_words(label.rstrip("…"))) < 2:
                 continue  # nothing said about what happened
