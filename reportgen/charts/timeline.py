@@ -21,6 +21,9 @@ The rules, each in one place:
   dating a quantity of the sentence, "as of 2024", "the 2020 census",
   "an estimated 2016 GDP") and leaves at least three words beside its date
   (a split-off fragment such as "Congress on May 25, 1961." is no event);
+* an article related to the subject (the plot agent's ``related`` sources)
+  may add its first dated sentence about itself, labelled with its name;
+  at least one drawn event is the subject's own (:func:`propose_timeline`);
 * sentences are split by the same splitter as the numbers
   (:mod:`reportgen.charts.numbers`), so a quote is a verbatim slice of its
   passage;
