@@ -101,6 +101,8 @@ def test_labels_are_verbatim_pieces_saying_what_happened() -> None:
     ("It was founded in 1998.", "1998", "Google: was founded"),
     ("In 1998, it.", "1998", "Google …"),
     ("The city fell in 1453 (to the Ottomans) and was renamed.", "1453", "The city fell…"),
+    ("Google has the world's most used search engine by far and since 2004 has been listed on the Nasdaq.",
+     "2004", "Google: has been listed on the Nasdaq"),  # the year's own clause, its subject the title
 ])
 def test_event_labels(sentence: str, raw: str, label: str) -> None:
     assert event_label(sentence, sentence.index(raw), raw, "Google") == label

@@ -82,6 +82,15 @@ _YEAR_PHRASE_RE = re.compile(
     re.IGNORECASE,
 )
 _WORD_RE = re.compile(r"\S+")
+#: A conjunction opening a later clause ("..., and since 2016 has been ...").
+_LEAD_RE = re.compile(r"(?:and|but|while|et|mais|y|pero|e)\s+", re.IGNORECASE)
+#: A time word right before a year at the head of a clause ("since 2016 has been ...").
+_TIME_WORD_RE = re.compile(r"(?:in|on|by|since|from|until|en|depuis|dès|desde|hasta|jusqu['’]en)\s+\d",
+                           re.IGNORECASE)
+_DATE_LEAD_RE = re.compile(r"[\s,]*")
+#: A conjunction and a time word right before the year: a clause boundary with no comma.
+_JOINT_RE = re.compile(r"\s(?:and|but|et|mais|y|pero)\s+(?:in|on|by|since|from|until|en|depuis|dès|desde|hasta)\s+$",
+                       re.IGNORECASE)
 #: "as of 2024", "en date de 2020": the date of a figure, not of an event.
 _AS_OF_RE = re.compile(r"\b(?:as\s+of|estimated|en\s+date\s+de|a\s+fecha\s+de)\s+(?:\S+\s+){0,2}$",
                        re.IGNORECASE)
@@ -127,7 +136,13 @@ def event_label(sentence: str, start: int, raw: str, title: str) -> str:
     label stops before the time word ("Tim Berners-Lee invented the World
     Wide Web in 1989" → "Tim Berners-Lee invented the World Wide Web"): the
     year is drawn beside the label. A year used as an adjective stays ("He
-    shared the 1945 Nobel Prize"). A label opening with a subject pronoun or a relative ("It was
+    shared the 1945 Nobel Prize"). When the year comes after those words, in
+    a later clause, that clause says what happened: from its verb when a
+    time word and the year open it, its conjunction dropped, and the
+    source's title in front when it has no subject of its own ("China has
+    the world's second-largest economy ..., and since 2016 has been the
+    world's largest economy ..." → "Economy of China: has been the world's
+    largest economy…"). A label opening with a subject pronoun or a relative ("It was
     first ...", "Il ...", "Él ...", "which later ...") says nothing on its
     own: the pronoun is replaced by the source's title ("Penicillin: was
     first ..."), and one that is only a pronoun gives ``"<title> …"``.
@@ -149,6 +164,25 @@ def event_label(sentence: str, start: int, raw: str, title: str) -> str:
         while index + 1 < len(clauses) and sentence[slice(*clauses[index])].strip().casefold() in _CONNECTIVES:
             index += 1  # "In 1928, however, ..."
         begin = clauses[index][0]
+    headless = False
+    late = _words(sentence[begin:start])
+    if len(late) >= LABEL_WORDS:  # the year is beyond the label's words: its own clause says what happened
+        own = next((c for c in clauses if c[0] <= start < c[1]), None)
+        joint = _JOINT_RE.search(sentence, begin, start)
+        if own is not None and own[0] <= begin and joint is not None:
+            own = (joint.start() + 1, own[1])  # "... by nominal GDP and since 2016 has been ...": no comma
+        if own is not None and own[0] > begin:
+            clause_start = own[0] + len(sentence[own[0]:own[1]]) - len(sentence[own[0]:own[1]].lstrip())
+            lead = _LEAD_RE.match(sentence, clause_start)
+            if lead is not None and lead.end() <= start:
+                clause_start = lead.end()  # "and since 2016 has been ...": the conjunction goes
+            if clause_start == start or _TIME_WORD_RE.match(sentence, clause_start):
+                after = _DATE_LEAD_RE.match(sentence, start + len(raw))
+                clause_start = after.end() if after else start + len(raw)  # "since 2016 has been": from "has"
+            if len(_words(sentence[clause_start:own[1]])) >= 2:
+                begin = clause_start
+                nxt = sentence[begin:begin + 1]
+                headless = nxt.islower() and _words(sentence[begin:])[0].group(0).casefold() not in _DETERMINERS
     text = sentence[begin:]
     words = _words(text)
     end = len(text)
@@ -166,6 +200,8 @@ def event_label(sentence: str, start: int, raw: str, title: str) -> str:
     if "(" in label and ")" not in label[label.rindex("("):]:
         label, cut = label[: label.rindex("(")].rstrip(" ,;:"), True
     label += "…" if cut else ""
+    if headless:  # "has been the world's largest economy": the article is what it is about
+        return f"{title}: {label}"
     first = _words(label)
     if first and first[0].group(0).casefold().strip(",") in _SUBJECT_PRONOUNS:
         rest = label[first[0].end():].strip(" ,")
