@@ -44,6 +44,7 @@ from reportgen.charts.numbers import (
     _MONTHS,
     _PRONOUNS,
     _RELATIVES,
+    _VERBS,
     _sentences,
     extract_facts,
     printed_years,
@@ -82,6 +83,8 @@ _YEAR_PHRASE_RE = re.compile(
     re.IGNORECASE,
 )
 _WORD_RE = re.compile(r"\S+")
+#: Verbs of every language's lexicon: a clause opening with one has no subject of its own.
+_ALL_VERBS = frozenset().union(*_VERBS.values())
 #: A conjunction opening a later clause ("..., and since 2016 has been ...").
 _LEAD_RE = re.compile(r"(?:and|but|while|et|mais|y|pero|e)\s+", re.IGNORECASE)
 #: A time word right before a year at the head of a clause ("since 2016 has been ...").
@@ -139,7 +142,7 @@ def event_label(sentence: str, start: int, raw: str, title: str) -> str:
     shared the 1945 Nobel Prize"). When the year comes after those words, in
     a later clause, that clause says what happened: from its verb when a
     time word and the year open it, its conjunction dropped, and the
-    source's title in front when it has no subject of its own ("China has
+    source's title in front when it opens with a verb ("China has
     the world's second-largest economy ..., and since 2016 has been the
     world's largest economy ..." → "Economy of China: has been the world's
     largest economy…"). A label opening with a subject pronoun or a relative ("It was
@@ -165,7 +168,8 @@ def event_label(sentence: str, start: int, raw: str, title: str) -> str:
             index += 1  # "In 1928, however, ..."
         begin = clauses[index][0]
     headless = False
-    late = _words(sentence[begin:start])
+    lead_in = _YEAR_PHRASE_RE.search(sentence[begin:start])
+    late = _words(sentence[begin: begin + lead_in.start()] if lead_in else sentence[begin:start])
     if len(late) >= LABEL_WORDS:  # the year is beyond the label's words: its own clause says what happened
         own = next((c for c in clauses if c[0] <= start < c[1]), None)
         joint = _JOINT_RE.search(sentence, begin, start)
@@ -181,8 +185,8 @@ def event_label(sentence: str, start: int, raw: str, title: str) -> str:
                 clause_start = after.end() if after else start + len(raw)  # "since 2016 has been": from "has"
             if len(_words(sentence[clause_start:own[1]])) >= 2:
                 begin = clause_start
-                nxt = sentence[begin:begin + 1]
-                headless = nxt.islower() and _words(sentence[begin:])[0].group(0).casefold() not in _DETERMINERS
+                head = _words(sentence[begin:])[0].group(0).casefold()
+                headless = head in _ALL_VERBS or bool(re.fullmatch(r"[^\W\d_]+ed", head))
     text = sentence[begin:]
     words = _words(text)
     end = len(text)
