@@ -11,7 +11,9 @@ one table (and ``bench/quality.json``):
 report produced (or the message given), body words, body sections, on-topic
 sections by the project's measure (:func:`reportgen.blueprint.relevance.on_topic`),
 sections with a sentence that writes the subject (``naming``, see
-:func:`measure`), figures, tables, citations per 100 words, repeated sentences, citations that
+:func:`measure`), figures (all; then quantity charts and timelines apart: a
+timeline is the chart of dated events a section gets when its sources hold no
+comparable numbers, at most one per report), tables, citations per 100 words, repeated sentences, citations that
 do not resolve, and wall time. With a model configured (``REPORTGEN_LLM_*``)
 the same bench runs in model mode.
 """
@@ -123,6 +125,8 @@ def measure(result: Any, started: float, space: Any = None, core: list[str] | No
         "naming": sum(any(writes_phrase(s.text, x) for p in sec.paragraphs for s in p.sentences for x in subjects or [])
                       for sec in body),
         "figures": len(report.figures),
+        "charts": sum(f.kind != "timeline" for f in report.figures),
+        "timelines": sum(f.kind == "timeline" for f in report.figures),
         "tables": len(report.tables),
         "cites_per_100w": round(100 * len(cited) / max(1, words), 1),
         "repeated": len(sentences) - len(set(sentences)),
@@ -187,6 +191,8 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "on_topic_share": round(sum(r["on_topic"] for r in made) / max(1, sections), 3),
         "naming_share": round(sum(r.get("naming", 0) for r in made) / max(1, sections), 3),
         "chart_share": round(sum(r["figures"] > 0 for r in made) / max(1, len(made)), 3),
+        "quantity_chart_share": round(sum(r.get("charts", 0) > 0 for r in made) / max(1, len(made)), 3),
+        "timeline_share": round(sum(r.get("timelines", 0) > 0 for r in made) / max(1, len(made)), 3),
         "median_body_words": statistics.median([r["body_words"] for r in made]) if made else 0,
         "repeated": sum(r["repeated"] for r in made),
         "unresolved": sum(r["unresolved"] for r in made),
@@ -215,16 +221,18 @@ def main(argv: list[str] | None = None) -> int:
             rows.append({"kind": kind, "request": request, **row})
             print(f"{row['seconds']:6.1f} s  {request[:70]}", file=sys.stderr)
     table = Table(title="make bench-quality")
-    for col in ("request", "report", "words", "sect.", "on-topic", "naming", "fig.", "tab.", "cit/100w", "rep.",
-                "unres.", "s"):
+    columns = ("request", "report", "words", "sect.", "on-topic", "naming", "fig.", "charts", "timel.", "tab.",
+               "cit/100w", "rep.", "unres.", "s")
+    for col in columns:
         table.add_column(col, overflow="fold")
     for r in rows:
         if r["produced"]:
             table.add_row(r["request"][:48], "yes", str(r["body_words"]), str(r["sections"]), str(r["on_topic"]),
-                          str(r["naming"]), str(r["figures"]), str(r["tables"]), str(r["cites_per_100w"]),
-                          str(r["repeated"]), str(r["unresolved"]), str(r["seconds"]))
+                          str(r["naming"]), str(r["figures"]), str(r["charts"]), str(r["timelines"]),
+                          str(r["tables"]), str(r["cites_per_100w"]), str(r["repeated"]),
+                          str(r["unresolved"]), str(r["seconds"]))
         else:
-            table.add_row(r["request"][:48], "no: " + r["message"][:60], "", "", "", "", "", "", "", "", "",
+            table.add_row(r["request"][:48], "no: " + r["message"][:60], *[""] * (len(columns) - 3),
                           str(r["seconds"]))
     Console(width=160).print(table)
     totals = summary(rows)

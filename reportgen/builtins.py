@@ -73,7 +73,7 @@ def register_exporters(register: Any) -> None:
 
 @hookimpl
 def register_chart_kinds(register: Any) -> None:
-    """Bar and line charts (matplotlib, SVG; imported when first drawn)."""
+    """Bar, line and timeline charts (matplotlib, SVG; imported when first drawn)."""
 
     def draw_bar(ax: Any, spec: Any) -> None:
         from reportgen.charts import draw
@@ -85,5 +85,11 @@ def register_chart_kinds(register: Any) -> None:
 
         draw.draw_line(ax, spec)
 
+    def draw_timeline(ax: Any, spec: Any) -> None:
+        from reportgen.charts import draw
+
+        draw.draw_timeline(ax, spec)
+
     register("bar", draw_bar)
     register("line", draw_line)
+    register("timeline", draw_timeline)

@@ -6,6 +6,9 @@
   by normalised URL, and only sources actually cited become references;
 * figures numbered in reading order, each with caption and source line; a
   chart of the very same numbers as an earlier one is shown once;
+* at most one timeline per report (:func:`_kept_timeline`): the one with
+  the most events, the first in reading order on a tie; the other sections'
+  timelines are dropped (their text stays). Quantity charts are unaffected;
 * the tables the data agent read from the user's files, numbered, each
   shown once with its citation (``Report.tables``);
 * a Limitations entry for every task that failed, was skipped or ran degraded,
@@ -150,6 +153,25 @@ def _tables(blueprint: Blueprint, outputs: dict[str, dict[str, Any]], sections: 
     return out
 
 
+def _kept_timeline(order: list[Any], outputs: dict[str, dict[str, Any]]) -> str | None:
+    """The id of the one task whose timeline the report shows, or ``None`` when no section has one.
+
+    A timeline is the chart of a section whose sources give dates but no
+    comparable numbers (:func:`reportgen.charts.propose_timeline`); several
+    would repeat one kind of figure down the report, and sections of one
+    subject share its dates. The one with the most events is kept; on a
+    tie, the first in reading order.
+    """
+    best: tuple[int, str] | None = None
+    for task in order:
+        chart = (outputs.get(task.id, {}).get("section") or {}).get("chart")
+        if chart and chart["spec"]["kind"] == "timeline":
+            events = len(chart["spec"]["points"])
+            if best is None or events > best[0]:
+                best = (events, task.id)
+    return best[1] if best else None
+
+
 def _title(subject: str) -> str:
     return subject[:1].upper() + subject[1:]
 
@@ -190,6 +212,7 @@ def coordinate(
         + [t for t in writers if t.kind == "write"]
         + [t for t in writers if t.kind == "conclusion"]
     )
+    timeline = _kept_timeline(order, outputs)
     refs, used, charted = _References(), set[str](), set[tuple[tuple[str, str], ...]]()
     sections: list[Section] = []
     figures: list[Figure] = []
@@ -205,6 +228,8 @@ def coordinate(
             paragraphs=_paragraphs(sentences, refs),
         )
         chart = raw.get("chart")
+        if chart and chart["spec"]["kind"] == "timeline" and task.id != timeline:
+            chart = None  # one timeline per report: the section keeps its text
         fingerprint = (
             tuple(sorted((p["source_id"], p["raw"]) for p in chart["spec"]["points"])) if chart else ()
         )

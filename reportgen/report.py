@@ -69,7 +69,8 @@ class Figure(BaseModel):
         number: 1-based figure number in reading order.
         section_id: Id of the section the figure belongs to.
         caption: Plain-text caption.
-        kind: ``"bar"`` or ``"line"``.
+        kind: The chart kind: ``"bar"``, ``"line"``, ``"timeline"`` or a kind
+            a plugin registered (the pattern of ``ChartSpec.kind``).
         svg: The drawing as a standalone SVG document (UTF-8 text).
         citations: Reference numbers of the sources of the plotted values.
         data: The plotted points: ``{"label", "value", "unit", "source_id",
@@ -80,7 +81,7 @@ class Figure(BaseModel):
     number: int
     section_id: str
     caption: str
-    kind: Literal["bar", "line"] = "bar"
+    kind: str = Field(default="bar", pattern=r"^[a-z][a-z0-9_-]{0,31}$")
     svg: str
     citations: list[int] = Field(default_factory=list)
     data: list[dict] = Field(default_factory=list)

@@ -43,7 +43,7 @@ def test_everything_is_derived_from_the_registry():
     assert registry.agent_for("research").name == "browser"
     assert registry.agent_for("series").name == "data"
     assert set(registry.search_backends) == {"offline", "web", "auto"}
-    assert set(registry.exporters) == {"md", "docx"} and set(registry.chart_kinds) == {"bar", "line"}
+    assert set(registry.exporters) == {"md", "docx"} and set(registry.chart_kinds) == {"bar", "line", "timeline"}
     writer = registry.agents["writer"]
     assert writer.role == "writer" and writer.brains == {"extractive": "writer.extractive", "model": "writer.model"}
     assert {"system", "section", "summary"} <= set(writer.prompts)
@@ -296,7 +296,7 @@ def test_a_plugin_chart_kind_is_drawn_by_its_registered_function(tmp_path, monke
     monkeypatch.setenv("REPORTGEN_PLUGINS", "dots_plugin")
     get_settings.cache_clear()
     kinds = load_registry(get_settings()).chart_kinds
-    assert set(kinds) == {"bar", "line", "dots"}
+    assert set(kinds) == {"bar", "line", "timeline", "dots"}
     quote = "A had 3 units and B had 5 units."
     points = [ChartPoint(label=label, value=v, raw=f"{v:g} units", unit="units", source_id="s", url="u", title="t",
                          quote=quote) for label, v in (("A", 3), ("B", 5))]

@@ -8,6 +8,10 @@ Numbers of several articles are combined into one chart when their unit and
 kind match (:func:`reportgen.charts.propose_chart`, rule 2): the numbers of
 the notes that name the section's subject, plus those of passages related to
 them (:func:`related_sources`), each bar cited to its own article.
+When no two numbers are comparable, the notes' dated events about the
+subject, and those related articles give about themselves, make a timeline
+instead (:func:`reportgen.charts.propose_timeline`: at least three distinct
+years, one of them the subject's own, each printed in its quoted sentence).
 Given a ``series`` (the data agent's cells of a user's table), the chart is
 drawn from it instead.
 Too little comparable data is 605; recovery then broadens retrieval once and
@@ -23,11 +27,11 @@ from pydantic import ValidationError
 from reportgen import charts  # charts.draw_svg: matplotlib is imported with the first chart (issue 15)
 from reportgen.acp import StatusCode
 from reportgen.agents.model_common import source_ref
-from reportgen.agents.ranking import mentions, terms
+from reportgen.agents.ranking import about, terms
 from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.blueprint.relevance import Relatedness
-from reportgen.charts import ChartPoint, ChartSpec, caption, extract_facts, propose_chart
+from reportgen.charts import ChartPoint, ChartSpec, caption, extract_facts, propose_chart, propose_timeline
 from reportgen.errors import AgentError
 from reportgen.sources.models import Passage
 
@@ -80,7 +84,7 @@ def related_sources(passages: list[Passage], subject: str, keywords: list[str], 
     """The sources whose numbers may join a chart on ``subject`` though their sentences do not name it.
 
     The core is the passages that name the subject (every keyword, title or
-    text: :func:`_about`); a passage is related when its vocabulary is close to
+    text: :func:`~reportgen.agents.ranking.about`); a passage is related when its vocabulary is close to
     theirs (:class:`~reportgen.blueprint.relevance.Relatedness`, the measure the
     planner and the quality bench use, at least :data:`RELATED_THRESHOLD`): the
     articles on Venus and Jupiter beside the one on Mercury the planet, not the
@@ -96,20 +100,12 @@ def related_sources(passages: list[Passage], subject: str, keywords: list[str], 
         Source ids: the core's and the related ones' (empty when no passage
         names the subject: nothing to relate to).
     """
-    core = [p for p in passages if _about(f"{p.title} {p.text}", keywords, lang)]
+    core = [p for p in passages if about(f"{p.title} {p.text}", keywords, lang)]
     if not core:
         return set()
     scorer = Relatedness([subject, *(p.text for p in core)], [p.text for p in passages], lang, subject=subject)
     ids = {p.source_id for p in core}
     return ids | {p.source_id for p in passages if scorer.score(f"{p.title} {p.text}") >= RELATED_THRESHOLD}
-
-
-def _about(text: str, keywords: list[str], lang: str) -> bool:
-    """Every keyword of the section is mentioned in ``text`` (see
-    :func:`~reportgen.agents.ranking.mentions`): a "Solar power" chart must be
-    about solar power, not about some other power."""
-    words = terms(text, lang)
-    return all(mentions(words, k) for k in keywords)
 
 
 class PlotBrain(Brain):
@@ -150,9 +146,11 @@ class PlotBrain(Brain):
                 if (extra.source_id, extra.text) not in seen:
                     passages.append(extra)
         found = extract_facts(passages, lang=ctx.lang)
-        about = [f for f in found if _about(f"{f.title} {f.sentence}", params["keywords"], ctx.lang)]
+        on_subject = [f for f in found if about(f"{f.title} {f.sentence}", params["keywords"], ctx.lang)]
         related = related_sources(passages, params["subject"], params["keywords"], ctx.lang)
-        spec = propose_chart(about, params["subject"], [f for f in found if f.source_id in related])
+        spec = propose_chart(on_subject, params["subject"], [f for f in found if f.source_id in related])
+        if spec is None:  # no comparable numbers: the dated events, when there are enough of them
+            spec = propose_timeline(passages, params["subject"], params["keywords"], ctx.lang, related)
         svg = charts.draw_svg(spec, ctx.chart_kinds) if spec is not None else ""
         return {"spec": spec, "svg": svg, "facts": len(found), "passages": passages}
 
@@ -164,7 +162,8 @@ class PlotBrain(Brain):
             raise AgentError(
                 StatusCode.INCOMPLETE_INFORMATION,
                 f"the sources hold too little comparable data for a chart on "
-                f"{params['subject']!r} ({raw['facts']} numbers found, none comparable)",
+                f"{params['subject']!r} ({raw['facts']} numbers found, none comparable; too few dated "
+                f"events for a timeline)",
                 "broaden retrieval, else drop the chart",
             )
         # every value printed in its cited source: checked by the chart verifier (agents.verify)

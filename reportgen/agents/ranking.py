@@ -10,8 +10,8 @@ from reportgen.sources.models import Passage
 from reportgen.sources.text import has_cjk, split_sentences, stopwords, tokenize
 
 __all__ = [
-    "MENTION_PREFIX", "RankedSentence", "mentions", "quotable", "rank_sentences", "stem", "terms", "with_antecedents",
-    "writes_phrase",
+    "MENTION_PREFIX", "RankedSentence", "about", "mentions", "quotable", "rank_sentences", "stem", "terms",
+    "with_antecedents", "writes_phrase",
 ]
 
 #: Shortest and longest sentence quoted, in characters: shorter ones are
@@ -69,6 +69,25 @@ def mentions(words: set[str], keyword: str) -> bool:
     if keyword in words:
         return True
     return len(keyword) >= MENTION_PREFIX and any(w.startswith(keyword[:MENTION_PREFIX]) for w in words)
+
+
+def about(text: str, keywords: list[str], lang: str) -> bool:
+    """Whether ``text`` mentions every keyword (:func:`mentions` on its :func:`terms`).
+
+    The plot agent's rule for what a chart may show: a "Solar power" chart must
+    be about solar power, not about some other power (its numbers' sentences,
+    with their source's title, and the timeline's dated sentences).
+
+    Args:
+        text: A sentence, usually prefixed with its source's title.
+        keywords: The section's distinctive terms (folded, stemmed: :func:`terms`).
+        lang: Language of the text.
+
+    Returns:
+        ``True`` when every keyword is mentioned (and when there are none).
+    """
+    words = terms(text, lang)
+    return all(mentions(words, k) for k in keywords)
 
 
 def terms(text: str, lang: str) -> set[str]:

@@ -110,13 +110,37 @@ def _check_points(points: list[dict[str, Any]], fetched: dict[str, list[str]] | 
                          "the number must be the chart's)", "rebuild it from the sources' own numbers")
 
 
+def _check_years(points: list[dict[str, Any]], fetched: dict[str, list[str]] | None, lang: str) -> None:
+    """Every timeline year is printed, as its ``raw`` text, in its quoted sentence, and the sentence in its source."""
+    from reportgen.charts.numbers import printed_years
+
+    for point in points:
+        texts = fetched.get(point["source_id"], []) if fetched is not None else [point["quote"]]
+        quote = point["quote"]
+        if not any(quote in t for t in texts):
+            raise _wrong(f"the timeline year {point['raw']!r} is quoted from text that is not in its cited "
+                         f"source {point['source_id']!r}", "rebuild it from the sources' own sentences")
+        printed = {(raw, year) for raw, year, _ in printed_years(quote, lang)}
+        if (point["raw"], point["value"]) not in printed or point.get("year") != point["value"]:
+            raise _wrong(f"the timeline year {point['value']:g} ({point['raw']!r}) is not printed in its cited "
+                         f"sentence of {point['source_id']!r}", "rebuild it from the sources' own sentences")
+
+
 def verify_chart(chart: Any, outputs: dict[str, Any], fetched: dict[str, list[str]] | None, ctx: Any) -> None:
     """Every chart value is printed in its cited source.
+
+    A timeline's values are years: each must be a year printed in its quoted
+    sentence as its ``raw`` text says (:func:`reportgen.charts.numbers.printed_years`,
+    the reader that found it), and the sentence in its source.
 
     Raises:
         AgentError: 607 naming the value and the source.
     """
-    _check_points(chart["spec"]["points"], fetched, getattr(ctx, "lang", "en"), "chart", units=True)
+    lang = getattr(ctx, "lang", "en")
+    if chart["spec"].get("kind") == "timeline":
+        _check_years(chart["spec"]["points"], fetched, lang)
+        return
+    _check_points(chart["spec"]["points"], fetched, lang, "chart", units=True)
 
 
 def verify_series(series: Any, outputs: dict[str, Any], fetched: dict[str, list[str]] | None, ctx: Any) -> None:

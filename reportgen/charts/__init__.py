@@ -6,6 +6,10 @@ The pipeline is three pure steps, each usable alone::
     spec = propose_chart(facts, subject)          # ChartSpec, or None → ACP 605
     svg = draw_svg(spec)                          # standalone, scalable SVG text
 
+When no two numbers are comparable, ``propose_timeline(passages, subject,
+keywords, lang)`` charts the dated events of the passages instead (kind
+``"timeline"``, one point per year, each quoting its sentence).
+
 The invariant they keep: a chart never shows a number that is not in a cited
 source (every point's ``raw`` text is a substring of its quoted sentence, and
 that sentence of the passage it came from).
@@ -25,6 +29,7 @@ if _typing.TYPE_CHECKING:
     from reportgen.charts.draw import draw_svg
     from reportgen.charts.numbers import NumericFact, extract_facts, parse_number
     from reportgen.charts.spec import ChartPoint, ChartSpec, caption, propose_chart
+    from reportgen.charts.timeline import propose_timeline
 
 __all__ = [
     "ChartPoint",
@@ -35,6 +40,7 @@ __all__ = [
     "extract_facts",
     "parse_number",
     "propose_chart",
+    "propose_timeline",
 ]
 
 _EXPORTS: dict[str, str] = {
@@ -46,6 +52,7 @@ _EXPORTS: dict[str, str] = {
     "extract_facts": "reportgen.charts.numbers",
     "parse_number": "reportgen.charts.numbers",
     "propose_chart": "reportgen.charts.spec",
+    "propose_timeline": "reportgen.charts.timeline",
 }
 
 __getattr__, __dir__ = _lazy_exports(__name__, _EXPORTS)

@@ -53,7 +53,7 @@ from reportgen.errors import RenderError
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType  # the Literal of rcParams keys; annotations only
 
-__all__ = ["FONT_CANDIDATES", "draw_bar", "draw_line", "draw_svg"]
+__all__ = ["FONT_CANDIDATES", "draw_bar", "draw_line", "draw_svg", "draw_timeline"]
 
 #: Font families tried in order; only those matplotlib can find are used.
 #: Noto Sans first, as in the templates' ``--font-body``, so chart text and
@@ -208,6 +208,53 @@ def draw_line(ax: Axes, spec: ChartSpec) -> None:
     ax.set_xlim(min(years) - pad, max(years) + pad)
 
 
+#: Width of the drawing area in points (the 6.4 in figure less its margins), for wrapping timeline labels.
+_AXES_WIDTH_PT = 430.0
+
+
+def draw_timeline(ax: Axes, spec: ChartSpec) -> None:
+    """Dated events on a horizontal time axis (kind ``"timeline"``).
+
+    Each event's marker sits at its year on a true time scale; its label sits
+    in an evenly spaced slot, alternately above and below the axis, joined to
+    the marker by a thin line (labels in year order, so the lines never
+    cross and no two labels of one side overlap: each gets two slots of
+    width). The year is printed as the source writes it (``raw``), bold,
+    beside the axis; the label is wrapped to its slot (at most three lines).
+    The axis carries no tick numbers: every year shown is a source's own.
+    """
+    points = spec.points
+    n = len(points)
+    years = [float(p.value) for p in points]
+    step = 1.0 / (n + 0.8)  # n slots plus a margin of 0.9 slot at each end
+    margin = 0.9 * step
+    slots = [margin + i * step for i in range(n)]
+    low, high = min(years), max(years)
+    span = (high - low) or 1.0
+    marks = [margin + (y - low) / span * (1 - 2 * margin) for y in years]
+    fontsize = 8.0 if n <= 5 else 7.5
+    width_pt = min(2 * step * 0.92, 0.34) * _AXES_WIDTH_PT
+    chars = max(10, int(width_pt / (fontsize * 0.52)))
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_xlim(0, 1)
+    ax.set_ylim(-1, 1)
+    ax.plot([margin * 0.4, 1 - margin * 0.4], [0, 0], color=_MUTED, linewidth=1.2, zorder=1)
+    ax.scatter(marks, [0] * n, s=28, color=_BAR_COLOR, zorder=3)
+    for i, (p, mark, slot) in enumerate(zip(points, marks, slots, strict=True)):
+        up = i % 2 == 0
+        stem = 0.2 if up else -0.2
+        ax.plot([mark, slot], [0, stem], color=_MUTED, linewidth=0.7, zorder=2)
+        ax.annotate(_displayable(p.raw), xy=(slot, stem), xytext=(0, 2 if up else -2), textcoords="offset points",
+                    ha="center", va="bottom" if up else "top", fontsize=fontsize + 0.5, fontweight="bold",
+                    color=_INK, annotation_clip=False)
+        ax.annotate(_wrap(p.label, chars), xy=(slot, stem), xytext=(0, 14 if up else -14),
+                    textcoords="offset points", ha="center", va="bottom" if up else "top",
+                    fontsize=fontsize, color=_INK, linespacing=1.15, annotation_clip=False)
+
+
 def finish_svg(svg: str, title: str) -> str:
     """Make matplotlib's SVG standalone, scalable and self-contained.
 
@@ -241,7 +288,8 @@ def draw_svg(spec: ChartSpec, kinds: Mapping[str, Callable[[Axes, ChartSpec], No
     Args:
         spec: A validated chart spec (2+ points of one unit).
         kinds: Drawing functions by chart kind (``draw(ax, spec)``), the
-            registry's ``chart_kinds``; default the built-in bar and line.
+            registry's ``chart_kinds``; default the built-in bar, line and
+            timeline.
 
     Returns:
         SVG text starting with ``<svg`` (UTF-8 when encoded), sized
@@ -272,7 +320,8 @@ def draw_svg(spec: ChartSpec, kinds: Mapping[str, Callable[[Axes, ChartSpec], No
         FigureCanvasSVG(fig)
         ax = fig.add_subplot()
         _style(ax)
-        draw = (kinds or {}).get(spec.kind) or {"bar": draw_bar, "line": draw_line}.get(spec.kind)
+        draw = (kinds or {}).get(spec.kind) or {"bar": draw_bar, "line": draw_line,
+                                                 "timeline": draw_timeline}.get(spec.kind)
         if draw is None:
             raise RenderError(f"no chart kind {spec.kind!r} is registered")
         draw(ax, spec)

@@ -72,6 +72,7 @@ __all__ = [
     "printed_quantities",
     "generic_label",
     "printed_values",
+    "printed_years",
     "quantity_kind",
     "same_unit",
 ]
@@ -598,6 +599,103 @@ def printed_quantities(text: str, lang: str = "en") -> list[PrintedValue]:
             if factor is not None and not (word == "mil" and profile.code != "es"):
                 out.append(PrintedValue(text[start: end + mm.end("m")], value * factor, unit, False))
     return out
+
+
+#: Era words after a number: those that count backwards make the year negative.
+_BEFORE_ERA_RE = re.compile(r"^\s*(?:BCE|BC|av\.\s*J\.|a\.\s*C\.|a\.C\.)")
+#: A number of 1-4 digits that an era word may follow ("500 BC", "79 AD", "52 av. J.-C.").
+_ERA_YEAR_RE = re.compile(r"(?<![\d.,\w\-])(\d{1,4})(?![\d\w]|[.,]\d)")
+#: The start of a range whose end is BC: "1800 - 1500 BCE", "3000 to 2500 BC" (the start is BC too).
+_BC_RANGE_RE = re.compile(
+    r"(?<![\d.,\w\-])(\d{1,4})\s*(?:[-–—]|to|à|au|a|al|y|and|et)\s*\d{1,4}\s?"
+    r"(?=BCE|BC|av\.\s*J\.|a\.\s*C\.|a\.C\.)"
+)
+#: "AD 79": the era word before the number.
+_AD_BEFORE_RE = re.compile(r"(?<![\w.])(?:AD|A\.D\.)\s?(\d{1,4})(?![\d\w]|[.,]\d)")
+#: Words after which a four-digit number with a counted noun is still a year ("In 1877 fossils were found").
+_TIME_BEFORE_RE = re.compile(
+    r"(?:\b(?:in|since|by|until|during|from|en|depuis|dès|durant|desde|hasta|durante|año|year)\s+)$",
+    re.IGNORECASE,
+)
+_DECADE_BEFORE_RE = re.compile(r"(?:années|años|decade|década|décennie)\s+$", re.IGNORECASE)
+#: Capitalised words before a year that do not make it a name ("Circa 1500", "Early 1928", "March 1949").
+_TIME_CAPITALS = frozenset("circa dès early late mid año hacia vers fin début".split())
+
+
+def _year_named(text: str, start: int) -> bool:
+    """Whether the number at ``start`` is part of a name or identifier, not a year
+    (:func:`_identifier_like`, but a month or a time word before it is not a name)."""
+    prev = re.search(r"([^\W\d_]+)\.?\s$", text[:start])
+    if prev and (prev.group(1).lower() in _MONTHS or prev.group(1).lower() in _TIME_CAPITALS):
+        return False
+    return _identifier_like(text, start)
+
+
+def printed_years(text: str, lang: str = "en") -> list[tuple[str, int, int]]:
+    """Every year printed in ``text`` as a standalone token, in reading order.
+
+    The one year reader of the timeline chart and of its check
+    (:mod:`reportgen.charts.timeline`, :mod:`reportgen.agents.verify`):
+
+    * a four-digit number from 1000 to 2099 (the pattern :func:`extract_facts`
+      uses to date a quantity) with no digit, letter, decimal part or hyphenated
+      word glued to it ("1960s", "mid-1990s", "COVID-19", "1928.5" are not
+      years), not after an identifier noun or a capitalised name ("Windows
+      2000", "ISBN 1234", "group 1990"), not a decade ("les années 1920") and
+      with no measurement unit after it ("2000 km"); a counted noun after it
+      ("1500 people") makes it a quantity unless a time word comes before
+      ("In 1877 fossils were found");
+    * a number of 1 to 4 digits followed by an era word: "500 BC",
+      "3000 BCE", "52 av. J.-C." and "44 a. C." are negative (historical
+      numbering: 500 BC is -500, there is no year 0), "79 AD" and "AD 79"
+      positive;
+    * "1939–1945" gives both years; the caller takes the first as the start;
+      the start of a range ending BC is BC, written as the whole range
+      ("1800 - 1500 BCE": ``("1800 - 1500 BCE", -1800)`` then ``("1500 BCE", -1500)``).
+
+    Args:
+        text: Any text (a sentence).
+        lang: BCP 47 language of the text (how a unit or counted noun after
+            the number is read).
+
+    Returns:
+        ``(raw, year, start)`` triples: ``raw`` the year as written (era word
+        included: ``"500 BC"``), always ``text[start:start + len(raw)]``.
+    """
+    profile = _lang(lang)
+    found: dict[int, tuple[str, int, int]] = {}
+    for m in _ERA_YEAR_RE.finditer(text):
+        era = _ERA_RE.match(text[m.end():])
+        if era is None or _year_named(text, m.start()):
+            continue
+        value = int(m.group(1))
+        if value == 0:
+            continue
+        tail = re.match(r"-?C\.", text[m.end() + era.end():])  # "av. J.-C."
+        raw = (m.group(1) + text[m.end(): m.end() + era.end() + (tail.end() if tail else 0)]).rstrip()
+        negative = _BEFORE_ERA_RE.match(text[m.end():]) is not None
+        found[m.start()] = (raw, -value if negative else value, m.start())
+    for m in _BC_RANGE_RE.finditer(text):
+        era = _ERA_RE.match(text[m.end():])
+        if era and int(m.group(1)) > 0 and not _year_named(text, m.start()):  # raw: the whole range, era included
+            found[m.start()] = (text[m.start(): m.end() + era.end()].rstrip(), -int(m.group(1)), m.start())
+    for m in _AD_BEFORE_RE.finditer(text):
+        if int(m.group(1)) > 0 and m.start(1) not in found:
+            found[m.start()] = (m.group(0), int(m.group(1)), m.start())
+    for m in _YEAR_RE.finditer(text):
+        start, end = m.span(1)
+        if start in found or any(s <= start < s + len(r) for r, _, s in found.values()):
+            continue
+        before = text[:start]
+        if _year_named(text, start) or _DECADE_BEFORE_RE.search(before):
+            continue
+        rest = text[end:]
+        if _match_unit(rest):
+            continue  # "2000 km"
+        if _counted_noun(rest, profile, float(m.group(1))) and not _TIME_BEFORE_RE.search(before):
+            continue  # "1500 people"
+        found[start] = (m.group(1), int(m.group(1)), start)
+    return [found[k] for k in sorted(found)]
 
 
 def normalise_unit(unit: str) -> str:

@@ -128,7 +128,10 @@ class ChartSpec(BaseModel):
 
     Attributes:
         kind: ``"bar"`` (categories), ``"line"`` (one quantity over years),
-            or a kind a plugin registered (``register_chart_kinds``).
+            ``"timeline"`` (dated events, :mod:`reportgen.charts.timeline`:
+            each point's value is its year, ``raw`` the year as written, the
+            label what happened), or a kind a plugin registered
+            (``register_chart_kinds``).
         title: Plain-text chart title.
         x_label: X axis label (``"Year"`` for lines; ``""`` for bars, whose
             category labels speak for themselves).
@@ -140,7 +143,8 @@ class ChartSpec(BaseModel):
     Raises:
         pydantic.ValidationError: Fewer than two points, mixed units,
             duplicate labels, non-finite values, a ``raw`` text absent from
-            its quote, or a line whose points lack distinct ascending years.
+            its quote, or a line or timeline whose points lack distinct
+            ascending years.
     """
 
     kind: str = Field(pattern=r"^[a-z][a-z0-9_-]{0,31}$")
@@ -160,12 +164,12 @@ class ChartSpec(BaseModel):
         labels = [p.label.casefold() for p in self.points]
         if len(set(labels)) != len(labels):
             raise ValueError("duplicate point labels")
-        if self.kind == "line":
+        if self.kind in ("line", "timeline"):
             years = [p.year for p in self.points]
             if any(y is None for y in years):
-                raise ValueError("every point of a line chart needs a year")
+                raise ValueError(f"every point of a {self.kind} chart needs a year")
             if years != sorted(set(years)):  # type: ignore[type-var]
-                raise ValueError("line chart years must be distinct and ascending")
+                raise ValueError(f"{self.kind} chart years must be distinct and ascending")
         return self
 
 
@@ -560,9 +564,13 @@ def caption(spec: ChartSpec) -> str:
         The title, ``"by year"`` for line charts, and the unit in brackets
         unless the title already names it (counted nouns such as
         "countries"): ``"Geothermal power: number of countries"``,
-        ``"Hydropower: energy by year (TWh)"``.
+        ``"Hydropower: energy by year (TWh)"``. A timeline's caption is its
+        title and the span of its years as the sources write them
+        (``"Key dates: Penicillin, 1928–1945"``, ``"..., 500 BC–1453"``).
     """
     text = spec.title
+    if spec.kind == "timeline":
+        return f"{text}, {spec.points[0].raw}–{spec.points[-1].raw}"
     if spec.kind == "line":
         text += " by year"
     if spec.unit.casefold() not in text.casefold():

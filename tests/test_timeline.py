@@ -1,0 +1,350 @@
+"""A timeline of dated events: the chart of a section whose sources give dates but no comparable numbers.
+
+Passages are made here: events are found, sorted and labelled verbatim; years
+inside identifiers and quantities are not taken, BC years are negative,
+French and Spanish sentences work; the plot brain falls back to a timeline,
+the chart verifier rejects a forged year (607), coordination keeps one
+timeline per report, and a plugin's chart kind still draws.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from reportgen.acp import MessageLog
+from reportgen.agents.plot import PlotBrain
+from reportgen.agents.runtime import RunContext
+from reportgen.agents.verify import verify_outputs
+from reportgen.blueprint.model import Task, TaskStatus
+from reportgen.blueprint.planner import compile_blueprint
+from reportgen.charts import ChartPoint, ChartSpec, caption, draw_svg, propose_timeline
+from reportgen.charts.numbers import printed_years
+from reportgen.charts.timeline import MAX_EVENTS, event_label
+from reportgen.coordinate import coordinate
+from reportgen.errors import AgentError
+from reportgen.sources.models import Passage
+
+from fakes import FakeSearch
+
+PENICILLIN = {
+    "Penicillin": "Penicillins are a group of antibiotics obtained from Penicillium moulds. "
+                  "Penicillin was first used to treat a patient in 1941, when the supply was tiny. "
+                  "By 1944 penicillin was being mass-produced in the United States.",
+    "Alexander Fleming": "In 1928, Alexander Fleming discovered penicillin in a mould at St Mary's Hospital. "
+                         "He shared the 1945 Nobel Prize with Howard Florey and Ernst Chain for penicillin.",
+    "Antibiotic": "Antibiotics are medications that fight bacterial infections. "
+                  "In 1961, resistance to penicillin was reported in hospitals.",
+}
+
+
+def passage(title: str, text: str) -> Passage:
+    return Passage(source_id=f"wiki-en:{title}", title=title, url=f"https://en.wikipedia.org/wiki/{title}",
+                   text=text, corpus="wikipedia-en")
+
+
+def passages(docs: dict[str, str]) -> list[Passage]:
+    return [passage(t, x) for t, x in docs.items()]
+
+
+def ctx_for(docs: dict[str, str], tmp_path, lang: str = "en") -> RunContext:
+    search = FakeSearch([{"title": t, "text": x} for t, x in docs.items()], name="wikipedia-en")
+    return RunContext(topic="Antibiotic", lang=lang, search=search, log=MessageLog(tmp_path / "messages.jsonl"),
+                      backoff_scale=0.0)
+
+
+def run_plot(notes: list[Passage], subject: str, ctx: RunContext, keywords: list[str]):
+    """One plot-agent step as the runtime runs it: request, call, check; the outputs and the raw result."""
+    brain = PlotBrain()
+    task = Task(id="chart-1", agent="plot", kind="chart", aim="chart", outputs=["chart"])
+    params = brain.build_request(task, {"notes": [p.model_dump() for p in notes], "subject": subject,
+                                        "keywords": keywords}, "default", ctx)
+    raw = brain.call(params, ctx)
+    return brain.check_response(task, params, raw, ctx), raw
+
+
+# --------------------------------------------------------------------------- events
+
+
+def test_events_are_found_sorted_and_quoted_verbatim() -> None:
+    notes = passages(PENICILLIN)
+    spec = propose_timeline(notes, "Penicillin", ["penicillin"], "en")
+    assert spec is not None and spec.kind == "timeline" and spec.unit == "year"
+    assert [p.year for p in spec.points] == [1928, 1941, 1944, 1945, 1961]
+    assert [p.value for p in spec.points] == [1928, 1941, 1944, 1945, 1961]
+    texts = {p.source_id: p.text for p in notes}
+    for point in spec.points:
+        assert point.raw in point.quote and point.quote in texts[point.source_id]
+        assert point.url.endswith(point.title)
+    assert spec.title == "Key dates: Penicillin"
+    assert caption(spec) == "Key dates: Penicillin, 1928–1961"
+    assert {p.title for p in spec.points} == set(PENICILLIN)  # every source gives an event
+
+
+def test_labels_are_verbatim_pieces_saying_what_happened() -> None:
+    spec = propose_timeline(passages(PENICILLIN), "Penicillin", ["penicillin"], "en")
+    assert spec is not None
+    labels = {p.year: p.label for p in spec.points}
+    assert labels[1928] == "Alexander Fleming discovered penicillin in a mould at…"  # "In 1928," stripped
+    assert labels[1941] == "Penicillin was first used to treat a patient…"
+    assert labels[1945] == "Alexander Fleming: shared the 1945 Nobel Prize with Howard…"  # "He" → the title
+    for point in spec.points:
+        piece = point.label.removesuffix("…").split(": ", 1)[-1]
+        assert piece in point.quote
+        assert len(piece.split()) <= 8
+
+
+@pytest.mark.parametrize(("sentence", "raw", "label"), [
+    ("Tim Berners-Lee invented the World Wide Web in 1989.", "1989", "Tim Berners-Lee invented the World Wide Web"),
+    ("In 1928, however, Fleming saw a mould kill bacteria.", "1928", "Fleming saw a mould kill bacteria"),
+    ("It was founded in 1998.", "1998", "Google: was founded"),
+    ("In 1998, it.", "1998", "Google …"),
+    ("The city fell in 1453 (to the Ottomans) and was renamed.", "1453", "The city fell…"),
+    ("Google has the world's most used search engine by far and since 2004 has been listed on the Nasdaq.",
+     "2004", "Google: has been listed on the Nasdaq"),  # the year's own clause, its subject the title
+])
+def test_event_labels(sentence: str, raw: str, label: str) -> None:
+    assert event_label(sentence, sentence.index(raw), raw, "Google") == label
+
+
+def test_a_pronoun_only_clause_gives_the_title() -> None:
+    docs = {"Google": "Google is a search company. It was founded in 1998. In 2004, it. "
+                      "Google bought YouTube in 2006. Google became part of Alphabet in 2015."}
+    spec = propose_timeline(passages(docs), "Google", ["google"], "en")
+    assert spec is not None
+    assert [p.label for p in spec.points] == ["Google: was founded", "Google bought YouTube",
+                                              "Google became part of Alphabet"]  # "In 2004, it." says nothing
+
+
+def test_fewer_than_three_years_is_no_timeline() -> None:
+    docs = {"Penicillin": "In 1928, Alexander Fleming discovered penicillin. Penicillin was mass-produced by 1944. "
+                          "In 1944 penicillin saved soldiers."}
+    assert propose_timeline(passages(docs), "Penicillin", ["penicillin"], "en") is None
+    assert propose_timeline([], "Penicillin", ["penicillin"], "en") is None
+
+
+def test_only_sentences_about_the_subject_are_events() -> None:
+    docs = {"Antibiotic": "In 1928, Fleming found penicillin. Streptomycin was found in 1943. "
+                          "In 1955, tetracycline was patented. Penicillin was mass-produced in 1944."}
+    spec = propose_timeline(passages(docs), "Penicillin", ["penicillin"], "en")
+    assert spec is None  # two sentences name penicillin; the article's title does not
+
+
+@pytest.mark.parametrize("text", [
+    "The ISBN 1999 edition sold well.",
+    "Windows 2000 was a release.",
+    "Some 1,500 people died.",
+    "1500 people were evacuated.",
+    "COVID-19 spread widely.",
+    "The 1960s and the mid-1990s were busy.",
+    "The road is 2000 km long.",
+    "Les années 1920 furent prospères.",
+    "It was 1928.5 units.",
+])
+def test_years_inside_identifiers_and_quantities_are_not_taken(text: str) -> None:
+    assert printed_years(text, "fr" if "années" in text else "en") == []
+
+
+def test_ranges_give_both_years_and_the_event_the_start() -> None:
+    assert [y for _, y, _ in printed_years("The war (1939–1945) ended.")] == [1939, 1945]
+    docs = {"World War II": "World War II (1939–1945) was a global conflict. The war in Europe ended in 1945. "
+                            "The United Nations was founded after the war in 1946. The Cold War began in 1947."}
+    spec = propose_timeline(passages(docs), "World War II", ["war"], "en")
+    assert spec is not None and [p.year for p in spec.points] == [1939, 1945, 1946, 1947]
+    assert spec.points[0].raw == "1939"
+
+
+def test_bc_dates_are_negative_and_sorted_first() -> None:
+    text = "Rome was founded in 753 BC and Caesar died in 44 BCE."
+    assert printed_years(text) == [("753 BC", -753, text.index("753")), ("44 BCE", -44, text.index("44"))]
+    assert printed_years("Vesuvius erupted in AD 79.") == [("AD 79", 79, len("Vesuvius erupted in "))]
+    docs = {"Rome": "Rome was founded in 753 BC on the Tiber. Julius Caesar of Rome was killed in 44 BC. "
+                    "In 476, Rome fell. The Western Roman Empire based in Rome collapsed in 476 AD. "
+                    "Rome became the capital of Italy in 1871."}
+    spec = propose_timeline(passages(docs), "Rome", ["rome"], "en")
+    assert spec is not None
+    assert [(p.raw, p.value) for p in spec.points] == [("753 BC", -753), ("44 BC", -44), ("476 AD", 476),
+                                                       ("1871", 1871)]
+    assert caption(spec) == "Key dates: Rome, 753 BC–1871"
+
+
+def test_french_and_spanish_sentences() -> None:
+    fr = {"Pénicilline": "En 1928, Alexander Fleming découvre la pénicilline. La pénicilline est produite en masse "
+                         "dès 1944. En 1945, le prix Nobel récompense la découverte de la pénicilline. "
+                         "César meurt en 44 av. J.-C. sans pénicilline."}
+    spec = propose_timeline(passages(fr), "Pénicilline", ["penicilline"], "fr")
+    assert spec is not None and spec.title == "Dates clés : Pénicilline"
+    assert [p.raw for p in spec.points] == ["44 av. J.-C.", "1928", "1944", "1945"]
+    assert spec.points[1].label == "Alexander Fleming découvre la pénicilline"
+    es = {"Penicilina": "En 1928, Alexander Fleming descubrió la penicilina. Desde 1944, la penicilina se produce "
+                        "en masa. La penicilina recibió el Nobel en 1945. El 3 de mayo de 1961 la penicilina falló."}
+    spec = propose_timeline(passages(es), "Penicilina", ["penicilina"], "es")
+    assert spec is not None and spec.title == "Fechas clave: Penicilina"
+    assert [p.year for p in spec.points] == [1928, 1944, 1945, 1961]
+    assert spec.points[1].label == "la penicilina se produce en masa"
+
+
+def test_at_most_eight_events_spread_over_the_range_one_per_year() -> None:
+    text = " ".join(f"The bridge was repainted in {y}." for y in range(1900, 1930))
+    text += " The bridge was repainted in 1900 again."
+    spec = propose_timeline([passage("Bridge", text)], "Bridge", ["bridge"], "en")
+    assert spec is not None and len(spec.points) == MAX_EVENTS
+    years = [p.year for p in spec.points]
+    assert years[0] == 1900 and years[-1] == 1929 and years == sorted(set(years))  # type: ignore[type-var]
+    assert len({p.label.casefold() for p in spec.points}) == MAX_EVENTS  # same words: the year tells them apart
+
+
+def test_the_spec_rejects_a_timeline_out_of_order() -> None:
+    quote = "A happened in 1950 and B in 1940."
+    points = [ChartPoint(label=label, value=y, raw=str(y), unit="year", year=y, source_id="s", url="u", title="t",
+                         quote=quote) for label, y in (("A", 1950), ("B", 1940))]
+    with pytest.raises(ValueError, match="timeline chart years must be distinct and ascending"):
+        ChartSpec(kind="timeline", title="T", y_label="", unit="year", points=points)
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def test_a_timeline_draws_as_a_self_contained_svg() -> None:
+    text = " ".join(f"In {y}, the bridge over the river was repainted by the city workers." for y in range(1900, 1908))
+    spec = propose_timeline([passage("Bridge", text)], "Bridge", ["bridge"], "en")
+    assert spec is not None
+    svg = draw_svg(spec)
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg")
+    texts = "".join(root.itertext())
+    assert all(str(y) in texts for y in range(1900, 1908))
+    assert svg == draw_svg(spec)  # deterministic
+
+
+def test_a_plugin_registered_kind_still_draws_beside_the_timeline() -> None:
+    from reportgen.agents.registry import load_registry
+    from reportgen.config import get_settings
+
+    kinds = dict(load_registry(get_settings()).chart_kinds)
+    assert {"bar", "line", "timeline"} <= set(kinds)
+
+    def draw_dots(ax, spec):  # noqa: ANN001, ANN202 - a plugin's drawer
+        ax.scatter(range(len(spec.points)), [p.value for p in spec.points])
+
+    kinds["dots"] = draw_dots
+    quote = "A had 3 units and B had 5 units."
+    points = [ChartPoint(label=label, value=v, raw=f"{v:g} units", unit="units", source_id="s", url="u", title="t",
+                         quote=quote) for label, v in (("A", 3), ("B", 5))]
+    assert "<svg" in draw_svg(ChartSpec(kind="dots", title="Dots", y_label="units", unit="units", points=points),
+                              kinds)
+    spec = propose_timeline(passages(PENICILLIN), "Penicillin", ["penicillin"], "en")
+    assert spec is not None and "<svg" in draw_svg(spec, kinds)
+
+
+# --------------------------------------------------------------------------- the plot brain and the verifier
+
+
+def test_the_plot_brain_falls_back_to_a_timeline_and_the_verifier_accepts_it(tmp_path) -> None:
+    notes = passages(PENICILLIN)
+    ctx = ctx_for(PENICILLIN, tmp_path)
+    outputs, raw = run_plot(notes, "Penicillin", ctx, ["penicillin"])
+    verify_outputs(outputs, raw, ctx)
+    chart = outputs["chart"]
+    assert chart["spec"]["kind"] == "timeline" and chart["caption"] == "Key dates: Penicillin, 1928–1961"
+    assert {s["title"] for s in chart["sources"]} == set(PENICILLIN)
+    assert "<svg" in chart["svg"]
+
+
+@pytest.mark.parametrize("forge", [
+    {"value": 1929.0, "year": 1929},  # a year the sentence does not print
+    {"raw": "1929", "value": 1929.0, "year": 1929},  # a raw text not in the sentence
+    {"quote": "In 1929, Alexander Fleming discovered penicillin."},  # a sentence not in the source
+    {"year": 1929},  # a year that is not the value
+])
+def test_the_verifier_rejects_a_forged_year(tmp_path, forge: dict) -> None:
+    notes = passages(PENICILLIN)
+    ctx = ctx_for(PENICILLIN, tmp_path)
+    outputs, raw = run_plot(notes, "Penicillin", ctx, ["penicillin"])
+    outputs["chart"]["spec"]["points"][0].update(forge)
+    with pytest.raises(AgentError) as err:
+        verify_outputs(outputs, raw, ctx)
+    assert err.value.status_code == 607
+
+
+def test_too_few_dates_and_no_numbers_is_still_605(tmp_path) -> None:
+    docs = {"Penicillin": "In 1928, Alexander Fleming discovered penicillin. Penicillin is an antibiotic."}
+    with pytest.raises(AgentError) as err:
+        run_plot(passages(docs), "Penicillin", ctx_for(docs, tmp_path), ["penicillin"])
+    assert err.value.status_code == 605 and "dated events" in err.value.args[0]
+
+
+# --------------------------------------------------------------------------- coordination
+
+
+def _src(title: str) -> dict:
+    return {"source_id": f"id:{title}", "title": title, "url": f"https://x.org/wiki/{title}", "corpus": "c"}
+
+
+def _chart(kind: str, n: int, tag: str) -> dict:
+    points = [{"label": f"{tag} event {i}", "value": 1900 + i, "raw": str(1900 + i), "year": 1900 + i,
+               "source_id": f"id:{tag}", "quote": f"In {1900 + i}, {tag} happened."} for i in range(n)]
+    unit = "year" if kind == "timeline" else "MW"
+    return {"spec": {"kind": kind, "unit": unit, "points": points}, "svg": "<svg xmlns='http://www.w3.org/2000/svg'/>",
+            "caption": f"{tag} chart", "sources": [_src(tag)]}
+
+
+def test_coordination_keeps_one_timeline_the_one_with_most_events(tmp_path) -> None:
+    from reportgen.agents.model_common import quoted, section_output
+
+    bp = compile_blueprint("r", "Antibiotic", ["A", "B", "C", "D"])
+    for t in bp.tasks:
+        t.status = TaskStatus.DONE
+    charts = {"write-1": _chart("timeline", 3, "A"), "write-2": _chart("bar", 2, "B"),
+              "write-3": _chart("timeline", 5, "C"), "write-4": _chart("timeline", 5, "D")}
+    outputs = {
+        task: {"section": section_output(f"s{i}", title, "body", [quoted(f"{title} is a subject.", _src(title))],
+                                         charts[task])}
+        for i, (task, title) in enumerate(zip(charts, "ABCD", strict=True), start=1)
+    }
+    report = coordinate(bp, outputs, lang="en", corpora=["c"])
+    assert [(f.kind, f.caption) for f in report.figures] == [("bar", "B chart"), ("timeline", "C chart")]
+    assert [f.number for f in report.figures] == [1, 2]
+    assert [s.title for s in report.sections] == ["A", "B", "C", "D"]  # the dropped timelines' text stays
+    assert [s.figure_ids for s in report.sections] == [[], ["fig-1"], ["fig-2"], []]
+
+
+def test_the_start_of_a_range_ending_bc_is_bc() -> None:
+    found = printed_years("Around 1800 - 1500 BCE the Indo-Aryan tribes arrived.")
+    assert [(raw, y) for raw, y, _ in found] == [("1800 - 1500 BCE", -1800), ("1500 BCE", -1500)]
+
+
+def test_a_year_dating_a_figure_is_no_event() -> None:
+    docs = {"Surabaya": "Surabaya was founded in 1293. With 3,018,022 people living in Surabaya as of 2024, it is "
+                        "large. Surabaya had 2,874,314 inhabitants in 2020. The Battle of Surabaya was fought in 1945. "
+                        "Surabaya had a population of 2,874,314 at the 2020 census. Surabaya had an estimated 2016 "
+                        "GDP at Rp. Surabaya on May 25, 1961. Surabaya became a municipality in 1906."}
+    spec = propose_timeline(passages(docs), "Surabaya", ["surabaya"], "en")
+    assert spec is not None and [p.year for p in spec.points] == [1293, 1906, 1945]
+
+
+QUAKES = {
+    "2004 Indian Ocean earthquake and tsunami": "The 2004 Indian Ocean earthquake and tsunami struck on 26 December "
+                                                 "2004 off Sumatra. The earthquake and tsunami killed many people.",
+    "1755 Lisbon earthquake": "The 1755 Lisbon earthquake hit Lisbon on 1 November 1755. Lisbon was rebuilt.",
+    "1556 Shaanxi earthquake": "One of the deadliest earthquakes in history occurred on 23 January 1556 in Shaanxi.",
+    "1976 Tangshan earthquake": "The earthquake struck the city of Tangshan on 28 July 1976.",
+    "Mercator projection": "The Mercator projection is a map projection presented in 1569.",
+}
+
+
+def test_related_articles_add_their_own_events_named_and_the_title_says_so() -> None:
+    notes = passages(QUAKES)
+    keywords = ["2004", "earthquak", "indian", "ocean", "tsunami"]
+    related = {p.source_id for p in notes if "earthquake" in p.title}
+    spec = propose_timeline(notes, "2004 Indian Ocean earthquake and tsunami", keywords, "en", related)
+    assert spec is not None
+    assert spec.title == "Key dates: 2004 Indian Ocean earthquake and tsunami and related subjects"
+    assert [p.year for p in spec.points] == [1556, 1755, 1976, 2004]  # not the unrelated Mercator projection
+    labels = {p.year: p.label for p in spec.points}
+    assert labels[1556] == "1556 Shaanxi earthquake: One of the deadliest earthquakes in history occurred…"
+    assert labels[1755] == "The 1755 Lisbon earthquake hit Lisbon…"  # names its article already
+    assert propose_timeline(notes, "2004 Indian Ocean earthquake and tsunami", keywords, "en") is None  # own only
+    without_own = [p for p in notes if "2004" not in p.title]
+    assert propose_timeline(without_own, "2004 Indian Ocean earthquake and tsunami", keywords, "en", related) is None
