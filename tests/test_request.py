@@ -20,7 +20,7 @@ from fakes import FakeSearch
      []),
     ("Why do volcanoes erupt?", ["volcanoes"], ["erupt"]),
     ("What causes inflation?", ["inflation"], ["causes"]),
-    ("How do nuclear power plants work?", ["nuclear power plants"], ["work"]),
+    ("How do nuclear power plants work?", ["nuclear power plants"], []),  # "work" asks how, it is no aspect
     ("Wind and solar power", ["Wind power", "solar power"], []),
     ("Malaria and tuberculosis", ["Malaria", "tuberculosis"], []),
     ("Interest rates", ["Interest rates"], []),
@@ -264,3 +264,20 @@ def test_a_compound_subject_with_aspects_takes_the_aspect_core_and_says_so():
     request = "Write a report on electric vehicle adoption and the transport infrastructure it needs"
     blueprint = plan_extractive("r", RunOptions(topic=request), FakeSearch(APART))
     assert blueprint.note.startswith("The corpora hold no text on")  # the words apart are not the subject
+
+
+def test_a_how_does_it_work_question_has_no_aspect_work():
+    request = read_request("How does the human heart work?")
+    assert request.subjects == ["human heart"] and "work" not in request.aspects
+
+
+def test_an_unwritten_compound_falls_back_on_a_word_article_naming_the_others():
+    docs = [_doc("Heart", "The heart is a muscular organ in humans and other animals; the heart pumps blood."),
+            _doc("Artery", "An artery carries blood away from the heart; human arteries are elastic."),
+            _doc("Work (human activity)", "Work is human activity; people work with heart and hands.")]
+    blueprint = plan_extractive("r", RunOptions(topic="How does the human heart work?"), FakeSearch(docs))
+    assert blueprint.note.startswith("The corpora hold no text on 'human heart' as such")
+    assert "Heart" in blueprint.note
+    # "Vehicle" never says "electric": no word article names the other words, so no sources
+    with pytest.raises(NoSourcesError):
+        plan_extractive("r", RunOptions(topic="Electric vehicle"), FakeSearch(APART))

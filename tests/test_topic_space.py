@@ -125,3 +125,19 @@ def test_the_overview_research_keeps_to_the_cores_sense(search, corpus, tmp_path
     params = BrowserBrain.__new__(BrowserBrain).build_request(
         None, {"query": "inflation", "sense": ["Inflation", " "]}, "first", ctx)  # type: ignore[arg-type]
     assert params["sense"] == ["Inflation"]
+
+
+def test_a_candidate_nearer_the_words_other_sense_is_of_that_sense(search, corpus):
+    from reportgen.blueprint.planner import OTHER_SENSE_MARGIN, _other_sense
+
+    space = search.space()
+    core = [corpus[-1]["text"]]
+    scorer = Relatedness(core, [], "en", subject="inflation", space=space)
+    docs = {d["title"]: d["text"] for d in corpus if "inflation" in d["text"]}
+    relatedness = dict(zip(docs, scorer.scores(list(docs.values())), strict=True))
+    other = _other_sense(docs, relatedness, scorer.threshold, read_request("Inflation"), "en", space)
+    cosmos = [t for t in docs if t.startswith("Cosmos")]
+    economy = [t for t in docs if t.startswith("Economy")]
+    assert min(other[t] - relatedness[t] for t in cosmos) >= OTHER_SENSE_MARGIN  # the other sense's own
+    assert max(other[t] - relatedness[t] for t in economy) < OTHER_SENSE_MARGIN  # the core's sense stays
+    assert _other_sense(docs, relatedness, scorer.threshold, read_request("Inflation"), "en", None) == {}

@@ -93,6 +93,9 @@ _COMPARE = re.compile(
 #: Auxiliaries are not aspects ("What are black holes?" asks about black holes).
 _AUXILIARIES = {"is", "are", "was", "were", "do", "does", "did", "can", "could", "will", "would", "has", "have",
                 "had", "should", "may", "might", "be"}
+#: Verbs that ask how a thing is, not about a part of it ("How does the heart work?" asks about the heart:
+#: an aspect "work" drew "Work (human activity)" into the report).
+_EMPTY_VERBS = {"work", "function", "operate", "happen", "exist", "mean", "matter", "look", "fonctionne", "funciona"}
 _QUESTION = re.compile(
     r"^(?:why|how|what|which|when|where|who|pourquoi|comment|qu['’]est-ce qu[e']|quel(?:le)?s?|"
     r"por\s*qu[ée]|c[óo]mo|qu[ée]|cu[áa]l(?:es)?)\b",
@@ -250,7 +253,7 @@ def read_request(text: str, lang: str = "en") -> Request:
                     words = _tidy(_ARTICLE.sub("", subject)).split()  # the verb may follow the subject
                     alternatives = [" ".join(words[:n]) for n in range(len(words) - 1, 0, -1)]
                 break
-    aspects = [a for a in aspects if a.casefold() not in _AUXILIARIES]
+    aspects = [a for a in aspects if a.casefold() not in _AUXILIARIES | _EMPTY_VERBS]
     compared = _COMPARE.match(_tidy(_ARTICLE.sub("", subject)))
     if compared:
         a, b = (_tidy(x) for x in compared.groups() if x)
