@@ -618,9 +618,9 @@ def gather_themes(
         fallback = _core_terms(subject, found, lang) if not holding else ""
         if fallback:  # no passage holds every term of a long subject: the passages holding most of them
             holding, linked = _relevant(found, fallback, lang)
-        own = _core(holding, subject, lang, space) or _word_article(subject, search, lang)
-        core += own
-        candidates += holding + linked + found[:40] + own
+        subject_core = _core(holding, subject, lang, space) or _word_article(subject, search, lang)
+        core += subject_core
+        candidates += holding + linked + found[:40] + subject_core
     if not core and request.aspects:
         core = _aspect_core(request, search, lang)
     if not core:
