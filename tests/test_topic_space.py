@@ -128,16 +128,16 @@ def test_the_overview_research_keeps_to_the_cores_sense(search, corpus, tmp_path
 
 
 def test_a_candidate_nearer_the_words_other_sense_is_of_that_sense(search, corpus):
-    from reportgen.blueprint.planner import OTHER_SENSE_MARGIN, _other_sense
+    from reportgen.blueprint.relevance import of_other_sense
 
-    space = search.space()
     core = [corpus[-1]["text"]]
-    scorer = Relatedness(core, [], "en", subject="inflation", space=space)
-    docs = {d["title"]: d["text"] for d in corpus if "inflation" in d["text"]}
-    relatedness = dict(zip(docs, scorer.scores(list(docs.values())), strict=True))
-    other = _other_sense(docs, relatedness, scorer.threshold, read_request("Inflation"), "en", space)
-    cosmos = [t for t in docs if t.startswith("Cosmos")]
-    economy = [t for t in docs if t.startswith("Economy")]
-    assert min(other[t] - relatedness[t] for t in cosmos) >= OTHER_SENSE_MARGIN  # the other sense's own
-    assert max(other[t] - relatedness[t] for t in economy) < OTHER_SENSE_MARGIN  # the core's sense stays
-    assert _other_sense(docs, relatedness, scorer.threshold, read_request("Inflation"), "en", None) == {}
+    scorer = Relatedness(core, [], "en", subject="inflation", space=search.space())
+    named = [d for d in corpus if "inflation" in d["text"]]
+    cosmos = [d for d in named if d["title"].startswith("Cosmos")]
+    economy = [d for d in named if d["title"].startswith("Economy")]
+    flags = of_other_sense([f"{d['title']} {d['text']}" for d in named], scorer, "Inflation", "en")
+    by_title = dict(zip([d["title"] for d in named], flags, strict=True))
+    assert not any(by_title[d["title"]] for d in economy)  # the core's sense stays
+    assert sum(by_title[d["title"]] for d in cosmos) >= len(cosmos) // 2  # the universe's is of the other
+    plain = Relatedness(core, [], "en", subject="inflation")  # no topic space: no senses to tell apart
+    assert of_other_sense([d["text"] for d in named], plain, "Inflation", "en") == [False] * len(named)

@@ -113,7 +113,10 @@ def keep_to_sense(found: list[Passage], sense: list[str], ctx: RunContext) -> li
     planet's article (:func:`reportgen.blueprint.planner.gather_themes`), so
     the god's passages, unrelated to it in the corpus's topic space, are
     dropped (:class:`~reportgen.blueprint.relevance.Relatedness` below its
-    threshold, the one the planner keeps themes by). Without a topic space
+    threshold, the one the planner keeps themes by), and so are the passages
+    far nearer the word's other senses than to the core
+    (:func:`~reportgen.blueprint.relevance.of_other_sense`: Steve Jobs beside
+    the fruit). Without a topic space
     (a corpus too small for one) or a core passage among ``found``, nothing
     is dropped.
 
@@ -125,7 +128,7 @@ def keep_to_sense(found: list[Passage], sense: list[str], ctx: RunContext) -> li
     Returns:
         The passages of ``found`` in the core's sense, in their order.
     """
-    from reportgen.blueprint.relevance import Relatedness
+    from reportgen.blueprint.relevance import Relatedness, of_other_sense
     from reportgen.sources.index import topic_space
 
     space = topic_space(ctx.search)
@@ -133,5 +136,7 @@ def keep_to_sense(found: list[Passage], sense: list[str], ctx: RunContext) -> li
     if space is None or not core:
         return found
     scorer = Relatedness([f"{p.title} {p.text}" for p in core], [], ctx.lang, subject=ctx.topic, space=space)
-    scores = scorer.scores([f"{p.title} {p.text}" for p in found])
-    return [p for p, score in zip(found, scores, strict=True) if p.title in set(sense) or score >= scorer.threshold]
+    texts = [f"{p.title} {p.text}" for p in found]
+    other = of_other_sense(texts, scorer, ctx.topic, ctx.lang)
+    return [p for p, score, of_other in zip(found, scorer.scores(texts), other, strict=True)
+            if p.title in set(sense) or score >= scorer.threshold and not of_other]

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from reportgen.agents.ranking import terms, writes_phrase
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
-from reportgen.blueprint.relevance import Relatedness, TopicSpace, term_counts
+from reportgen.blueprint.relevance import Relatedness, TopicSpace, of_other_sense, term_counts
 from reportgen.blueprint.request import Request, read_request, section_count
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
@@ -471,46 +471,6 @@ def _core_terms(subject: str, found: list[Passage], lang: str) -> str:
     return " ".join(held) if len(held) >= 2 and len(held) < len(wanted) else ""
 
 
-#: How much nearer a candidate must be to the subject's other senses than to its core to be of theirs. Set
-#: on the handed requests: Steve Jobs scores 0.21 to the fruit's core and 0.73 to Apple Inc. and the
-#: iPhone; the sections a reader keeps are within 0.14 (the 2004 Indian Ocean earthquake 0.25 to the
-#: core, 0.35 to the historic earthquakes the space puts under the threshold).
-OTHER_SENSE_MARGIN = 0.25
-
-
-def _other_sense(
-    docs: dict[str, str], relatedness: dict[str, float], threshold: float, request: Request, lang: str,
-    space: TopicSpace | None,
-) -> dict[str, float]:
-    """How near each candidate is to the documents naming the subject in another sense than its core's.
-
-    The documents that name every term of the subject but fall below the
-    relatedness threshold are the word's other senses and its stray mentions
-    (Apple Inc. and the iPhone beside the fruit); a candidate nearer to them
-    than to the core is of their sense, though it passed the threshold
-    by :data:`OTHER_SENSE_MARGIN` ("Steve Jobs" in a report on apples). Only in a topic space.
-
-    Args:
-        docs: Candidate text per source id.
-        relatedness: Each candidate's relatedness to the core.
-        threshold: The relatedness threshold.
-        request: The read request.
-        lang: Its language.
-        space: The corpus's topic space.
-
-    Returns:
-        Relatedness to the other senses per source id (empty when there are none or no space).
-    """
-    if space is None:
-        return {}
-    wanted = terms(request.subject, lang)
-    other = [text for sid, text in docs.items() if relatedness[sid] < threshold and wanted <= terms(text, lang)]
-    if not other:
-        return {}
-    scorer = Relatedness(other, [], lang, subject=request.subject, space=space)
-    return dict(zip(docs, scorer.scores(list(docs.values())), strict=True))
-
-
 def _word_article(subject: str, search: SearchBackend, lang: str) -> list[Passage]:
     """The own article of one of the subject's words that names all the others, for a subject no passage writes.
 
@@ -650,11 +610,12 @@ def gather_themes(
             score += ASPECT_WEIGHT * sum(t <= held for t in aspect_terms) / len(aspect_terms)
         return score
 
-    other = _other_sense(docs, relatedness, scorer.threshold, request, lang, space)
+    texts = [f"{by_doc[sid][0].title} {docs[sid]}" for sid in docs]
+    other = dict(zip(docs, of_other_sense(texts, scorer, request.subject, lang), strict=True))
     scored = [
         ps[0] if space is None else ps[0].model_copy(update={"score": theme_score(sid)})
         for sid, ps in by_doc.items()
-        if relatedness[sid] >= scorer.threshold and other.get(sid, -1.0) < relatedness[sid] + OTHER_SENSE_MARGIN
+        if relatedness[sid] >= scorer.threshold and not other[sid]  # "Steve Jobs" is of Apple Inc.'s sense
     ]
     if space is not None:
         scored.sort(key=lambda p: -p.score)

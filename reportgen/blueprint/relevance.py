@@ -46,12 +46,14 @@ __all__ = [
     "MENTION_SHARE",
     "MIN_SPACE_DOCUMENTS",
     "ON_TOPIC_THRESHOLD",
+    "OTHER_SENSE_MARGIN",
     "SEMANTIC_THRESHOLD",
     "SEMANTIC_SENSE_FLOOR",
     "SENSE_FLOOR",
     "Relatedness",
     "TopicSpace",
     "mention_share",
+    "of_other_sense",
     "on_topic",
     "section_score",
     "term_counts",
@@ -336,3 +338,39 @@ def on_topic(
     floor = SEMANTIC_SENSE_FLOOR if space is not None else SENSE_FLOOR
     subjects = read_request(report.topic, report.lang).subjects
     return score > floor and mention_share(section, subjects, report.lang) >= MENTION_SHARE
+
+
+#: How much nearer a text must be to the subject's other senses than to its core to be of theirs. Set
+#: on the handed requests: Steve Jobs scores 0.21 to the fruit's core and 0.73 to Apple Inc. and the
+#: iPhone; the sections a reader keeps are within 0.14 (the 2004 Indian Ocean earthquake 0.25 to the
+#: core, 0.35 to the historic earthquakes the space puts under the threshold).
+OTHER_SENSE_MARGIN = 0.25
+
+
+def of_other_sense(texts: Sequence[str], scorer: Relatedness, subject: str, lang: str) -> list[bool]:
+    """Which texts are of another sense of the subject's word than its core's, though related to the core.
+
+    The texts that name every term of the subject but score below the
+    scorer's threshold are the word's other senses and its stray mentions
+    (Apple Inc. and the iPhone beside the fruit); a text at least
+    :data:`OTHER_SENSE_MARGIN` nearer to them than to the core is of their
+    sense ("Steve Jobs" in a report on apples). Only in a topic space.
+
+    Args:
+        texts: The candidate texts (each document's title and text).
+        scorer: The relatedness to the subject's core (:class:`Relatedness`).
+        subject: The subject, as the request gives it.
+        lang: Its language.
+
+    Returns:
+        One flag per text (all ``False`` without a topic space or another sense).
+    """
+    if scorer.space is None or not texts:
+        return [False] * len(texts)
+    scores = scorer.scores(texts)
+    wanted = terms(subject, lang)
+    other = [t for t, s in zip(texts, scores, strict=True) if s < scorer.threshold and wanted <= terms(t, lang)]
+    if not other:
+        return [False] * len(texts)
+    near = Relatedness(other, [], lang, subject=subject, space=scorer.space).scores(texts)
+    return [o >= s + OTHER_SENSE_MARGIN for s, o in zip(scores, near, strict=True)]
