@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 
 TOPIC ?= Renewable energy
 REPORT_LANG ?=
-SECTIONS ?= 5
+SECTIONS ?=
 CORPUS ?=
 TEMPLATE ?=
 export TOPIC REPORT_LANG SECTIONS CORPUS TEMPLATE
@@ -65,7 +65,7 @@ $(LLAMA_VENV)/.installed:
 	@touch $@
 
 report: setup
-	$(BIN)/reportgen report "$$TOPIC" --sections "$$SECTIONS" $${REPORT_LANG:+--lang "$$REPORT_LANG"} \
+	$(BIN)/reportgen report "$$TOPIC" $${SECTIONS:+--sections "$$SECTIONS"} $${REPORT_LANG:+--lang "$$REPORT_LANG"} \
 	  $${CORPUS:+--corpus "$$CORPUS"} $${TEMPLATE:+--template "$$TEMPLATE"}
 
 # The A2A conformance kit (a test tool, not part of the product): installed from a copy of

@@ -65,7 +65,9 @@ def build_server() -> MCPServer:
     @server.tool(title="Generate a report")
     async def generate_report(
         topic: Annotated[str, Field(description="What the report is about (1..500 characters).")],
-        sections: Annotated[int, Field(description="Number of body sections, 1..12.")] = 5,
+        sections: Annotated[int | None, Field(
+            description="Number of body sections, 1..12; default from the request's wording (8 for a "
+                        "comprehensive or detailed report, 3 for a short one, else 6).")] = None,
         lang: Annotated[
             str | None, Field(description="Report language, an ISO 639-1 code such as en, es or fr (default en).")
         ] = None,
@@ -91,7 +93,7 @@ def serve_stdio() -> None:
     build_server().run("stdio")
 
 
-async def _generate(topic: str, sections: int, lang: str | None) -> dict[str, Any]:
+async def _generate(topic: str, sections: int | None, lang: str | None) -> dict[str, Any]:
     """Validate the arguments, run the offline pipeline and summarise its result.
 
     Raises:
@@ -105,7 +107,7 @@ async def _generate(topic: str, sections: int, lang: str | None) -> dict[str, An
     except ValueError as exc:
         raise InputError(f"topic: {exc}") from None
     low, high = _SECTIONS
-    if not low <= sections <= high:
+    if sections is not None and not low <= sections <= high:
         raise InputError(f"sections: must be between {low} and {high}, not {sections}")
     lang = (lang or "").strip().lower() or "en"
     if not re.fullmatch(r"[a-z]{2,3}", lang):

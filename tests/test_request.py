@@ -204,13 +204,21 @@ def test_an_acronym_counts_only_as_written():
     ("Rédige un rapport détaillé sur l'énergie nucléaire", "fr", "long", 8),
     ("Fais une synthèse complète de l'énergie solaire", "fr", "long", 8),
     ("Escribe un informe breve sobre el café", "es", "short", 3),
+    ("Write a quick report on volcanoes", "en", "short", 3),
+    ("Write an extensive report on volcanoes", "en", "long", 8),
+    ("Rédige une courte note sur les volcans", "fr", "short", 3),
+    ("Rédige un rapport exhaustif sur les volcans", "fr", "long", 8),
+    ("Escribe un informe conciso sobre el café", "es", "short", 3),
+    ("Write a concise but comprehensive report on tea", "en", "long", 8),  # asked for both: the longer
+    ("Write a brief on tea", "en", "", 6),  # a brief is the document, not its length
 ])
 def test_the_instruction_sets_the_length(text, lang, depth, count):
     request = read_request(text, lang)
     assert request.depth == depth
     assert section_count(None, request) == count
     assert section_count(4, request) == 4  # what the user asked for wins
-    assert not {"détaillé", "complète", "breve", "short", "comprehensive"} & set(" ".join(request.subjects).split())
+    assert not {"détaillé", "complète", "breve", "short", "comprehensive", "quick", "extensive", "courte", "exhaustif",
+                "conciso", "report", "rapport", "informe"} & set(" ".join(request.subjects).split())
 
 
 def test_the_planner_asks_for_the_sections_the_request_sets(monkeypatch):
@@ -281,3 +289,10 @@ def test_an_unwritten_compound_falls_back_on_a_word_article_naming_the_others():
     # "Vehicle" never says "electric": no word article names the other words, so no sources
     with pytest.raises(NoSourcesError):
         plan_extractive("r", RunOptions(topic="Electric vehicle"), FakeSearch(APART))
+
+
+@pytest.mark.parametrize("topic", ["???", "«»", "?"])
+def test_a_topic_of_punctuation_only_is_a_clear_error(topic):
+    assert read_request(topic).aspects == []  # nothing to split, no crash
+    with pytest.raises(NoSourcesError, match="holds no word"):
+        plan_extractive("r", RunOptions(topic=topic), FakeSearch(APART))

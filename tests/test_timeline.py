@@ -348,3 +348,15 @@ def test_related_articles_add_their_own_events_named_and_the_title_says_so() -> 
     assert propose_timeline(notes, "2004 Indian Ocean earthquake and tsunami", keywords, "en") is None  # own only
     without_own = [p for p in notes if "2004" not in p.title]
     assert propose_timeline(without_own, "2004 Indian Ocean earthquake and tsunami", keywords, "en", related) is None
+
+
+@pytest.mark.parametrize(("text", "raw", "year"), [
+    ("In 1200 B.C. the Hittite empire collapsed.", "1200 B.C.", -1200),
+    ("It was built around 2560 B.C.E. by workers.", "2560 B.C.E.", -2560),
+    ("In 1200 bc the city fell.", "1200 bc", -1200),
+    ("In 1066 A.D. the Normans came.", "1066 A.D.", 1066),
+    ("In 1450 advertising began.", "1450", 1450),  # "ad" starting a word is no era
+    ("En 1789 ce fut la révolution.", "1789", 1789),  # nor the French "ce"
+])
+def test_dotted_and_lowercase_eras(text: str, raw: str, year: int) -> None:
+    assert [(r, y) for r, y, _ in printed_years(text)][:1] == [(raw, year)]

@@ -14,6 +14,7 @@ import pytest
 from reportgen.blueprint.planner import companion_themes, gather_themes
 from reportgen.blueprint.relevance import MIN_SPACE_DOCUMENTS, SEMANTIC_THRESHOLD, Relatedness, TopicSpace
 from reportgen.blueprint.request import read_request
+from reportgen.errors import SourceError
 from reportgen.sources.models import Passage
 
 from fakes import FakeSearch
@@ -141,3 +142,24 @@ def test_a_candidate_nearer_the_words_other_sense_is_of_that_sense(search, corpu
     assert sum(by_title[d["title"]] for d in cosmos) >= len(cosmos) // 2  # the universe's is of the other
     plain = Relatedness(core, [], "en", subject="inflation")  # no topic space: no senses to tell apart
     assert of_other_sense([d["text"] for d in named], plain, "Inflation", "en") == [False] * len(named)
+
+
+def test_the_conclusion_searches_the_subject_again_in_the_cores_sense(search, corpus, tmp_path):
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import _more_on_the_subject
+
+    ctx = RunContext(topic="Inflation", lang="en", search=search, log=MessageLog(tmp_path / "messages.jsonl"))
+    have = [p for p in search.search("Inflation", k=5) if p.title == "Inflation"]
+    more = _more_on_the_subject(have, ["Inflation"], ctx, "inflation")
+    assert more and not {p.title for p in more} & {p.title for p in have}
+    assert not [p for p in more if p.title.startswith("Cosmos")]  # the early universe's passages stay out
+
+    class Dead(SpaceSearch):
+        def search(self, query, k=10):
+            raise SourceError("the search engine is down")
+
+    dead = Dead(corpus)
+    dead._space = search.space()
+    ctx = RunContext(topic="Inflation", lang="en", search=dead, log=MessageLog(tmp_path / "dead.jsonl"))
+    assert _more_on_the_subject(have, ["Inflation"], ctx, "inflation") == []  # adds nothing, loses nothing

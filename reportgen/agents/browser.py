@@ -62,7 +62,8 @@ class BrowserBrain(Brain):
             k *= 2
         companions = [str(t) for t in inputs.get("companions") or [] if str(t).strip()]
         sense = [str(t) for t in inputs.get("sense") or [] if str(t).strip()]
-        return {"query": query.strip(), "focus": focus, "k": k, "companions": companions, "sense": sense}
+        return {"query": query.strip(), "focus": focus, "k": k, "companions": companions, "sense": sense,
+                "subject": str(inputs.get("subject") or "")}
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> list[Passage]:
         found = ctx.search.search(params["query"], k=params["k"])
@@ -71,7 +72,7 @@ class BrowserBrain(Brain):
             found += [p for p in ctx.search.search(title, k=COMPANION_PASSAGES)
                       if p.title == title and p.text not in have]
         if params.get("sense"):
-            found = keep_to_sense(found, params["sense"], ctx)
+            found = keep_to_sense(found, params["sense"], ctx, params.get("subject") or "")
         return found
 
     def check_response(
@@ -106,7 +107,7 @@ class BrowserBrain(Brain):
         return {"notes": [p.model_dump() for p in quotable], "claims": []}
 
 
-def keep_to_sense(found: list[Passage], sense: list[str], ctx: RunContext) -> list[Passage]:
+def keep_to_sense(found: list[Passage], sense: list[str], ctx: RunContext, subject: str = "") -> list[Passage]:
     """The passages in the sense of the subject's core documents (titled ``sense``).
 
     "Mars" finds the planet and the Roman god: the planner's core is the
@@ -124,6 +125,7 @@ def keep_to_sense(found: list[Passage], sense: list[str], ctx: RunContext) -> li
         found: Passages found, best first.
         sense: Titles of the core documents.
         ctx: The run context (its search backend offers the topic space).
+        subject: The subject as the planner read it (default the topic).
 
     Returns:
         The passages of ``found`` in the core's sense, in their order.
@@ -135,8 +137,9 @@ def keep_to_sense(found: list[Passage], sense: list[str], ctx: RunContext) -> li
     core = [p for p in found if p.title in set(sense)]
     if space is None or not core:
         return found
-    scorer = Relatedness([f"{p.title} {p.text}" for p in core], [], ctx.lang, subject=ctx.topic, space=space)
+    subject = subject or ctx.topic
+    scorer = Relatedness([f"{p.title} {p.text}" for p in core], [], ctx.lang, subject=subject, space=space)
     texts = [f"{p.title} {p.text}" for p in found]
-    other = of_other_sense(texts, scorer, ctx.topic, ctx.lang)
+    other = of_other_sense(texts, scorer, subject, ctx.lang)
     return [p for p, score, of_other in zip(found, scorer.scores(texts), other, strict=True)
             if p.title in set(sense) or score >= scorer.threshold and not of_other]

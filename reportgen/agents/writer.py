@@ -265,19 +265,28 @@ def _more_on_the_subject(have: list[Passage], sense: list[str], ctx: RunContext,
     conclusion drawn only from what is left took "Gin is a distilled
     alcoholic drink" for a report on tea. The subject is searched again
     (``subject``, default the topic; :data:`CONCLUSION_SEARCH` passages), kept to the sense of the planner's
-    core documents (``sense``: :func:`reportgen.agents.browser.keep_to_sense`).
+    core documents (``sense``: :func:`reportgen.agents.browser.keep_to_sense`). Only in a topic
+    space and with a ``sense``, else the new passages could not be kept to it; a search that fails
+    adds nothing.
 
     Returns:
         The passages found that ``have`` does not hold.
     """
     from reportgen.agents.browser import keep_to_sense
+    from reportgen.errors import ReportgenError
+    from reportgen.sources.index import topic_space
 
+    if not sense or topic_space(ctx.search) is None:  # nothing to keep the new passages to the subject's sense by
+        return []
     seen = {(p.source_id, p.text) for p in have}
-    found = [p for p in ctx.search.search(subject or ctx.topic, k=CONCLUSION_SEARCH)
-             if (p.source_id, p.text) not in seen]
-    if not sense or not found:
-        return found
-    return [p for p in keep_to_sense([*have, *found], sense, ctx) if (p.source_id, p.text) not in seen]
+    try:
+        found = [p for p in ctx.search.search(subject or ctx.topic, k=CONCLUSION_SEARCH)
+                 if (p.source_id, p.text) not in seen]
+    except ReportgenError:  # a dead search engine: the overview's notes still make a conclusion
+        return []
+    if not found:
+        return []
+    return [p for p in keep_to_sense([*have, *found], sense, ctx, subject) if (p.source_id, p.text) not in seen]
 
 
 def _reading_order(chosen: list[Any], own: str = "") -> list[Any]:

@@ -102,7 +102,8 @@ def plan_with_model(
         ModelEndpointError: The endpoint cannot serve the run (not retried).
     """
     error = ""
-    wanted = section_count(options.sections, read_request(options.topic, options.lang))
+    request = read_request(options.topic, options.lang)
+    wanted = section_count(options.sections, request)
     for attempt in range(1, PLAN_ATTEMPTS + 1):
         try:
             outline = llm.structured("planner", Outline, [
@@ -126,7 +127,7 @@ def plan_with_model(
             return compile_blueprint(
                 report_id, options.topic, [s.title.strip() for s in sections], options.lang,
                 details=[{"questions": s.questions[:4], "chart_ideas": s.chart_ideas[:3]} for s in sections],
-                registry=registry, local_corpus=bool(options.corpus_dirs),
+                registry=registry, local_corpus=bool(options.corpus_dirs), subject=request.subject,
             )
         _log_failure(log, attempt, code, error, last=attempt == PLAN_ATTEMPTS)
     return plan_extractive(report_id, options, search, registry=registry)

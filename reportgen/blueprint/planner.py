@@ -31,14 +31,14 @@ from reportgen.errors import NoSourcesError
 from reportgen.i18n import labels
 from reportgen.sources.index import topic_space
 from reportgen.sources.models import Passage, SearchBackend
-from reportgen.sources.text import fold, split_sentences
+from reportgen.sources.text import fold, split_sentences, stopwords, tokenize
 
 if TYPE_CHECKING:
     from reportgen.agents.registry import Registry
 
 __all__ = [
-    "choose_themes", "companion_themes", "compile_blueprint", "gather_themes", "one_sense", "plan_extractive",
-    "resolve_subject",
+    "choose_themes", "companion_themes", "compile_blueprint", "compound", "gather_themes", "one_sense",
+    "plan_extractive", "resolve_subject",
     "section_keywords",
 ]
 
@@ -259,7 +259,8 @@ def compile_blueprint(
             id="research-overview", agent=research, kind="research",
             aim=words["aim_overview"].format(topic=subject),
             inputs={"query": TaskInput(value=subject), "k": TaskInput(value=8),
-                    **({"sense": TaskInput(value=list(dict.fromkeys(sense)))} if sense else {})},
+                    **({"sense": TaskInput(value=list(dict.fromkeys(sense))), "subject": TaskInput(value=subject)}
+                       if sense else {})},
             outputs=research_outputs,
         )
     ]
@@ -420,7 +421,7 @@ def _core(
     sense = _main_sense(holding, subject, space)
     if sense:
         return sense
-    if phrase and 1 < len(wanted) <= 3 and not any(writes_phrase(f"{p.title} {p.text}", subject) for p in holding):
+    if phrase and compound(subject, lang) and not any(writes_phrase(f"{p.title} {p.text}", subject) for p in holding):
         return []
 
     def density(p: Passage) -> float:
@@ -471,27 +472,43 @@ def _core_terms(subject: str, found: list[Passage], lang: str) -> str:
     return " ".join(held) if len(held) >= 2 and len(held) < len(wanted) else ""
 
 
-def _word_article(subject: str, search: SearchBackend, lang: str) -> list[Passage]:
-    """The own article of one of the subject's words that names all the others, for a subject no passage writes.
+def compound(subject: str, lang: str) -> bool:
+    """Whether ``subject`` is a compound of two or three words, every one a content term ("electric
+    vehicle", "human heart"): the subjects that are no subject when never written side by side
+    (:func:`_core`). "Climate change in Africa" or "Electricity from wind turbines" are rarely written
+    word for word, and keep the passages densest in their terms.
+    """
+    tokens = tokenize(subject)
+    stop = stopwords(lang)
+    return 1 < len(tokens) <= 3 and len(terms(subject, lang)) == len(tokens) and not any(t in stop for t in tokens)
+
+
+def _part_article(subject: str, search: SearchBackend, lang: str) -> list[Passage]:
+    """The own article of a part of the subject that names the rest, for a subject no passage writes.
 
     "Human heart" is never written side by side, but the article "Heart"
-    speaks of humans: it is the core (and the report says at the top that the
-    corpora hold no text on "human heart" as such, :func:`thin_note`). The
-    article "Vehicle" never says "electric", so "electric vehicle" has none.
-    Only for subjects of two or three terms (:func:`_core`'s rule).
+    speaks of humans; "Tidal power energy" is never written, but "Tidal
+    power" speaks of energy: that article is the core (and the report says at
+    the top that the corpora hold no text on the subject as such,
+    :func:`thin_note`). The article "Vehicle" never says "electric", so
+    "electric vehicle" has none. The longest part is tried first. Only for
+    subjects of two or three terms (:func:`_core`'s rule).
 
     Returns:
         The article's passages, or ``[]``.
     """
     wanted = terms(subject, lang)
-    if not 1 < len(wanted) <= 3:
+    words = subject.split()
+    if not compound(subject, lang):
         return []
-    for word in subject.split():
-        if not terms(word, lang) <= wanted:  # a stop word of the subject
-            continue
-        own = [p for p in search.search(word, k=10) if terms(p.title, lang) == terms(word, lang)]
-        if own and wanted <= terms(" ".join(f"{p.title} {p.text}" for p in own), lang):
-            return own
+    for n in range(len(words) - 1, 0, -1):
+        for i in range(len(words) - n + 1):
+            part = " ".join(words[i:i + n])
+            if not terms(part, lang) <= wanted:  # stop words only
+                continue
+            own = [p for p in search.search(part, k=10) if terms(p.title, lang) == terms(part, lang)]
+            if own and wanted <= terms(" ".join(f"{p.title} {p.text}" for p in own), lang):
+                return own
     return []
 
 
@@ -514,12 +531,20 @@ def _aspect_core(request: Request, search: SearchBackend, lang: str) -> list[Pas
 
 
 def thin_note(request: Request, core: list[Passage], lang: str) -> str:
-    """A note for the top of the report when no core passage writes the subject ("" otherwise).
+    """A note for the top of the report when the core passages do not hold the subject ("" otherwise).
 
-    Each subject must be written (:func:`~reportgen.agents.ranking.writes_phrase`) by a core
-    passage: holding its words apart ("electric" power lines, "vehicles") is not.
+    A subject's own article holds it. A compound (:func:`compound`) must be
+    written by a core passage (:func:`~reportgen.agents.ranking.writes_phrase`):
+    holding its words apart ("electric" power lines, "vehicles") is not;
+    another subject must have all its terms in one core passage.
     """
-    if not core or all(any(writes_phrase(f"{p.title} {p.text}", s) for p in core) for s in request.subjects):
+    def held(subject: str) -> bool:
+        wanted = terms(subject, lang)
+        if compound(subject, lang):
+            return any(writes_phrase(f"{p.title} {p.text}", subject) or terms(p.title, lang) == wanted for p in core)
+        return any(wanted <= terms(f"{p.title} {p.text}", lang) for p in core)
+
+    if not core or all(held(s) for s in request.subjects):
         return ""
     return labels(lang)["thin"].format(subject=request.subject, titles=", ".join(dict.fromkeys(p.title for p in core)))
 
@@ -578,7 +603,8 @@ def gather_themes(
         fallback = _core_terms(subject, found, lang) if not holding else ""
         if fallback:  # no passage holds every term of a long subject: the passages holding most of them
             holding, linked = _relevant(found, fallback, lang)
-        subject_core = _core(holding, subject, lang, space) or _word_article(subject, search, lang)
+        subject_core = (_core(holding, subject, lang, space, phrase=not fallback)  # "resilient wind farms": "wind farm"
+                    or _part_article(subject, search, lang))
         core += subject_core
         candidates += holding + linked + found[:40] + subject_core
     if not core and request.aspects:
@@ -741,6 +767,8 @@ def plan_extractive(
             the closest subjects the corpora hold and how to get a report.
     """
     request = resolve_subject(read_request(options.topic, options.lang), search, options.lang)
+    if not request.subject.strip():  # "???", "«»": punctuation only
+        raise NoSourcesError(f"found no sources on {options.topic!r}: it holds no word to search for")
     count = section_count(options.sections, request)
     titles, core, companions = gather_themes(request, search, count, options.lang)
     if not core:

@@ -37,9 +37,13 @@ from dataclasses import dataclass, field
 
 __all__ = ["DEFAULT_SECTIONS", "LONG_SECTIONS", "SHORT_SECTIONS", "Request", "read_request", "section_count"]
 
-_ADJ = (r"(?:comprehensive|detailed|thorough|short|brief|concise|well[- ]researched|in[- ]depth|full|complete|"
-        r"balanced|critical|technical|executive|exhaustive|complete?|complète|détaillée?|detaillee?|approfondie?|brève|bref|"
-        r"breve|completo|completa|detallad[oa]|exhaustiv[oa]|cort[oa])")
+#: Words of an instruction asking for length or brevity ("Write a comprehensive report on ..."): they set
+#: :attr:`Request.depth`, and with the other adjectives of :data:`_ADJ` they are part of the instruction.
+_LONG_WORDS = (r"comprehensive|detailed|thorough|in[- ]depth|exhaustive|extensive|well[- ]researched|full|complete|"
+               r"complet|complète|détaillée?|detaillee?|approfondie?|exhaustif|exhaustive|completo|completa|"
+               r"detallad[oa]|exhaustiv[oa]|extens[oa]")
+_SHORT_WORDS = r"short|brief|concise|quick|court|courte|bref|brève|breve|corto|corta|conciso|concisa"
+_ADJ = rf"(?:{_LONG_WORDS}|{_SHORT_WORDS}|balanced|critical|technical|executive)"
 _DOC = (r"(?:report|briefing|brief|overview|analysis|summary|paper|study|article|essay|review|primer|explainer|"
         r"rapport|synthèse|synthese|étude|etude|note|informe|resumen|estudio|análisis|analisis)")
 _VERB = (r"(?:write|prepare|produce|create|draft|compile|give|make|generate|provide|put\s+together|"
@@ -48,7 +52,8 @@ _VERB = (r"(?:write|prepare|produce|create|draft|compile|give|make|generate|prov
 _INSTRUCTION = re.compile(
     rf"^(?:(?:please|s'il (?:te|vous) pla[iî]t|por favor)[,\s]+)?(?:{_VERB}\s+(?:me\s+|us\s+|moi\s+|nous\s+)?|"
     rf"(?=(?:a|an|un|une|el|una)\s))"  # "(I need) a report about ...": no verb, but an article
-    rf"(?:(?:a|an|the|un|une|le|la|el|una)\s+)?(?:{_ADJ}(?:\s*,\s*|\s+and\s+|\s+et\s+|\s+y\s+|\s+))*{_DOC}\s+"
+    rf"(?:(?:a|an|the|un|une|le|la|el|una)\s+)?(?:{_ADJ}(?:\s*,\s*|\s+(?:and|but|et|mais|y|pero)\s+|\s+))*"
+    rf"{_DOC}\s+"
     rf"(?:{_ADJ}\s+)*"  # an adjective after the noun: "un rapport détaillé sur"
     rf"(?:(?:on|about|of|into|regarding|covering|sur|à propos de|de|du|des|sobre|acerca de|de la|del)\s+)",
     re.IGNORECASE,
@@ -63,15 +68,8 @@ DEFAULT_SECTIONS = 6
 LONG_SECTIONS = 8
 #: Body sections of a report asked to be short, brief or concise.
 SHORT_SECTIONS = 3
-#: Words of an instruction asking for length or brevity ("Write a comprehensive report on ...").
-_LONG = re.compile(
-    r"\b(?:comprehensive|detailed|thorough|in[- ]depth|exhaustive|extensive|well[- ]researched|full|complete|"
-    r"complet|complète|complete|détaillée?|detaillee?|approfondie?|exhaustive?|completo|completa|"
-    r"detallad[oa]|exhaustiv[oa]|extens[oa])\b",
-    re.IGNORECASE,
-)
-_SHORT = re.compile(r"\b(?:short|brief|concise|quick|court|courte|bref|brève|breve|corto|corta|conciso|concisa)\b",
-                    re.IGNORECASE)
+_LONG = re.compile(rf"\b(?:{_LONG_WORDS})\b", re.IGNORECASE)
+_SHORT = re.compile(rf"\b(?:{_SHORT_WORDS})\b", re.IGNORECASE)
 #: Lead-ins before the request proper: "Can you please", "I need", "Tell me about", "Explain".
 _LEAD_IN = re.compile(
     r"^(?:(?:please|kindly)[,\s]+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
@@ -180,6 +178,8 @@ def _tidy(text: str) -> str:
 
 def _split_aspects(text: str) -> tuple[str, list[str]]:
     parts = [p for p in _ASPECT_SPLIT.split(text) if p and p.strip()]
+    if not parts:  # "???", "<b></b>": nothing to split
+        return text, []
     head, rest = parts[0], parts[1:]
     aspects = []
     for part in rest:
@@ -235,6 +235,9 @@ def read_request(text: str, lang: str = "en") -> Request:
     lead = _LEAD_IN.sub("", body) if lang == "en" else body
     instruction = _INSTRUCTION.match(lead if lead.strip() else body)
     said = instruction.group(0) if instruction else ""
+    nouns = list(re.finditer(rf"\b{_DOC}\b", said, re.IGNORECASE))
+    if nouns:  # the document asked for is no adjective: "a brief on tea" is not a short report
+        said = said[:nouns[-1].start()] + said[nouns[-1].end():]
     depth = "long" if _LONG.search(said) else "short" if _SHORT.search(said) else ""
     body = _tidy(_INSTRUCTION.sub("", lead if lead.strip() else body))
     if _QUESTION.match(body) and re.match(r"^how\s+(?!do|does|did|is|are|was|were|can|could|will|would)\w+",

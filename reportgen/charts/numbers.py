@@ -412,7 +412,8 @@ _YEAR_AFTER_RE = re.compile(
     r"\s*(1[0-9]{3}|20[0-9]{2})(?!\d)",
     re.IGNORECASE,
 )
-_ERA_RE = re.compile(r"^\s*(?:BCE|BC|AD|CE|av\.\s*J\.|apr\.\s*J\.|a\.\s*C\.|d\.\s*C\.|a\.C\.|d\.C\.)")
+_ERA_RE = re.compile(r"^\s*(?:(?:BCE|BC|AD|CE|bce|bc)(?!\w)|B\.\s?C\.(?:\s?E\.)?|A\.\s?D\.|C\.\s?E\.|"
+                     r"av\.\s*J\.|apr\.\s*J\.|a\.\s*C\.|d\.\s*C\.|a\.C\.|d\.C\.)")
 
 
 @dataclass(frozen=True)
@@ -602,7 +603,7 @@ def printed_quantities(text: str, lang: str = "en") -> list[PrintedValue]:
 
 
 #: Era words after a number: those that count backwards make the year negative.
-_BEFORE_ERA_RE = re.compile(r"^\s*(?:BCE|BC|av\.\s*J\.|a\.\s*C\.|a\.C\.)")
+_BEFORE_ERA_RE = re.compile(r"^\s*(?:(?:BCE|BC|bce|bc)(?!\w)|B\.\s?C\.(?:\s?E\.)?|av\.\s*J\.|a\.\s*C\.|a\.C\.)")
 #: A number of 1-4 digits that an era word may follow ("500 BC", "79 AD", "52 av. J.-C.").
 _ERA_YEAR_RE = re.compile(r"(?<![\d.,\w\-])(\d{1,4})(?![\d\w]|[.,]\d)")
 #: The start of a range whose end is BC: "1800 - 1500 BCE", "3000 to 2500 BC" (the start is BC too).
