@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from reportgen.agents.ranking import terms, writes_phrase
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
-from reportgen.blueprint.relevance import Relatedness, TopicSpace, of_other_sense, term_counts
+from reportgen.blueprint.relevance import Relatedness, TopicSpace, term_counts
 from reportgen.blueprint.request import Request, read_request, section_count
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
@@ -636,12 +636,12 @@ def gather_themes(
             score += ASPECT_WEIGHT * sum(t <= held for t in aspect_terms) / len(aspect_terms)
         return score
 
-    texts = [f"{by_doc[sid][0].title} {docs[sid]}" for sid in docs]
-    other = dict(zip(docs, of_other_sense(texts, scorer, request.subject, lang), strict=True))
+    # of_other_sense is not applied to themes: the specific volcanoes (Mount Etna) score under the
+    # threshold to the Volcano article as Apple Inc. does to the fruit's, so it dropped Etna with Steve Jobs
     scored = [
         ps[0] if space is None else ps[0].model_copy(update={"score": theme_score(sid)})
         for sid, ps in by_doc.items()
-        if relatedness[sid] >= scorer.threshold and not other[sid]  # "Steve Jobs" is of Apple Inc.'s sense
+        if relatedness[sid] >= scorer.threshold
     ]
     if space is not None:
         scored.sort(key=lambda p: -p.score)
