@@ -26,6 +26,7 @@ from reportgen.report import (
     Section,
     Sentence,
 )
+from reportgen.sources.models import Passage
 
 __all__ = ["SAMPLE_CREATED", "sample_blueprint", "sample_report", "sample_svg"]
 
@@ -288,3 +289,14 @@ def sample_blueprint(sections: int = 3) -> Blueprint:
         task.finished_at = task.started_at + timedelta(seconds=1 + index % 3)
         finish[task_id] = task.finished_at
     return blueprint
+
+
+def passage(title: str, text: str) -> Passage:
+    """A passage of the offline English encyclopedia titled ``title``."""
+    return Passage(source_id=f"wiki-en:{title}", title=title, url=f"https://en.wikipedia.org/wiki/{title}",
+                   text=text, corpus="wikipedia-en")
+
+
+def passages(docs: dict[str, str]) -> list[Passage]:
+    """One :func:`passage` per ``{title: text}``."""
+    return [passage(t, x) for t, x in docs.items()]

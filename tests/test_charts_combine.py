@@ -26,6 +26,7 @@ from reportgen.charts.spec import MAX_SPREAD, ChartSpec, comparable_key, entity
 from reportgen.errors import AgentError
 from reportgen.sources.models import Passage
 
+from factories import passage, passages
 from fakes import FakeSearch
 
 DAMS = {
@@ -38,15 +39,6 @@ DAMS = {
     "Hydroelectricity": "Hydroelectricity is electricity generated from hydropower. Hydroelectric dams "
                         "such as the Three Gorges Dam, Itaipu Dam and Guri Dam hold large reservoirs.",
 }
-
-
-def passage(title: str, text: str) -> Passage:
-    return Passage(source_id=f"wiki-en:{title}", title=title, url=f"https://en.wikipedia.org/wiki/{title}",
-                   text=text, corpus="wikipedia-en")
-
-
-def passages(docs: dict[str, str]) -> list[Passage]:
-    return [passage(t, x) for t, x in docs.items()]
 
 
 def assert_printed_in_cited_passage(spec: ChartSpec, cited: list[Passage]) -> None:

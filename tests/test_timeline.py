@@ -26,6 +26,7 @@ from reportgen.coordinate import coordinate
 from reportgen.errors import AgentError
 from reportgen.sources.models import Passage
 
+from factories import passage, passages
 from fakes import FakeSearch
 
 PENICILLIN = {
@@ -37,15 +38,6 @@ PENICILLIN = {
     "Antibiotic": "Antibiotics are medications that fight bacterial infections. "
                   "In 1961, resistance to penicillin was reported in hospitals.",
 }
-
-
-def passage(title: str, text: str) -> Passage:
-    return Passage(source_id=f"wiki-en:{title}", title=title, url=f"https://en.wikipedia.org/wiki/{title}",
-                   text=text, corpus="wikipedia-en")
-
-
-def passages(docs: dict[str, str]) -> list[Passage]:
-    return [passage(t, x) for t, x in docs.items()]
 
 
 def ctx_for(docs: dict[str, str], tmp_path, lang: str = "en") -> RunContext:

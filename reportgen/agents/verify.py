@@ -94,14 +94,20 @@ def verify_section(section: Any, outputs: dict[str, Any], fetched: dict[str, lis
                              "which was not retrieved for it", "rewrite the section from the notes")
 
 
+def _quoted_in_source(point: dict[str, Any], fetched: dict[str, list[str]] | None, what: str, fix: str) -> str:
+    """The point's quote, checked to be in the text fetched for its cited source (any text when not fetched)."""
+    texts = fetched.get(point["source_id"], []) if fetched is not None else [point["quote"]]
+    quote = str(point["quote"])
+    if not any(quote in t for t in texts):
+        raise _wrong(f"the {what} {point['raw']!r} is quoted from text that is not in its cited "
+                     f"source {point['source_id']!r}", fix)
+    return quote
+
+
 def _check_points(points: list[dict[str, Any]], fetched: dict[str, list[str]] | None, lang: str, what: str,
                   *, units: bool) -> None:
     for point in points:
-        texts = fetched.get(point["source_id"], []) if fetched is not None else [point["quote"]]
-        quote = point["quote"]
-        if not any(quote in t for t in texts):
-            raise _wrong(f"the {what} value {point['raw']!r} is quoted from text that is not in its cited "
-                         f"source {point['source_id']!r}", "rebuild it from the sources' own numbers")
+        quote = _quoted_in_source(point, fetched, f"{what} value", "rebuild it from the sources' own numbers")
         unit = point.get("unit") if units else None
         if locate_number(float(point["value"]), quote, lang, unit=unit, time_axis=not units) is None:
             with_unit = f" {unit}" if unit and unit != "value" else ""
@@ -115,11 +121,7 @@ def _check_years(points: list[dict[str, Any]], fetched: dict[str, list[str]] | N
     from reportgen.charts.numbers import printed_years
 
     for point in points:
-        texts = fetched.get(point["source_id"], []) if fetched is not None else [point["quote"]]
-        quote = point["quote"]
-        if not any(quote in t for t in texts):
-            raise _wrong(f"the timeline year {point['raw']!r} is quoted from text that is not in its cited "
-                         f"source {point['source_id']!r}", "rebuild it from the sources' own sentences")
+        quote = _quoted_in_source(point, fetched, "timeline year", "rebuild it from the sources' own sentences")
         printed = {(raw, year) for raw, year, _ in printed_years(quote, lang)}
         if (point["raw"], point["value"]) not in printed or point.get("year") != point["value"]:
             raise _wrong(f"the timeline year {point['value']:g} ({point['raw']!r}) is not printed in its cited "
