@@ -363,13 +363,17 @@ def clean_topic(value: str) -> str:
     (Cf: the bidi embeddings and isolates U+202A..U+202E, U+2066..U+2069,
     zero-width marks) and lone surrogates (Cs) go first, before anything
     reads the topic: they are invisible to the person and would steer search
-    and matching. Tabs and newlines count as spaces.
+    and matching. Tabs and newlines count as spaces. A terminal's escape
+    sequences (ECMA-48 CSI such as ``ESC [1m``, and OSC) go whole, not only
+    their ESC: "\x1b[1mDinosaurs\x1b[0m" is "Dinosaurs".
 
     Raises:
         ValueError: The topic is empty or longer than :data:`MAX_TOPIC_CHARS`.
     """
+    import re
     import unicodedata
 
+    value = re.sub(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x9b[0-?]*[ -/]*[@-~]", "", value)
     visible = "".join(" " if ch in "\t\n\r" else ch for ch in value
                       if ch in "\t\n\r" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs"))
     cleaned = " ".join(visible.split())
@@ -378,6 +382,12 @@ def clean_topic(value: str) -> str:
     if len(cleaned) > MAX_TOPIC_CHARS:
         raise ValueError(f"the topic is {len(cleaned)} characters long; the limit is {MAX_TOPIC_CHARS}")
     return cleaned
+
+
+#: Least probability (py3langid's, among the encyclopedia's editions) for an unaccented topic to be read
+#: in another edition than English: "Energia solar" is Spanish at 0.64, "Kubernetes container
+#: orchestration" French at 0.47.
+OTHER_EDITION_CONFIDENCE = 0.6
 
 
 def resolve_language(topic: str, lang: str | None, *, encyclopedia: bool, model: bool) -> str:
@@ -418,10 +428,18 @@ def resolve_language(topic: str, lang: str | None, *, encyclopedia: bool, model:
         return lang
     if not topic.strip():
         return "en"
-    from reportgen.i18n import detect_language
+    from reportgen.i18n import detect_language, detect_language_with_confidence
 
     detected = detect_language(topic)
-    if free or detected in LANGUAGES:
+    if free:
+        return detected
+    ascii_only = not any(ord(ch) > 127 and ch.isalpha() for ch in topic)
+    if detected in LANGUAGES and detected != "en" and ascii_only:
+        # "Kubernetes container orchestration" reads as French (probability 0.47 among the editions):
+        # an unaccented topic is read in another edition than English only when the detector is sure
+        _, probability = detect_language_with_confidence(topic, LANGUAGES)
+        return detected if probability >= OTHER_EDITION_CONFIDENCE else "en"
+    if detected in LANGUAGES:
         return detected
     if any(ord(ch) > 127 and ch.isalpha() for ch in topic):
         # "Cambio climático" reads as Galician: among the editions it is Spanish. A short ASCII-only

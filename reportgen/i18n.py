@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 
-__all__ = ["LABELS", "detect_language", "labels"]
+__all__ = ["LABELS", "detect_language", "detect_language_with_confidence", "labels"]
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -85,8 +85,8 @@ LABELS: dict[str, dict[str, str]] = {
         "code": "code",
         "mode_extractive": (
             "Rédigé en mode extractif : aucun modèle de langue n'a été utilisé. Chaque "
-            "phrase ci-dessous est citée d'une source listée dans les Références, tirée de "
-            "{corpora} ; les graphiques ne montrent que des nombres imprimés dans ces sources."
+            "phrase ci-dessous est citée d'une source listée dans les Références "
+            "({corpora}) ; les graphiques ne montrent que des nombres imprimés dans ces sources."
         ),
         "recap": "Ce rapport a traité : {sections}.",
         "mode_model": (
@@ -161,18 +161,26 @@ def detect_language(text: str, among: tuple[str, ...] | None = None) -> str:
     Returns:
         The code; ``among[0]`` (or ``"en"``) when nothing can be told.
     """
+    return detect_language_with_confidence(text, among)[0]
+
+
+def detect_language_with_confidence(text: str, among: tuple[str, ...] | None = None) -> tuple[str, float]:
+    """The language of ``text`` (see :func:`detect_language`) and py3langid's normalised probability of it.
+
+    Returns:
+        ``(code, probability in [0, 1])``; ``(among[0] or "en", 0.0)`` when nothing can be told.
+    """
     if not any(ch.isalpha() for ch in text):
-        return among[0] if among else "en"
-    identifier = _identifier(tuple(among or ()))
-    code: str = identifier.classify(text)[0]
-    return code
+        return (among[0] if among else "en"), 0.0
+    code, probability = _identifier(tuple(among or ())).classify(text)
+    return str(code), float(probability)
 
 
 @functools.lru_cache(maxsize=8)
 def _identifier(among: tuple[str, ...]):  # noqa: ANN202 - py3langid's LanguageIdentifier
     from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-    identifier = LanguageIdentifier.from_model_file(MODEL_FILE)
+    identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
     if among:
         identifier.set_languages(list(among))
     return identifier

@@ -110,3 +110,10 @@ def test_the_conclusion_searches_again_only_where_it_can_keep_to_the_sense(tmp_p
     have = ctx.search.search("Mars", k=1)
     assert _more_on_the_subject(have, ["Mars"], ctx, "Mars") == []  # no topic space: nothing to judge the sense by
 
+
+
+def test_a_passage_opening_on_a_pronoun_is_an_articles_later_part():
+    second = _passage("Om", "It is the essence of the supreme Absolute, consciousness, and knowledge. Om is a sacred "
+                      "sound and symbol in Indian religions.")
+    ranked = rank_sentences([second], focus="Om", topic="Hinduism", lang="en", keywords=["om"])
+    assert [s.text for s in ranked] == ["Om is a sacred sound and symbol in Indian religions."]

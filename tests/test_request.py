@@ -47,11 +47,17 @@ def test_control_and_bidi_characters_go_before_anything_else():
     assert clean_topic("Wind\u202e power\x00\u2066 farms\u2069") == "Wind power farms"
     with pytest.raises(ValueError, match="empty"):
         clean_topic("\u202e\x00\u200b")
+    # a terminal's escape sequences go whole, not only their ESC
+    assert clean_topic("\x1b[1mDinosaurs\x1b[0m") == "Dinosaurs"
+    assert clean_topic("\x1b]0;title\x07Tea \x1b[31;1mplants") == "Tea plants"
 
 
 def test_a_spanish_request_is_read_among_the_editions():
     assert resolve_language("Cambio climático", None, encyclopedia=True, model=False) == "es"
     assert resolve_language("Internet", None, encyclopedia=True, model=False) == "en"
+    # an unaccented English phrase the detector half-reads as French stays English
+    assert resolve_language("Kubernetes container orchestration", None, encyclopedia=True, model=False) == "en"
+    assert resolve_language("Rapport sur la revolution", None, encyclopedia=True, model=False) == "fr"
 
 
 def _doc(title: str, text: str) -> dict[str, str]:
@@ -296,3 +302,27 @@ def test_a_topic_of_punctuation_only_is_a_clear_error(topic):
     assert read_request(topic).aspects == []  # nothing to split, no crash
     with pytest.raises(NoSourcesError, match="holds no word"):
         plan_extractive("r", RunOptions(topic=topic), FakeSearch(APART))
+
+
+@pytest.mark.parametrize("text,lang,subjects,aspects", [
+    ("Quelles sont les causes de la Révolution française ?", "fr", ["Révolution française"], ["causes"]),
+    ("Rapport sur la Révolution française", "fr", ["Révolution française"], []),
+    ("¿Cuáles son las causas de la Revolución mexicana?", "es", ["Revolución mexicana"], ["causas"]),
+    ("Qu'est-ce que la photosynthèse ?", "fr", ["photosynthèse"], []),
+    ("¿Qué es la fotosíntesis?", "es", ["fotosíntesis"], []),
+    ("Informe sobre el café", "es", ["café"], []),
+    ("Report on solar power", "en", ["solar power"], []),
+    ("Pourquoi la Révolution française a-t-elle commencé ?", "fr", ["Révolution française"], []),
+])
+def test_french_and_spanish_questions_and_bare_document_requests(text, lang, subjects, aspects):
+    request = read_request(text, lang)
+    assert request.subjects == subjects
+    assert request.aspects == aspects
+
+
+def test_a_verb_that_only_asks_how_is_no_aspect_of_the_subject_found():
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Bee", "A bee is a flying insect; bees make honey and pollinate flowers.")]
+    request = resolve_subject(read_request("How do bees make honey?"), FakeSearch(docs), "en")
+    assert request.subjects == ["bees"] and request.aspects == ["honey"]  # "make" asks how

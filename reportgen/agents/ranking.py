@@ -35,14 +35,16 @@ _ANAPHORIC = {
 def quotable(sentence: str, position: int, lang: str) -> bool:
     """Whether a source sentence can stand alone in a report.
 
-    Not a sentence about the source itself, and — unless it opens its
-    passage — not one that starts by pointing back to an earlier sentence.
+    Not a sentence about the source itself, and not one that starts by
+    pointing back to an earlier sentence, even when it opens its passage: a
+    passage may be an article's second part ("It is the essence of …" opened
+    the second passage of *Om*), and an article's own first sentence names
+    its subject. ``position`` (the sentence's index in its passage) no longer matters.
     """
+    del position
     if _META.search(sentence):
         return False
-    if position > 0 and sentence.lower().startswith(_ANAPHORIC.get(lang, _ANAPHORIC["en"])):
-        return False
-    return True
+    return not sentence.lower().startswith(_ANAPHORIC.get(lang, _ANAPHORIC["en"]))
 
 
 def stem(token: str) -> str:

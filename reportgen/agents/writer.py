@@ -89,7 +89,10 @@ class WriterBrain(Brain):
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
         passages = [Passage.model_validate(p) for p in params["notes"]]
         kind = params["kind"]
-        focus = params["title"] if kind == "write" else ctx.topic
+        # the introduction and conclusion are on the subject, not on the request's other words ("make" in
+        # "How do bees make honey?" opened a report on bees with Egyptian Christians)
+        focus = params["title"] if kind == "write" else params.get("subject") or ctx.topic
+        topic = ctx.topic if kind == "write" else focus
         if params["broaden"]:
             passages += ctx.search.search(f"{focus} {ctx.topic}", k=20)
         exclude = {s["text"] for sec in params["sections"] for s in sec.get("sentences", [])}
@@ -99,7 +102,7 @@ class WriterBrain(Brain):
             topic_terms = terms(ctx.topic, ctx.lang)
             passages = [p for p in passages if terms(p.title, ctx.lang) != topic_terms]
         ranked = rank_sentences(
-            passages, focus=focus, topic=ctx.topic, lang=ctx.lang, exclude=exclude,
+            passages, focus=focus, topic=topic, lang=ctx.lang, exclude=exclude,
             keywords=params["keywords"], companions=params.get("companions") or (),
         )
         spare: list[Any] = []
@@ -117,7 +120,7 @@ class WriterBrain(Brain):
             taken = {s.text for s in ranked[:INTRO_SENTENCES]}
             more = _more_on_the_subject(passages, params.get("sense") or [], ctx, params.get("subject") or "")
             passages += more
-            ranked = rank_sentences(passages, focus=focus, topic=ctx.topic, lang=ctx.lang, exclude=exclude | taken,
+            ranked = rank_sentences(passages, focus=focus, topic=topic, lang=ctx.lang, exclude=exclude | taken,
                                     keywords=params["keywords"]) if more else ranked[INTRO_SENTENCES:]
         chosen = with_antecedents(ranked[:wanted])
         alternates = [s for s in [*ranked[wanted:], *spare] if s.after is None][:SPARE_SENTENCES]

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from reportgen.agents.ranking import terms, writes_phrase
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
 from reportgen.blueprint.relevance import Relatedness, TopicSpace, term_counts
-from reportgen.blueprint.request import Request, read_request, section_count
+from reportgen.blueprint.request import Request, is_aspect, read_request, section_count
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
 from reportgen.i18n import labels
@@ -314,7 +314,7 @@ def compile_blueprint(
                 aim=words[f"aim_{kind}"],
                 inputs={
                     "notes": TaskInput(from_task="research-overview", output="notes"),
-                    **({"subject": TaskInput(value=subject)} if kind == "conclusion" else {}),
+                    "subject": TaskInput(value=subject),
                     **({"sense": TaskInput(value=list(dict.fromkeys(sense)))} if sense and kind == "conclusion"
                        else {}),
                     **{
@@ -733,7 +733,7 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
         own, _ = choose_themes(reading, search.search(reading, k=20), 0, lang)
         if own is not None:
             rest = request.subject[len(reading):].strip()
-            return replace(request, subjects=[reading], aspects=[a for a in [rest, *request.aspects] if a],
+            return replace(request, subjects=[reading], aspects=[a for a in [rest, *request.aspects] if is_aspect(a)],
                            alternatives=[])
     return request
 

@@ -35,7 +35,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["DEFAULT_SECTIONS", "LONG_SECTIONS", "SHORT_SECTIONS", "Request", "read_request", "section_count"]
+__all__ = ["DEFAULT_SECTIONS", "LONG_SECTIONS", "SHORT_SECTIONS", "Request", "is_aspect", "read_request",
+           "section_count"]
 
 #: Words of an instruction asking for length or brevity ("Write a comprehensive report on ..."): they set
 #: :attr:`Request.depth`, and with the other adjectives of :data:`_ADJ` they are part of the instruction.
@@ -51,7 +52,8 @@ _VERB = (r"(?:write|prepare|produce|create|draft|compile|give|make|generate|prov
          r"escribe|escribir|redacta|redactar|prepara|preparar|haz|elabora)")
 _INSTRUCTION = re.compile(
     rf"^(?:(?:please|s'il (?:te|vous) pla[iî]t|por favor)[,\s]+)?(?:{_VERB}\s+(?:me\s+|us\s+|moi\s+|nous\s+)?|"
-    rf"(?=(?:a|an|un|une|el|una)\s))"  # "(I need) a report about ...": no verb, but an article
+    rf"(?=(?:a|an|un|une|el|una)\s|{_DOC}\s+(?:on|about|sur|sobre|de)\s))"  # "(I need) a report about ...",
+    # "Rapport sur ...": no verb, but an article or the document itself
     rf"(?:(?:a|an|the|un|une|le|la|el|una)\s+)?(?:{_ADJ}(?:\s*,\s*|\s+(?:and|but|et|mais|y|pero)\s+|\s+))*"
     rf"{_DOC}\s+"
     rf"(?:{_ADJ}\s+)*"  # an adjective after the noun: "un rapport détaillé sur"
@@ -90,10 +92,17 @@ _COMPARE = re.compile(
 )
 #: Auxiliaries are not aspects ("What are black holes?" asks about black holes).
 _AUXILIARIES = {"is", "are", "was", "were", "do", "does", "did", "can", "could", "will", "would", "has", "have",
-                "had", "should", "may", "might", "be"}
+                "had", "should", "may", "might", "be", "a", "ont", "est", "sont", "ha", "han", "es", "son", "fut"}
 #: Verbs that ask how a thing is, not about a part of it ("How does the heart work?" asks about the heart:
 #: an aspect "work" drew "Work (human activity)" into the report).
-_EMPTY_VERBS = {"work", "function", "operate", "happen", "exist", "mean", "matter", "look", "fonctionne", "funciona"}
+_EMPTY_VERBS = {"work", "function", "operate", "happen", "exist", "mean", "matter", "look", "make", "do", "get",
+                "become", "fonctionne", "funciona"}
+
+
+def is_aspect(words: str) -> bool:
+    """Whether the words a question asks about are an aspect of its subject: not empty, not an
+    auxiliary ("are"), not a verb that only asks how ("work", "make")."""
+    return bool(words.strip()) and words.strip().casefold() not in _AUXILIARIES | _EMPTY_VERBS
 _QUESTION = re.compile(
     r"^(?:why|how|what|which|when|where|who|pourquoi|comment|qu['’]est-ce qu[e']|quel(?:le)?s?|"
     r"por\s*qu[ée]|c[óo]mo|qu[ée]|cu[áa]l(?:es)?)\b",
@@ -110,6 +119,13 @@ _QUESTION_FORMS = [
     re.compile(r"^(?:pourquoi|comment)\s+(?P<subject>.+?)\s+(?P<aspect>\w+)[- ](?:t[- ])?(?:il|elle|ils|elles)"
                r".*$", re.IGNORECASE),
     re.compile(r"^(?:por\s*qu[ée]|c[óo]mo)\s+(?P<aspect>\w+)\s+(?:el|la|los|las)?\s*(?P<subject>.+)$",
+               re.IGNORECASE),
+    # "Quelles sont les causes de la Révolution française ?", "¿Cuáles son las causas de la Revolución?"
+    re.compile(r"^(?:quel(?:le)?s?|cu[áa]l(?:es)?)\s+(?:est|sont|es|son)\s+(?:les|le|la|l['’]|el|los|las)\s*"
+               r"(?P<aspect>\w+)\s+(?:de\s+la|de\s+los|de\s+las|de\s+l['’]|du|des|del|de|d['’])\s*(?P<subject>.+)$",
+               re.IGNORECASE),
+    # "Qu'est-ce que la photosynthèse ?", "¿Qué es la fotosíntesis?": the subject alone
+    re.compile(r"^(?:qu['’]est-ce\s+qu(?:e\s+|['’])|qu[ée]\s+(?:es|son)\s+)(?P<subject>.+?)(?P<aspect>)$",
                re.IGNORECASE),
 ]
 #: Framing words before the subject: "the rise of DeFi", "the history and future of nuclear energy".
@@ -256,7 +272,7 @@ def read_request(text: str, lang: str = "en") -> Request:
                     words = _tidy(_ARTICLE.sub("", subject)).split()  # the verb may follow the subject
                     alternatives = [" ".join(words[:n]) for n in range(len(words) - 1, 0, -1)]
                 break
-    aspects = [a for a in aspects if a.casefold() not in _AUXILIARIES | _EMPTY_VERBS]
+    aspects = [a for a in aspects if is_aspect(a)]
     compared = _COMPARE.match(_tidy(_ARTICLE.sub("", subject)))
     if compared:
         a, b = (_tidy(x) for x in compared.groups() if x)
