@@ -352,3 +352,9 @@ def test_related_articles_add_their_own_events_named_and_the_title_says_so() -> 
 ])
 def test_dotted_and_lowercase_eras(text: str, raw: str, year: int) -> None:
     assert [(r, y) for r, y, _ in printed_years(text)][:1] == [(raw, year)]
+
+
+def test_a_chain_of_years_ending_bc_starts_bc() -> None:
+    text = "The Middle Kingdom lasted from approximately 2040 to 1782 or 1700 BC, after the reunification."
+    assert [(r, y) for r, y, _ in printed_years(text)][0] == ("2040 to 1782 or 1700 BC", -2040)
+    assert [y for _, y, _ in printed_years("It ruled from 1550 to 1070 B.C. over Egypt.")][0] == -1550

@@ -608,8 +608,8 @@ _BEFORE_ERA_RE = re.compile(r"^\s*(?:(?:BCE|BC|bce|bc)(?!\w)|B\.\s?C\.(?:\s?E\.)
 _ERA_YEAR_RE = re.compile(r"(?<![\d.,\w\-])(\d{1,4})(?![\d\w]|[.,]\d)")
 #: The start of a range whose end is BC: "1800 - 1500 BCE", "3000 to 2500 BC" (the start is BC too).
 _BC_RANGE_RE = re.compile(
-    r"(?<![\d.,\w\-])(\d{1,4})\s*(?:[-–—]|to|à|au|a|al|y|and|et)\s*\d{1,4}\s?"
-    r"(?=BCE|BC|av\.\s*J\.|a\.\s*C\.|a\.C\.)"
+    r"(?<![\d.,\w\-])(\d{1,4})(?:\s*(?:[-–—]|to|or|à|au|ou|a|al|o|y|and|et)\s*\d{1,4})+\s?"  # "2040 to 1782 or 1700 BC"
+    r"(?=BCE|BC|bce|bc|B\.\s?C\.|av\.\s*J\.|a\.\s*C\.|a\.C\.)"
 )
 #: "AD 79": the era word before the number.
 _AD_BEFORE_RE = re.compile(r"(?<![\w.])(?:AD|A\.D\.)\s?(\d{1,4})(?![\d\w]|[.,]\d)")
