@@ -216,12 +216,16 @@ def coordinate(
     refs, used, charted = _References(), set[str](), set[tuple[tuple[str, str], ...]]()
     sections: list[Section] = []
     figures: list[Figure] = []
+    left_out: list[Limitation] = []
     for task in order:
         raw = outputs.get(task.id, {}).get("section")
         if not raw:
             continue
         sentences = _dedupe(raw, used)
         if not any(s["sources"] for s in sentences) and not (raw["role"] == "conclusion" and sentences):
+            if raw["role"] == "body":  # said, not dropped silently: its chart note still names the section
+                reason = words["section_left_out"].format(title=raw["title"])
+                left_out.append(Limitation(task_id=task.id, reason=reason))
             continue  # a conclusion may be only its recap line
         section = Section(
             id=raw["id"], title=raw["title"], role=raw["role"],
@@ -253,7 +257,7 @@ def coordinate(
     if not any(s.role == "body" for s in sections):
         raise RunError(f"no section of the report on {blueprint.topic!r} could be written")
     tables = _tables(blueprint, outputs, sections, refs)
-    limitations = list(extra_limitations) + _limitations(blueprint)
+    limitations = list(extra_limitations) + _limitations(blueprint) + left_out
     corpora_text = ", ".join(corpora)
     return Report(
         id=blueprint.report_id,

@@ -24,6 +24,9 @@ LABELS: dict[str, dict[str, str]] = {
         "corpus_web": "web pages found with ddgs and fetched for this report",
         "report": "Report",
         "incomplete": "parts of the plan could not be completed as planned",
+        "section_left_out": (
+            "The section on {title} was left out: every sentence it found is already quoted earlier in the report"
+        ),
         "reason": "Reason",
         "contents": "Contents",
         "introduction": "Introduction",
@@ -67,6 +70,9 @@ LABELS: dict[str, dict[str, str]] = {
         "corpus_web": "des pages web trouvées avec ddgs et consultées pour ce rapport",
         "report": "Rapport",
         "incomplete": "parties du plan n'ont pas pu être réalisées comme prévu",
+        "section_left_out": (
+            "La section sur {title} a été omise : chaque phrase trouvée est déjà citée plus haut dans le rapport"
+        ),
         "reason": "Raison",
         "contents": "Sommaire",
         "introduction": "Introduction",
@@ -112,6 +118,9 @@ LABELS: dict[str, dict[str, str]] = {
         "corpus_web": "páginas web halladas con ddgs y consultadas para este informe",
         "report": "Informe",
         "incomplete": "partes del plan no pudieron completarse como estaba previsto",
+        "section_left_out": (
+            "La sección sobre {title} se omitió: cada frase encontrada ya se cita antes en el informe"
+        ),
         "reason": "Motivo",
         "contents": "Índice",
         "introduction": "Introducción",

@@ -94,3 +94,16 @@ def test_nothing_written_is_a_run_error():
 ])
 def test_normalise_url(a, b):
     assert normalize_url(a) == normalize_url(b)
+
+
+def test_a_section_left_with_no_sentence_of_its_own_is_named_in_the_limitations():
+    bp = compile_blueprint("r", "Energy", ["A", "B"])
+    _done(bp)
+    outputs = {
+        "write-1": _section("s1", "A", [("A is one kind of energy.", _src("A"))]),
+        "write-2": _section("s2", "B", [("A is one kind of energy.", _src("A"))]),  # all of it already quoted
+    }
+    report = coordinate(bp, outputs, lang="en", corpora=["c"])
+    assert [s.title for s in report.sections] == ["A"]
+    assert any(lim.task_id == "write-2" and "The section on B was left out" in lim.reason
+               for lim in report.limitations)
