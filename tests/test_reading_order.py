@@ -117,3 +117,22 @@ def test_a_passage_opening_on_a_pronoun_is_an_articles_later_part():
                       "sound and symbol in Indian religions.")
     ranked = rank_sentences([second], focus="Om", topic="Hinduism", lang="en", keywords=["om"])
     assert [s.text for s in ranked] == ["Om is a sacred sound and symbol in Indian religions."]
+
+
+def test_a_body_sentence_must_name_the_subject_as_read_not_the_requests_other_words(tmp_path):
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import _about_the_subject
+
+    from fakes import FakeSearch
+
+    ctx = RunContext(topic="Write a report on the history of tea", lang="en", search=FakeSearch([]),
+                     log=MessageLog(tmp_path / "m.jsonl"))
+    notes = [{"text": "Tea is a drink made from the leaves of the tea plant, grown in China and India."}]
+    other = _passage("Rome", "The history of Rome spans 28 centuries. Tea was drunk in Rome only much later.")
+    ranked = rank_sentences([other], focus="Rome", topic=ctx.topic, lang="en", keywords=["rome"])
+    kept, _ = _about_the_subject(ranked, notes, ctx, "Camellia", (), "tea")
+    # the sentence naming tea comes first; the one naming only "history" merely fills the section up
+    assert [s.text for s in kept] == ["Tea was drunk in Rome only much later.", "The history of Rome spans 28 centuries."]
+    loose, _ = _about_the_subject(ranked, notes, ctx, "Camellia", ())  # by the request's words, "history" counts
+    assert loose[0].text == "The history of Rome spans 28 centuries."

@@ -108,7 +108,7 @@ class WriterBrain(Brain):
         spare: list[Any] = []
         if kind == "write" and params["subject_notes"]:
             ranked, spare = _about_the_subject(ranked, params["subject_notes"], ctx, params["title"],
-                                               params.get("companions") or ())
+                                               params.get("companions") or (), params.get("subject") or "")
         words = render_labels(ctx.lang)
         if kind == "write":
             wanted, role, title = BODY_SENTENCES, "body", params["title"]
@@ -126,7 +126,7 @@ class WriterBrain(Brain):
         alternates = [s for s in [*ranked[wanted:], *spare] if s.after is None][:SPARE_SENTENCES]
         sentences = [quoted(s.text, s.source) for s in _reading_order(chosen, title if kind == "write" else "")]
         if kind == "conclusion" and params["sections"]:
-            sentences, extra = _summary(ranked, params["sections"], exclude, ctx)
+            sentences, extra = _summary(ranked, params["sections"], exclude, ctx, params.get("subject") or "")
             passages += extra
         return {
             "section": section_output(params["section_id"], title, role, sentences, params["chart"],
@@ -163,7 +163,7 @@ class WriterBrain(Brain):
 
 def _about_the_subject(
     ranked: list[Any], subject_notes: list[dict[str, Any]], ctx: RunContext, theme: str = "",
-    companions: Iterable[str] = (),
+    companions: Iterable[str] = (), about: str = "",
 ) -> tuple[list[Any], list[Any]]:
     """The ranked sentences of a body section about the request's subject, and the others (spares).
 
@@ -181,9 +181,10 @@ def _about_the_subject(
     from reportgen.blueprint.relevance import Relatedness
     from reportgen.sources.index import topic_space
 
-    subject = terms(ctx.topic, ctx.lang)
+    about = about or ctx.topic  # the subject as the planner read it ("bees", not "How do bees make honey?")
+    subject = terms(about, ctx.lang)
     core = [str(n.get("text", "")) for n in subject_notes]
-    scorer = Relatedness(core, [s.text for s in ranked], ctx.lang, subject=ctx.topic, space=topic_space(ctx.search))
+    scorer = Relatedness(core, [s.text for s in ranked], ctx.lang, subject=about, space=topic_space(ctx.search))
     scores = scorer.scores([s.text for s in ranked])
     own = {theme, *companions}
     related: list[Any] = []
@@ -199,7 +200,7 @@ def _about_the_subject(
 
 
 def _summary(
-    ranked: list[Any], sections: list[dict[str, Any]], exclude: set[str], ctx: RunContext
+    ranked: list[Any], sections: list[dict[str, Any]], exclude: set[str], ctx: RunContext, subject_text: str = "",
 ) -> tuple[list[dict[str, Any]], list[Passage]]:
     """The conclusion: the unused source sentences most central to the finished body.
 
@@ -224,16 +225,17 @@ def _summary(
     body = [" ".join(x["text"] for x in sec.get("sentences", [])) for sec in sections]
     spares = [(alt, sec["id"]) for sec in sections for alt in sec.get("alternates", []) if alt.get("sources")]
     scorer = Relatedness(body, [c.text for c in ranked] + [a["text"] for a, _ in spares], ctx.lang,
-                         subject=ctx.topic, space=topic_space(ctx.search))
+                         subject=subject_text or ctx.topic, space=topic_space(ctx.search))
     # a sentence that points back ("These are ...") means nothing away from its antecedent
     candidates = [(scorer.score(c.text), quoted(c.text, c.source), "overview") for c in ranked if c.after is None]
     candidates += [(scorer.score(a["text"]), quoted(a["text"], a["sources"][0]), sid) for a, sid in spares]
     chosen: list[dict[str, Any]] = []
     used_sections: set[str] = set()
-    subject = terms(ctx.topic, ctx.lang)
+    subject_text = subject_text or ctx.topic  # the subject as read, not the request's other words
+    subject = terms(subject_text, ctx.lang)
     # the subject's own sentences (the introduction's, the best of the overview) judge the ones not naming it
-    about = Relatedness([c.text for c in ranked[:INTRO_SENTENCES]] or [ctx.topic], [], ctx.lang,
-                        subject=ctx.topic, space=scorer.space)
+    about = Relatedness([c.text for c in ranked[:INTRO_SENTENCES]] or [subject_text], [], ctx.lang,
+                        subject=subject_text, space=scorer.space)
     ordered = sorted(candidates, key=lambda c: -c[0])
     # the sentences naming the subject first; the others only make up a conclusion of fewer than
     # CONCLUSION_FLOOR ("Triton is the largest moon of Neptune" is near the planets, not about Mars)

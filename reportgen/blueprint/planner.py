@@ -302,6 +302,7 @@ def compile_blueprint(
                     "section_id": TaskInput(value=sid),
                     "claims": TaskInput(from_task=f"research-{n}", output="claims"),
                     "subject_notes": TaskInput(from_task="research-overview", output="notes", optional=True),
+                    "subject": TaskInput(value=subject),
                     "companions": TaskInput(value=list(details[n - 1].get("companions", []))),
                 },
                 outputs=["section"],
