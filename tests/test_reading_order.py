@@ -133,6 +133,7 @@ def test_a_body_sentence_must_name_the_subject_as_read_not_the_requests_other_wo
     ranked = rank_sentences([other], focus="Rome", topic=ctx.topic, lang="en", keywords=["rome"])
     kept, _ = _about_the_subject(ranked, notes, ctx, "Camellia", (), "tea")
     # the sentence naming tea comes first; the one naming only "history" merely fills the section up
-    assert [s.text for s in kept] == ["Tea was drunk in Rome only much later.", "The history of Rome spans 28 centuries."]
+    assert [s.text for s in kept] == ["Tea was drunk in Rome only much later.",
+                                      "The history of Rome spans 28 centuries."]
     loose, _ = _about_the_subject(ranked, notes, ctx, "Camellia", ())  # by the request's words, "history" counts
     assert loose[0].text == "The history of Rome spans 28 centuries."
