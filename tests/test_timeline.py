@@ -358,3 +358,13 @@ def test_a_chain_of_years_ending_bc_starts_bc() -> None:
     text = "The Middle Kingdom lasted from approximately 2040 to 1782 or 1700 BC, after the reunification."
     assert [(r, y) for r, y, _ in printed_years(text)][0] == ("2040 to 1782 or 1700 BC", -2040)
     assert [y for _, y, _ in printed_years("It ruled from 1550 to 1070 B.C. over Egypt.")][0] == -1550
+
+
+def test_a_caption_spans_single_years_even_when_a_source_gives_a_range() -> None:
+    def point(raw: str, year: int, label: str) -> ChartPoint:
+        return ChartPoint(label=label, value=year, raw=raw, unit="year", year=year, source_id="s", url="u",
+                          title="Rome", quote=f"In {raw} it happened.")
+
+    spec = ChartSpec(kind="timeline", title="Key dates: Rome", y_label="Year", unit="year",
+                     points=[point("753–509 BC", -753, "a"), point("44 BC", -44, "b"), point("1590", 1590, "c")])
+    assert caption(spec) == "Key dates: Rome, 753 BC–1590"

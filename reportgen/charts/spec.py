@@ -570,9 +570,23 @@ def caption(spec: ChartSpec) -> str:
     """
     text = spec.title
     if spec.kind == "timeline":
-        return f"{text}, {spec.points[0].raw}–{spec.points[-1].raw}"
+        return f"{text}, {_year_text(spec.points[0])}–{_year_text(spec.points[-1])}"
     if spec.kind == "line":
         text += " by year"
     if spec.unit.casefold() not in text.casefold():
         text += f" ({spec.unit})"
     return text
+
+
+_ERA_END_RE = re.compile(r"(BCE|BC|bce|bc|B\.\s?C\.(?:\s?E\.)?|av\.\s*J\.-?C\.|a\.\s*C\.|a\.C\.)\s*$")
+
+
+def _year_text(point: ChartPoint) -> str:
+    """A timeline point's year as its source writes it, one year even when the source gives a range
+    ("753–509 BC" is 753 BC in a caption, so the span does not read "753–509 BC–1590")."""
+    if len(re.findall(r"\d+", point.raw)) < 2:
+        return point.raw
+    if point.value < 0:
+        era = _ERA_END_RE.search(point.raw)
+        return f"{-int(point.value)} {era.group(1) if era else 'BC'}"
+    return str(int(point.value))
