@@ -163,3 +163,20 @@ def test_the_conclusion_searches_the_subject_again_in_the_cores_sense(search, co
     dead._space = search.space()
     ctx = RunContext(topic="Inflation", lang="en", search=dead, log=MessageLog(tmp_path / "dead.jsonl"))
     assert _more_on_the_subject(have, ["Inflation"], ctx, "inflation") == []  # adds nothing, loses nothing
+
+
+def test_a_broadened_conclusion_keeps_to_the_cores_sense(search, tmp_path):
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+
+    ctx = RunContext(topic="Inflation", lang="en", search=search, log=MessageLog(tmp_path / "messages.jsonl"))
+    notes = [p.model_dump() for p in search.search("Inflation", k=3) if p.title == "Inflation"]
+    section = {"id": "s1", "sentences": [{"text": "Prices rise.", "sources": []}], "alternates": []}
+    brain = WriterBrain.__new__(WriterBrain)
+    params = {"kind": "conclusion", "notes": notes, "title": "", "keywords": [], "section_id": "conclusion",
+              "chart": None, "sections": [section], "broaden": True, "subject_notes": [], "companions": [],
+              "sense": ["Inflation"], "subject": "inflation"}
+    raw = brain.call(params, ctx)
+    assert not [p for p in raw["passages"] if p.title.startswith("Cosmos")]  # broadened, still one sense
+    assert any(p.title.startswith("Economy") for p in raw["passages"])

@@ -114,12 +114,12 @@ def keep_to_sense(found: list[Passage], sense: list[str], ctx: RunContext, subje
     planet's article (:func:`reportgen.blueprint.planner.gather_themes`), so
     the god's passages, unrelated to it in the corpus's topic space, are
     dropped (:class:`~reportgen.blueprint.relevance.Relatedness` below its
-    threshold, the one the planner keeps themes by), and so are the passages
+    threshold, the one the planner keeps themes by; the core documents are
+    searched by title when ``found`` lacks them), and so are the passages
     far nearer the word's other senses than to the core
     (:func:`~reportgen.blueprint.relevance.of_other_sense`: Steve Jobs beside
     the fruit). Without a topic space
-    (a corpus too small for one) or a core passage among ``found``, nothing
-    is dropped.
+    (a corpus too small for one) or any core passage, nothing is dropped.
 
     Args:
         found: Passages found, best first.
@@ -134,8 +134,12 @@ def keep_to_sense(found: list[Passage], sense: list[str], ctx: RunContext, subje
     from reportgen.sources.index import topic_space
 
     space = topic_space(ctx.search)
+    if space is None:
+        return found
     core = [p for p in found if p.title in set(sense)]
-    if space is None or not core:
+    for title in [] if core else sense[:3]:  # the core's own passages, when the search did not bring them
+        core += [p for p in ctx.search.search(title, k=5) if p.title == title]
+    if not core:
         return found
     subject = subject or ctx.topic
     scorer = Relatedness([f"{p.title} {p.text}" for p in core], [], ctx.lang, subject=subject, space=space)

@@ -94,7 +94,14 @@ class WriterBrain(Brain):
         focus = params["title"] if kind == "write" else params.get("subject") or ctx.topic
         topic = ctx.topic if kind == "write" else focus
         if params["broaden"]:
-            passages += ctx.search.search(f"{focus} {ctx.topic}", k=20)
+            extra = ctx.search.search(f"{focus} {ctx.topic}", k=20)
+            if kind != "write" and params.get("sense"):  # kept to the subject's sense, as the overview is
+                from reportgen.agents.browser import keep_to_sense
+
+                seen = {(p.source_id, p.text) for p in passages}
+                extra = [p for p in keep_to_sense([*passages, *extra], params["sense"], ctx, focus)
+                         if (p.source_id, p.text) not in seen]
+            passages += extra
         exclude = {s["text"] for sec in params["sections"] for s in sec.get("sentences", [])}
         if kind == "write" and terms(params["title"], ctx.lang) != terms(ctx.topic, ctx.lang):
             # The topic's own article is the introduction's: a section on "Sun"
@@ -209,7 +216,9 @@ def _summary(
     scored by :class:`~reportgen.blueprint.relevance.Relatedness` to the body's
     text, and the best are kept, at most one per section, so the conclusion
     sums up the body instead of listing its titles. The sentences naming the
-    subject come first; the others only make up a conclusion of fewer than
+    subject come first (a section's spare among them only when related to the
+    overview's best sentences: the overview keeps to the subject's sense, a
+    section's spares may not); the others only make up a conclusion of fewer than
     :data:`CONCLUSION_FLOOR` sentences, and in a topic space such a sentence needs
     :data:`OTHER_SENTENCE_THRESHOLD` against the overview's best sentences
     (the body's own drift, a sausage beside a section on beef, does not
@@ -247,6 +256,9 @@ def _summary(
                 continue
             if bool(subject & terms(sentence["text"], ctx.lang)) != naming:
                 continue
+            if naming and origin != "overview" and scorer.space is not None \
+                    and about.score(sentence["text"]) < about.threshold:
+                continue  # a section's spare naming the word in another sense: "the sum of the mole fractions"
             if not naming and (origin != "overview" or scorer.space is not None
                                and about.score(sentence["text"]) < OTHER_SENTENCE_THRESHOLD):
                 continue  # "Gin is a distilled alcoholic drink", a spare of a section on drinks, is not about tea
