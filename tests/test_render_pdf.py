@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -62,10 +63,12 @@ WATCHED_EVENTS = frozenset({
     "socket.getaddrinfo", "socket.gethostbyname", "subprocess.Popen", "os.system",
 })
 _audit_log: list[tuple[str, tuple]] | None = None
+#: The one thread io_audit(this_thread=True) records (None: every thread).
+_audit_thread: int | None = None
 
 
 def _audit_hook(event: str, args: tuple) -> None:
-    if _audit_log is not None and event in WATCHED_EVENTS:
+    if _audit_log is not None and event in WATCHED_EVENTS and _audit_thread in (None, threading.get_ident()):
         _audit_log.append((event, args))
 
 
@@ -73,14 +76,16 @@ sys.addaudithook(_audit_hook)  # hooks cannot be removed; it records only inside
 
 
 @contextmanager
-def io_audit() -> Iterator[list[tuple[str, tuple]]]:
-    """Record file opens, socket use and URL requests made in this process."""
-    global _audit_log
+def io_audit(this_thread: bool = False) -> Iterator[list[tuple[str, tuple]]]:
+    """Record file opens, socket use and URL requests made in this process (in this thread only, for a
+    renderer that runs in it: another test's leftover thread, a kept browser's, may list a folder meanwhile)."""
+    global _audit_log, _audit_thread
     _audit_log = events = []
+    _audit_thread = threading.get_ident() if this_thread else None
     try:
         yield events
     finally:
-        _audit_log = None
+        _audit_log, _audit_thread = None, None
 
 
 class SpyFetcher(DataURLFetcher):
@@ -554,7 +559,7 @@ def test_hostile_text_is_printed_not_fetched(
     target = tmp_path / "report.pdf"
     if engine == "chromium":  # the kept browser is started before the audit
         render_pdf("<p>warm-up</p>", engine=engine)
-    with io_audit() as events:
+    with io_audit(this_thread=engine == "weasyprint") as events:  # WeasyPrint renders in this thread
         write_pdf(html, target, strict=True, engine=engine)
 
     # Nothing was fetched or read: only the chart's data: URI, no file, no socket.
