@@ -96,11 +96,7 @@ class WriterBrain(Brain):
         if params["broaden"]:
             extra = ctx.search.search(f"{focus} {ctx.topic}", k=20)
             if kind != "write" and params.get("sense"):  # kept to the subject's sense, as the overview is
-                from reportgen.agents.browser import keep_to_sense
-
-                seen = {(p.source_id, p.text) for p in passages}
-                extra = [p for p in keep_to_sense([*passages, *extra], params["sense"], ctx, focus)
-                         if (p.source_id, p.text) not in seen]
+                extra = _new_in_sense(passages, extra, params["sense"], ctx, focus)
             passages += extra
         exclude = {s["text"] for sec in params["sections"] for s in sec.get("sentences", [])}
         if kind == "write" and terms(params["title"], ctx.lang) != terms(ctx.topic, ctx.lang):
@@ -289,19 +285,26 @@ def _more_on_the_subject(have: list[Passage], sense: list[str], ctx: RunContext,
     Returns:
         The passages found that ``have`` does not hold.
     """
-    from reportgen.agents.browser import keep_to_sense
     from reportgen.errors import ReportgenError
     from reportgen.sources.index import topic_space
 
     if not sense or topic_space(ctx.search) is None:  # nothing to keep the new passages to the subject's sense by
         return []
-    seen = {(p.source_id, p.text) for p in have}
     try:
-        found = [p for p in ctx.search.search(subject or ctx.topic, k=CONCLUSION_SEARCH)
-                 if (p.source_id, p.text) not in seen]
+        found = ctx.search.search(subject or ctx.topic, k=CONCLUSION_SEARCH)
     except ReportgenError:  # a dead search engine: the overview's notes still make a conclusion
         return []
-    if not found:
+    return _new_in_sense(have, found, sense, ctx, subject)
+
+
+def _new_in_sense(have: list[Passage], found: list[Passage], sense: list[str], ctx: RunContext,
+                  subject: str) -> list[Passage]:
+    """The passages of ``found`` that ``have`` does not hold, kept to the sense of the core documents
+    (:func:`reportgen.agents.browser.keep_to_sense`, judged with ``have`` beside them)."""
+    from reportgen.agents.browser import keep_to_sense
+
+    seen = {(p.source_id, p.text) for p in have}
+    if not [p for p in found if (p.source_id, p.text) not in seen]:
         return []
     return [p for p in keep_to_sense([*have, *found], sense, ctx, subject) if (p.source_id, p.text) not in seen]
 
