@@ -88,6 +88,20 @@ def test_themes_keep_the_sense_of_the_subjects_own_article(search):
     assert not set(joined) & set(themes)
 
 
+def test_a_theme_may_name_the_subject_by_a_derived_word(corpus):
+    """ "inflationary" names inflation (the stemmer keeps "inflationari" apart from "inflat"); in the
+    other sense it is still left out, by relatedness."""
+    docs = [*corpus,
+            {"title": "Wage-price spiral", "text": "An inflationary wage-price spiral: wages rise, prices rise, "
+             "money buys fewer goods, central banks raise interest rates, consumers and markets and demand."},
+            {"title": "Early epoch", "text": "The inflationary epoch: the universe expansion, spiral galaxies, "
+             "cosmic radiation, density, particles, gravity, stars, light, matter, energy field."}]
+    # both are found by the aspect's words (the fake search matches whole terms, the index stems)
+    themes, _, _ = gather_themes(read_request("Inflation and its spiral"), SpaceSearch(docs), 60, "en")
+    assert "Wage-price spiral" in themes
+    assert "Early epoch" not in themes
+
+
 def test_the_space_is_saved_and_read_back(tmp_path, search, corpus):
     space = search.space()
     path = tmp_path / "corpus.space.joblib"

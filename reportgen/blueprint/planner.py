@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from reportgen.agents.ranking import terms, writes_phrase
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
 from reportgen.blueprint.relevance import Relatedness, TopicSpace, term_counts
-from reportgen.blueprint.request import Request, is_aspect, read_request, section_count
+from reportgen.blueprint.request import Request, is_aspect, read_request, section_count, strip_article
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
 from reportgen.i18n import labels
@@ -484,7 +484,7 @@ def compound(subject: str, lang: str) -> bool:
     return 1 < len(tokens) <= 3 and len(terms(subject, lang)) == len(tokens) and not any(t in stop for t in tokens)
 
 
-def _part_article(subject: str, search: SearchBackend, lang: str) -> list[Passage]:
+def _part_article(subject: str, search: SearchBackend, lang: str, named: bool = True) -> list[Passage]:
     """The own article of a part of the subject that names the rest, for a subject no passage writes.
 
     "Human heart" is never written side by side, but the article "Heart"
@@ -495,6 +495,17 @@ def _part_article(subject: str, search: SearchBackend, lang: str) -> list[Passag
     "electric vehicle" has none. The longest part is tried first. Only for
     subjects of two or three terms (:func:`_core`'s rule).
 
+    Args:
+        subject: The subject as read.
+        search: The search backend.
+        lang: Its language.
+        named: Whether the article must name the rest. Unset for a subject
+            that is not the whole request (it has aspects, or is one of two
+            subjects: "the effect of sleep deprivation on memory"): then the
+            most specific part with an article of its own is taken, the one
+            the fewest passages hold ("Sleep", not a broader "Production"
+            for "coffee production").
+
     Returns:
         The article's passages, or ``[]``.
     """
@@ -502,15 +513,21 @@ def _part_article(subject: str, search: SearchBackend, lang: str) -> list[Passag
     words = subject.split()
     if not compound(subject, lang):
         return []
+    unnamed: list[tuple[int, list[Passage]]] = []
     for n in range(len(words) - 1, 0, -1):
         for i in range(len(words) - n + 1):
             part = " ".join(words[i:i + n])
             if not terms(part, lang) <= wanted:  # stop words only
                 continue
-            own = [p for p in search.search(part, k=10) if terms(p.title, lang) == terms(part, lang)]
+            found = search.search(part, k=PLAN_SEARCH_K)
+            own = [p for p in found[:10] if terms(p.title, lang) == terms(part, lang)]
             if own and wanted <= terms(" ".join(f"{p.title} {p.text}" for p in own), lang):
                 return own
-    return []
+            if own:
+                unnamed.append((len(found), own))
+    if named or not unnamed:
+        return []
+    return min(unnamed, key=lambda item: item[0])[1]
 
 
 def _aspect_core(request: Request, search: SearchBackend, lang: str) -> list[Passage]:
@@ -570,7 +587,17 @@ def gather_themes(
 
     1. Each subject is searched; its *core* passages hold every subject term
        (or are the subject's own document), its *linked* documents are named
-       by a core passage; acronyms given in brackets are searched too.
+       by a core passage; acronyms given in brackets are searched too. A
+       subject no passage writes, in a request that is more than the subject,
+       takes the article of a part of it (:func:`_part_article`: "Coffee" for
+       "How does climate change affect coffee production?", "Vehicle" for
+       "electric vehicle (EV) adoption rates"), which leads as the subject's
+       own would. In a topic space a candidate must name a subject: by one of
+       its terms or a word sharing its first six letters ("financial" for
+       finance, "volcanic" for volcanoes); where a part's article stands for
+       the subject, by that part, the subject's other words ("driven" in
+       "AI-driven automation", which Lung says of breathing) counting only
+       beside a term of an aspect asked for.
     2. Each aspect asked for is searched with the subject.
     3. Every candidate document is scored by :class:`~reportgen.blueprint.relevance.Relatedness`
        to the core passages; those below its threshold
@@ -595,6 +622,7 @@ def gather_themes(
     """
     core: list[Passage] = []
     candidates: list[Passage] = []
+    parts: dict[str, Passage] = {}  # subject → the article of its part that stands for it (_part_article)
     space = topic_space(search)
     for subject in [*request.subjects, *request.acronyms]:
         found = search.search(subject, k=PLAN_SEARCH_K)
@@ -604,8 +632,15 @@ def gather_themes(
         fallback = _core_terms(subject, found, lang) if not holding else ""
         if fallback:  # no passage holds every term of a long subject: the passages holding most of them
             holding, linked = _relevant(found, fallback, lang)
-        subject_core = (_core(holding, subject, lang, space, phrase=not fallback)  # "resilient wind farms": "wind farm"
-                    or _part_article(subject, search, lang))
+        part_of_request = len(request.subjects) > 1 or bool(request.aspects)
+        subject_core = _core(holding, subject, lang, space, phrase=not fallback)  # "resilient wind farms": "wind farm"
+        if not subject_core:
+            subject_core = (_part_article(subject, search, lang)
+                            or (_part_article(subject, search, lang, named=False) if part_of_request else []))
+            if subject_core:  # the part's article stands for the subject: what it names and what names it join
+                parts[subject] = subject_core[0]
+                found = search.search(subject_core[0].title, k=PLAN_SEARCH_K)
+                holding, linked = _relevant(found, subject_core[0].title, lang)
         core += subject_core
         candidates += holding + linked + found[:40] + subject_core
     if not core and request.aspects:
@@ -615,8 +650,19 @@ def gather_themes(
     for aspect in request.aspects:
         candidates += search.search(f"{request.subject} {aspect}", k=30)
     if space is not None:  # in a topic space the search's loose matches (feedback terms) must hold a subject term
-        wanted = terms(request.subject, lang) | {a.lower() for a in request.acronyms}
-        candidates = [p for p in candidates if wanted & terms(f"{p.title} {p.text}", lang)]
+        # a subject a part's article stands for is named by that part ("automation"); its other words
+        # ("driven", which Lung says of breathing) count only beside an aspect asked for
+        named = set().union(*(terms(parts[s].title if s in parts else s, lang) for s in request.subjects))
+        named |= {a.lower() for a in request.acronyms}
+        loose = terms(request.subject, lang) - named
+        asked = set().union(*(terms(a, lang) for a in request.aspects)) - named
+        stems = {t[:PREFIX_CHARS + 1] for t in named if len(t) > PREFIX_CHARS + 1}  # "financial" for "finance"
+
+        def names(held: set[str]) -> bool:
+            return bool(named & held) or bool(stems and stems & {t[:PREFIX_CHARS + 1] for t in held})
+
+        candidates = [p for p in candidates
+                      if names(held := terms(f"{p.title} {p.text}", lang)) or (loose & held and asked & held)]
     by_doc: dict[str, list[Passage]] = {}
     for p in candidates:
         if p.text not in {q.text for q in by_doc.get(p.source_id, [])}:
@@ -649,7 +695,7 @@ def gather_themes(
     leads: list[Passage] = []
     if len(request.subjects) > 1:  # "Malaria and tuberculosis": each subject's own document is a section
         for subject in request.subjects:
-            own, _ = choose_themes(subject, scored, 0, lang)
+            own, _ = choose_themes(parts[subject].title if subject in parts else subject, scored, 0, lang)
             if own is not None and own not in leads:
                 leads.append(own)
     senses = {p.source_id for p in core if fold(p.title).startswith(f"{fold(request.subject).strip()} (")}
@@ -726,7 +772,7 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
         ``request`` itself, or a copy with the resolved subject.
     """
     if not request.alternatives:
-        return request
+        return _titled_parts(request, search, lang)
     own, _ = choose_themes(request.subject, search.search(request.subject, k=20), 0, lang)
     if own is not None:
         return request
@@ -736,7 +782,72 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
             rest = request.subject[len(reading):].strip()
             return replace(request, subjects=[reading], aspects=[a for a in [rest, *request.aspects] if is_aspect(a)],
                            alternatives=[])
-    return request
+    return _titled_parts(request, search, lang)
+
+
+def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request:
+    """The request with each long subject no passage is about replaced by its part the corpora hold an article on.
+
+    "Renewable energy adoption in developing countries" has no article and
+    no passage holding its terms, and the passages holding most of them
+    were on protectionism and referendums; its part "renewable energy" has
+    an article. The longest such part of at least two words, leftmost
+    first, becomes the subject and the words around it an aspect
+    ("adoption in developing countries"). Only for subjects of three or
+    more words without an article of their own and without a passage
+    holding their terms (:func:`_relevant`): "Climate change in Africa"
+    keeps the passages on climate change in Africa.
+
+    Returns:
+        ``request`` itself, or a copy with the parts as subjects.
+    """
+    subjects: list[str] = []
+    aspects: list[str] = []
+    for subject in request.subjects:
+        words = subject.split()
+        found = search.search(subject, k=PLAN_SEARCH_K) if len(words) >= 3 else []
+        if not found or choose_themes(subject, found, 0, lang)[0] is not None:
+            subjects.append(subject)
+            continue
+        at = next((i for i, w in enumerate(words) if 0 < i < len(words) - 1 and fold(w) in _PLACING), None)
+        head = " ".join(words[:at]) if at is not None else ""
+        if head and choose_themes(head, search.search(head, k=20), 0, lang)[0] is not None:
+            subjects.append(head)  # "Deforestation in the Amazon": deforestation, where
+            aspects.append(strip_article(" ".join(words[at + 1:])))
+            continue
+        part = None if _relevant(found, subject, lang)[0] else _longest_titled(words, search, lang)
+        if part is None:
+            subjects.append(subject)
+            continue
+        i, j = part
+        subjects.append(" ".join(words[i:j]))
+        rest = " ".join(w for w in [" ".join(words[:i]), " ".join(words[j:])] if w)
+        aspects += [rest] if terms(rest, lang) and is_aspect(rest) else []
+    if subjects == request.subjects:
+        return request
+    return replace(request, subjects=subjects, aspects=list(dict.fromkeys([*aspects, *request.aspects])),
+                   alternatives=[])
+
+
+#: Prepositions that place a subject ("Deforestation in the Amazon", "Artificial intelligence in medicine"):
+#: what precedes is the subject when it has an article of its own, what follows an aspect.
+_PLACING = {"in", "for", "on", "at", "across", "among", "during", "within", "around", "under", "throughout",
+            "dans", "pour", "chez", "durant", "para", "durante", "entre"}
+
+
+def _longest_titled(words: list[str], search: SearchBackend, lang: str) -> tuple[int, int] | None:
+    """Where in ``words`` the longest run of at least two words that titles an article is (leftmost of the
+    longest), a run neither starting nor ending on a stop word; ``None`` when there is none."""
+    stop = stopwords(lang)
+    for n in range(len(words) - 1, 1, -1):
+        for i in range(len(words) - n + 1):
+            run = words[i:i + n]
+            if fold(run[0]) in stop or fold(run[-1]) in stop or not terms(" ".join(run), lang):
+                continue
+            phrase = " ".join(run)
+            if choose_themes(phrase, search.search(phrase, k=20), 0, lang)[0] is not None:
+                return i, i + n
+    return None
 
 
 def no_sources_message(request: Request, search: SearchBackend, lang: str) -> str:

@@ -16,6 +16,11 @@ separates the instruction from what it is about:
 * a short "A and B" is two subjects ("Malaria and tuberculosis"; "Wind and
   solar power" → ``wind power``, ``solar power``), and so are "Compare A and
   B", "A versus B" and "the difference between A and B";
+* how one subject bears on another is two subjects ("the impact of social
+  media on teenage mental health", "How does climate change affect coffee
+  production?"), and "the role of X in Y" is Y with the aspect X;
+* a modifier naming what drives the subject ("AI-driven automation") is an
+  aspect too;
 * a lead-in ("Can you explain", "I need a report about", "Tell me about")
   goes, and what remains is read again ("Explain how vaccines work" is the
   question "how do vaccines work");
@@ -36,7 +41,7 @@ import re
 from dataclasses import dataclass, field
 
 __all__ = ["DEFAULT_SECTIONS", "LONG_SECTIONS", "SHORT_SECTIONS", "Request", "is_aspect", "read_request",
-           "section_count"]
+           "section_count", "strip_article"]
 
 #: Words of an instruction asking for length or brevity ("Write a comprehensive report on ..."): they set
 #: :attr:`Request.depth`, and with the other adjectives of :data:`_ADJ` they are part of the instruction.
@@ -131,10 +136,39 @@ _QUESTION_FORMS = [
 #: Framing words before the subject: "the rise of DeFi", "the history and future of nuclear energy".
 _FRAMING = re.compile(
     r"^(?:the\s+)?(?:(?:rise|history|future|state|role|impact|evolution|growth|development|economics|science|"
-    r"politics|basics|fundamentals|shift|transition|causes|effects|benefits|risks|challenges|prospects|pros|cons|advantages|disadvantages|uses|applications)"
+    r"politics|basics|fundamentals|shift|transition|causes?|effects?|impacts|benefits?|risks?|challenges|prospects|"
+    r"pros|cons|advantages|disadvantages|uses|applications|influence|consequences?|importance|significance)"
     r"(?:\s*(?:,|and|&)\s*(?:the\s+)?)?)+\s+(?:of|in|from)\s+",
     re.IGNORECASE,
 )
+#: "The impact of X on Y", "the role of X in Y", "l'effet de X sur Y", "el impacto de X en Y": a report on
+#: how one subject bears on another is on both (each searched, a text on both first).
+_RELATION = re.compile(
+    r"^(?:the\s+)?(?:impacts?|effects?|influences?|consequences?)\s+of\s+(?P<a>.+?)\s+(?:on|upon)\s+(?P<b>.+)$|"
+    r"^(?:(?:l['’]|les?\s+)?(?:impacts?|effets?|influences?|conséquences?)\s+(?:des?|du|de\s+la|de\s+l['’]|d['’])"
+    r"\s*(?P<c>.+?)\s+sur\s+(?P<d>.+))$|"
+    r"^(?:(?:el|los|la|las)\s+)?(?:impactos?|efectos?|influencias?|consecuencias?)\s+(?:de|del|de\s+la|de\s+los)"
+    r"\s+(?P<e>.+?)\s+(?:en|sobre)\s+(?P<f>.+)$",
+    re.IGNORECASE,
+)
+#: "The role of women in the French Revolution", "le rôle des femmes dans la Révolution", "el papel de la mujer en
+#: la Revolución": a report on the second, with the first as its aspect.
+_ROLE = re.compile(
+    r"^(?:the\s+)?role\s+of\s+(?P<a>.+?)\s+in\s+(?P<b>.+)$|"
+    r"^(?:le\s+)?rôle\s+(?:des?|du|de\s+la|de\s+l['’]|d['’])\s*(?P<c>.+?)\s+dans\s+(?P<d>.+)$|"
+    r"^(?:el\s+)?papel\s+(?:de|del|de\s+la|de\s+los|de\s+las)\s+(?P<e>.+?)\s+en\s+(?P<f>.+)$",
+    re.IGNORECASE,
+)
+#: "How does X affect Y?", "In what ways do X shape Y?": a question on how one subject bears on another.
+_RELATION_QUESTION = re.compile(
+    r"^(?:how|in\s+what\s+ways?|to\s+what\s+extent)\s+(?:do|does|did|can|could|will|would|might|may|is|are)\s+"
+    r"(?P<a>.+)\s+(?:affect(?:ing)?|influenc(?:e|ing)|impact(?:ing)?|shap(?:e|ing)|chang(?:e|ing)|alter(?:ing)?|"
+    r"harm(?:ing)?|threaten(?:ing)?|benefit(?:ing)?|hurt(?:ing)?|drive|driving|transform(?:ing)?)\s+(?P<b>.+)$",
+    re.IGNORECASE,
+)
+#: A modifier saying what drives or bases the subject: "AI-driven automation", "cloud-based storage".
+_DRIVER = re.compile(r"^([^\W_][\w.]*)-(?:driven|based|powered|enabled|assisted|led|related|centred|centered|"
+                     r"focused|oriented)\s+\S", re.IGNORECASE)
 #: Where the aspects start: "X and how it ...", "X, drawing lessons from ...", "X and its ...".
 _ASPECT_SPLIT = re.compile(
     r"\s*(?:,\s*(?:and\s+)?|\s+and\s+(?=how\b|why\b|what\b|its\b|their\b|the\b|proposing\b)|"
@@ -186,6 +220,11 @@ class Request:
     def subject(self) -> str:
         """The subjects as one phrase ("malaria and tuberculosis")."""
         return " and ".join(self.subjects)
+
+
+def strip_article(text: str) -> str:
+    """``text`` without a leading article ("the Amazon" → "Amazon", "l'agriculture" → "agriculture")."""
+    return _tidy(_ARTICLE.sub("", _tidy(text)))
 
 
 def _tidy(text: str) -> str:
@@ -263,7 +302,11 @@ def read_request(text: str, lang: str = "en") -> Request:
     aspects: list[str] = []
     alternatives: list[str] = []
     subject = _tidy(body)
-    if question:
+    related = _RELATION_QUESTION.match(subject) if question else None
+    second = ""  # the subject another bears on ("coffee production", "teenage mental health")
+    if related:  # "How does climate change affect coffee production?": both subjects
+        subject, second = _tidy(related.group("a")), _tidy(related.group("b"))
+    elif question:
         for form in _QUESTION_FORMS:
             m = form.match(subject)
             if m:
@@ -277,15 +320,32 @@ def read_request(text: str, lang: str = "en") -> Request:
     if compared:
         a, b = (_tidy(x) for x in compared.groups() if x)
         subject = f"{_tidy(_ARTICLE.sub('', a))} and {_tidy(_ARTICLE.sub('', b))}"
-    acronyms = _ACRONYM.findall(subject)
+    acronyms = _ACRONYM.findall(f"{subject} {second}")
     subject = _ACRONYM.sub("", subject)
     subject, more = _split_aspects(subject)
     aspects += more
+    relation = _RELATION.match(_tidy(_ARTICLE.sub("", _tidy(subject)))) if not (compared or second) else None
+    if relation:  # "the impact of social media on teenage mental health": two subjects, however long
+        subject, second = (_tidy(x) for x in relation.groups() if x)
+    role = _ROLE.match(_tidy(_ARTICLE.sub("", _tidy(subject)))) if not (compared or second) else None
+    if role:  # "the role of women in the French Revolution": the revolution, with women as an aspect
+        played, subject = (_tidy(x) for x in role.groups() if x)
+        aspects.insert(0, strip_article(played))
+    if second:
+        second, more = _split_aspects(_ACRONYM.sub("", second))
+        aspects += more
+        second = _tidy(_ARTICLE.sub("", _tidy(second)))
     subject = _tidy(_FRAMING.sub("", _tidy(subject)))
     subject, head_aspects = _head_aspects(subject)
     aspects = head_aspects + aspects
+    driver = _DRIVER.match(subject)
+    if driver:  # "AI-driven automation": automation, and AI an aspect of it
+        aspects.insert(0, driver.group(1))
     subject = _tidy(_ARTICLE.sub("", subject)) or raw
-    subjects = _two_subjects(subject) if not compared else _two_subjects(subject, limit=12)
+    if second:
+        subjects = [subject, second]
+    else:
+        subjects = _two_subjects(subject) if not compared else _two_subjects(subject, limit=12)
     aspects = [a for a in dict.fromkeys(aspects) if a.casefold() not in {s.casefold() for s in subjects}]
     return Request(text=raw, subjects=subjects, aspects=aspects[:6], question=question, acronyms=acronyms,
                    alternatives=alternatives if len(subjects) == 1 else [], depth=depth)
