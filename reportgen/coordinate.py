@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from reportgen.acp import StatusCode
 from reportgen.blueprint.model import Blueprint, TaskStatus
 from reportgen.errors import RunError
 from reportgen.i18n import labels
@@ -97,7 +98,8 @@ def _paragraphs(sentences: list[dict[str, Any]], refs: _References) -> list[Para
 
 
 def _limitations(blueprint: Blueprint) -> list[Limitation]:
-    """One entry per failed or skipped task; degraded dependents are named in it."""
+    """One entry per failed or skipped task; degraded dependents are named in it, and a chart without data
+    is :attr:`~reportgen.report.Limitation.minor`."""
     out = []
     for task in blueprint.tasks:
         if task.status not in (TaskStatus.FAILED, TaskStatus.SKIPPED):
@@ -111,7 +113,10 @@ def _limitations(blueprint: Blueprint) -> list[Limitation]:
         reason = f"{task.aim}: {task.reason}"
         if degraded:
             reason += f". Done without it: {'; '.join(degraded)}"
-        out.append(Limitation(task_id=task.id, status_code=code, reason=reason))
+        # a chart the sources hold no data for leaves its section whole: listed, not counted at the top
+        minor = (task.kind == "chart" and code == StatusCode.INCOMPLETE_INFORMATION
+                 and all(t.status is TaskStatus.DONE for t in blueprint.dependents(task.id)))
+        out.append(Limitation(task_id=task.id, status_code=code, reason=reason, minor=minor))
     return out
 
 

@@ -190,11 +190,17 @@ class Limitation(BaseModel):
         task_id: The task that failed or was degraded (``""`` for run-wide notes).
         status_code: The ACP status code that ended it, when there is one.
         reason: Plain-text explanation for readers.
+        minor: Whether the report stands whole without it: a chart whose
+            sources print no comparable numbers (605) is listed at the end,
+            but not counted in the note at the top (which would otherwise
+            say "6 parts of the plan could not be completed" of a report
+            every section of which was written).
     """
 
     task_id: str = ""
     status_code: int | None = None
     reason: str
+    minor: bool = False
 
 
 class Report(BaseModel):
@@ -240,6 +246,11 @@ class Report(BaseModel):
     model: str | None = None
     usage: dict | None = None
     brains: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+    @property
+    def counted_limitations(self) -> list[Limitation]:
+        """The limitations the note at the top counts: all but the :attr:`Limitation.minor` ones."""
+        return [lim for lim in self.limitations if not lim.minor]
 
     def figure(self, figure_id: str) -> Figure:
         """Return the figure with ``figure_id``.

@@ -6,6 +6,7 @@ from reportgen.agents.model_common import quoted, section_output
 from reportgen.blueprint.model import TaskStatus
 from reportgen.blueprint.planner import compile_blueprint
 from reportgen.coordinate import coordinate
+from reportgen.report import Limitation
 from reportgen.errors import RunError
 from reportgen.sources.fetch import normalize_url
 
@@ -107,3 +108,34 @@ def test_a_section_left_with_no_sentence_of_its_own_is_named_in_the_limitations(
     assert [s.title for s in report.sections] == ["A"]
     assert any(lim.task_id == "write-2" and "The section on B was left out" in lim.reason
                for lim in report.limitations)
+
+
+def test_a_chart_without_data_is_listed_but_not_counted_at_the_top():
+    """Six sections without a chart are no "6 parts of the plan could not be completed"."""
+    from reportgen.render.markdown import render_markdown
+
+    from factories import sample_report
+
+    minor = Limitation(task_id="chart-2", status_code=605, reason="Chart numbers: no comparable data", minor=True)
+    report = sample_report(limitations=[minor])
+    assert report.counted_limitations == []
+    text = render_markdown(report).text
+    assert "no comparable data" in text  # listed at the end
+    assert "could not be completed" not in text  # not counted at the top
+    both = sample_report(limitations=[minor, Limitation(task_id="research-1", status_code=604, reason="timed out")])
+    assert "**Limitations:** 1 parts of the plan could not be completed" in render_markdown(both).text
+
+
+def test_a_chart_task_without_data_is_a_minor_limitation():
+    blueprint = compile_blueprint("r", "Tea", ["Camellia"], subject="Tea")
+    chart = next(t for t in blueprint.tasks if t.kind == "chart")
+    chart.status, chart.status_codes, chart.reason = TaskStatus.FAILED, [605], "no comparable numbers"
+    for task in blueprint.tasks:
+        if task is not chart:
+            task.status = TaskStatus.DONE
+    from reportgen.coordinate import _limitations
+
+    (lim,) = _limitations(blueprint)
+    assert lim.task_id == chart.id and lim.minor
+    chart.status_codes = [604]  # a chart tool that timed out is a part of the plan not done
+    assert not _limitations(blueprint)[0].minor

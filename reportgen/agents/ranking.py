@@ -10,7 +10,8 @@ from reportgen.sources.models import Passage
 from reportgen.sources.text import has_cjk, split_sentences, stopwords, tokenize
 
 __all__ = [
-    "MENTION_PREFIX", "RankedSentence", "about", "mentions", "quotable", "rank_sentences", "stem", "terms",
+    "MENTION_PREFIX", "RankedSentence", "about", "mentions", "names_subject", "quotable", "rank_sentences", "stem",
+    "terms",
     "with_antecedents", "writes_phrase",
 ]
 
@@ -123,6 +124,22 @@ def writes_phrase(text: str, phrase: str) -> bool:
     have = [stem(t) for t in tokenize(text)]
     n = len(wanted)
     return any(have[i:i + n] == wanted for i in range(len(have) - n + 1) if have[i] == wanted[0])
+
+
+def names_subject(text: str, subject: str) -> bool:
+    """Whether ``text`` writes the subject, or one of two subjects joined by "and"
+    (:func:`writes_phrase`): "mental health" is named by "a regulated mental health profession", not by
+    "sexual and reproductive health". The ``naming`` measure of ``make bench-quality`` is the same rule.
+
+    Args:
+        text: Any text.
+        subject: The subject as the planner read it (:attr:`~reportgen.blueprint.request.Request.subject`).
+
+    Returns:
+        True when ``text`` writes the whole subject or one of its parts.
+    """
+    parts = [subject, *re.split(r"\s+and\s+", subject)] if " and " in subject else [subject]
+    return any(writes_phrase(text, part) for part in parts if part.strip())
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from typing import Any
 
 from reportgen.acp import StatusCode
 from reportgen.agents.model_common import quoted, section_output
-from reportgen.agents.ranking import rank_sentences, terms, with_antecedents
+from reportgen.agents.ranking import names_subject, rank_sentences, terms, with_antecedents
 from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
@@ -112,6 +112,14 @@ class WriterBrain(Brain):
         if kind == "write" and params["subject_notes"]:
             ranked, spare = _about_the_subject(ranked, params["subject_notes"], ctx, params["title"],
                                                params.get("companions") or (), params.get("subject") or "")
+        naming = [r for r in ranked if names_subject(r.text, focus)] if kind != "write" else []
+        if kind == "introduction" and (naming or any(names_subject(str(sec.get("title", "")), focus)
+                                                     for sec in params["sections"])):
+            # only sentences writing the subject open the report ("a regulated mental health profession", not
+            # "sexual and reproductive health"); none when sections titled by the subjects say what they are
+            ranked = naming
+        elif kind == "conclusion" and naming:  # ordered as the introduction's, to know which ones it takes
+            ranked = naming + [r for r in ranked if r not in naming]
         words = render_labels(ctx.lang)
         if kind == "write":
             wanted, role, title = BODY_SENTENCES, "body", params["title"]
@@ -237,7 +245,6 @@ def _summary(
     chosen: list[dict[str, Any]] = []
     used_sections: set[str] = set()
     subject_text = subject_text or ctx.topic  # the subject as read, not the request's other words
-    subject = terms(subject_text, ctx.lang)
     # the subject's own sentences (the introduction's, the best of the overview) judge the ones not naming it
     about = Relatedness([c.text for c in ranked[:INTRO_SENTENCES]] or [subject_text], [], ctx.lang,
                         subject=subject_text, space=scorer.space)
@@ -250,7 +257,7 @@ def _summary(
                 break
             if sentence["text"] in exclude or (origin != "overview" and origin in used_sections):
                 continue
-            if bool(subject & terms(sentence["text"], ctx.lang)) != naming:
+            if names_subject(sentence["text"], subject_text) != naming:
                 continue
             if naming and origin != "overview" and scorer.space is not None \
                     and about.score(sentence["text"]) < about.threshold:

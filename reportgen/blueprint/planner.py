@@ -214,6 +214,7 @@ def compile_blueprint(
     local_corpus: bool = False,
     subject: str | None = None,
     sense: list[str] | None = None,
+    held: str | None = None,
 ) -> Blueprint:
     """Compile section themes into the execution blueprint.
 
@@ -239,6 +240,9 @@ def compile_blueprint(
         sense: Titles of the subject's core documents (:func:`gather_themes`):
             the overview research keeps to their sense ("Mars" the planet,
             not the god); default none (no such filter).
+        held: The subject as the corpora hold it (:func:`held_subject`):
+            what the tasks search and judge sentences by; default ``subject``
+            (which stays the report's title).
 
     Returns:
         A blueprint of ``1 + 3 x len(themes) + 2`` tasks, plus the planned agents' tasks.
@@ -250,6 +254,7 @@ def compile_blueprint(
         registry = load_registry(get_settings())
     research, chart, writer = (registry.agent_for(k).name for k in ("research", "chart", "write"))
     subject = subject or topic
+    read, subject = subject, held or subject  # the title's, and the one searched and judged by
     keywords = [section_keywords(theme, lang) for theme in themes]
     words = labels(lang)
     details = details or [{} for _ in themes]
@@ -257,7 +262,7 @@ def compile_blueprint(
     tasks = [
         Task(
             id="research-overview", agent=research, kind="research",
-            aim=words["aim_overview"].format(topic=subject),
+            aim=words["aim_overview"].format(topic=read),
             inputs={"query": TaskInput(value=subject), "k": TaskInput(value=8),
                     **({"sense": TaskInput(value=list(dict.fromkeys(sense))), "subject": TaskInput(value=subject)}
                        if sense else {})},
@@ -327,7 +332,7 @@ def compile_blueprint(
             )
         )
     tasks += _planned_tasks(registry, subject, themes, keywords, local_corpus, tasks)
-    return Blueprint(report_id=report_id, topic=topic, subject=subject, tasks=tasks)
+    return Blueprint(report_id=report_id, topic=topic, subject=read, tasks=tasks)
 
 
 #: Weight of :func:`subject_density` in a theme's score in a topic space (relatedness is in [-1, 1]).
@@ -556,15 +561,42 @@ def thin_note(request: Request, core: list[Passage], lang: str) -> str:
     holding its words apart ("electric" power lines, "vehicles") is not;
     another subject must have all its terms in one core passage.
     """
-    def held(subject: str) -> bool:
-        wanted = terms(subject, lang)
-        if compound(subject, lang):
-            return any(writes_phrase(f"{p.title} {p.text}", subject) or terms(p.title, lang) == wanted for p in core)
-        return any(wanted <= terms(f"{p.title} {p.text}", lang) for p in core)
-
-    if not core or all(held(s) for s in request.subjects):
+    if not core or all(_holds(core, s, lang) for s in request.subjects):
         return ""
     return labels(lang)["thin"].format(subject=request.subject, titles=", ".join(dict.fromkeys(p.title for p in core)))
+
+
+def _holds(core: list[Passage], subject: str, lang: str) -> bool:
+    """Whether core passages hold ``subject`` (:func:`thin_note`'s rule)."""
+    wanted = terms(subject, lang)
+    if compound(subject, lang):
+        return any(writes_phrase(f"{p.title} {p.text}", subject) or terms(p.title, lang) == wanted for p in core)
+    return any(wanted <= terms(f"{p.title} {p.text}", lang) for p in core)
+
+
+def held_subject(request: Request, core: list[Passage], lang: str) -> str:
+    """The subject as the corpora hold it: each subject the core does not hold is named by the title of
+    its part's article that stands for it (:func:`_part_article`), when there is one.
+
+    "AI-driven automation" is searched and judged as "Automation": the words
+    of the unwritten phrase are no sign of being on the subject ("driven" is
+    said of a chainsaw's chain and of breathing). The report keeps the
+    subject as read for its title and its note.
+
+    Args:
+        request: The read request.
+        core: The subjects' core passages (:func:`gather_themes`).
+        lang: Its language.
+
+    Returns:
+        The subjects as held, joined with "and" as :attr:`Request.subject` is.
+    """
+    held = []
+    for subject in request.subjects:
+        wanted = terms(subject, lang)
+        part = next((p.title for p in core if terms(p.title, lang) < wanted), None)
+        held.append(part if part and not _holds(core, subject, lang) else subject)
+    return " and ".join(held)
 
 
 def _closest(search: SearchBackend, request: Request, lang: str) -> list[str]:
@@ -888,6 +920,7 @@ def plan_extractive(
     titles = titles or [request.subject]
     blueprint = compile_blueprint(report_id, options.topic, titles, options.lang, registry=registry,
                                   local_corpus=bool(options.corpus_dirs), subject=request.subject,
+                                  held=held_subject(request, core, options.lang),
                                   details=[{"companions": companions.get(t, [])} for t in titles],
                                   sense=[p.title for p in core])
     blueprint.note = thin_note(request, core, options.lang)

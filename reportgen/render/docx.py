@@ -103,8 +103,8 @@ def render_docx(report: Report, *, appendix: AppendixView | None = None) -> byte
         meta += f" · {labels['sources']}: " + labels["list_separator"].join(report.corpora)
     builder.muted(meta)
     doc.add_paragraph(_text(report.mode_note or f"Written in {report.mode} mode."), style="Quote")
-    if report.limitations:
-        builder.muted(f"{labels['limitations']}: {len(report.limitations)} {labels['incomplete']}.")
+    if report.counted_limitations:
+        builder.muted(f"{labels['limitations']}: {len(report.counted_limitations)} {labels['incomplete']}.")
 
     by_section = place_figures(report)
     tables = place_tables(report)

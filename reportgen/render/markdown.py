@@ -130,8 +130,8 @@ def render_markdown(report: Report, *, appendix: AppendixView | None = None) -> 
     out += [meta, ""]
     note = report.mode_note or f"Written in {report.mode} mode."
     out += [f"> {escape_markdown(note)}", ""]
-    if report.limitations:
-        out += [f"> **{escape_markdown(labels['limitations'])}:** {len(report.limitations)} "
+    if report.counted_limitations:
+        out += [f"> **{escape_markdown(labels['limitations'])}:** {len(report.counted_limitations)} "
                 f"{escape_markdown(labels['incomplete'])}.", ""]
 
     by_section = place_figures(report)
