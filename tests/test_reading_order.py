@@ -137,3 +137,34 @@ def test_a_body_sentence_must_name_the_subject_as_read_not_the_requests_other_wo
                                       "The history of Rome spans 28 centuries."]
     loose, _ = _about_the_subject(ranked, notes, ctx, "Camellia", ())  # by the request's words, "history" counts
     assert loose[0].text == "The history of Rome spans 28 centuries."
+
+
+def test_the_introduction_quotes_sentences_writing_the_subject(tmp_path):
+    """ "Sexual and reproductive health" holds "health", but does not write "mental health"."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.ranking import names_subject
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    assert names_subject("Psychology is a mental health profession.", "social media and mental health")
+    assert not names_subject("Reproductive health is a field of health care.", "social media and mental health")
+    notes = [_passage("Reproductive health", "Reproductive health is a field of health care and social activism."),
+             _passage("Psychology", "Clinical psychology is a regulated mental health profession.")]
+    ctx = RunContext(topic="social media and mental health", lang="en", search=FakeSearch([]),
+                     log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="introduction", agent="writer", kind="introduction", section="introduction", aim="intro")
+    section = {"id": "s1", "title": "Mental health", "sentences": [{"text": "Mental health is well-being."}]}
+
+    def introduction(sections: list[dict]) -> list[str]:
+        inputs = {"notes": [p.model_dump() for p in notes], "subject": "social media and mental health",
+                  **{f"section_{i}": s for i, s in enumerate(sections, start=1)}}
+        params = writer.build_request(task, inputs, "direct", ctx)
+        return [s["text"] for s in writer.call(params, ctx)["section"]["sentences"]]
+
+    assert introduction([section]) == ["Clinical psychology is a regulated mental health profession."]
+    notes.pop()  # nothing left writes the subject: no introduction, the sections titled by it open the report
+    assert introduction([section]) == []

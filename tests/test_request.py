@@ -392,6 +392,20 @@ def test_a_long_subject_takes_its_part_the_corpus_holds(text, subjects, aspect):
     assert "Protectionism" not in themes + [p.title for p in core]
 
 
+def test_a_part_spelled_apart_in_the_corpus_is_found_and_the_report_says_what_it_lacks():
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [*PARTS, _doc("Health care", "Health care, or healthcare, is the improvement of health by prevention."),
+            _doc("Hospital", "A hospital is a health care institution with staff and medical equipment."),
+            _doc("Building", "A building is a structure with a roof and walls.")]
+    text = "Write a detailed report on building resilient healthcare supply chains"
+    request = resolve_subject(read_request(text), FakeSearch(docs), "en")
+    assert request.subjects == ["Health care"]  # not the broad "Building"
+    assert request.asked == "building resilient healthcare supply chains"
+    blueprint = plan_extractive("r", RunOptions(topic=text), FakeSearch(docs))
+    assert "building resilient healthcare supply chains" in blueprint.note and "Health care" in blueprint.note
+
+
 def test_a_subject_with_an_article_of_its_own_is_kept_whole():
     from reportgen.blueprint.planner import resolve_subject
 
@@ -407,4 +421,9 @@ def test_each_related_subject_leads_through_its_parts_article():
         request = read_request(text)
         themes, core, _ = gather_themes(request, FakeSearch(PARTS), 4, "en")
         assert leads <= set(themes[:2]), (text, themes)
-        assert plan_extractive("r", RunOptions(topic=text), FakeSearch(PARTS)).note  # says what it lacks
+        blueprint = plan_extractive("r", RunOptions(topic=text), FakeSearch(PARTS))
+        assert blueprint.note  # says what it lacks
+        # titled as read; searched and judged as held ("deprivation" is no sign of being on the subject)
+        assert blueprint.subject == request.subject
+        held = {t.inputs["subject"].value for t in blueprint.tasks if t.kind in ("write", "conclusion")}
+        assert held == {request.subject.replace("coffee production", "Coffee").replace("sleep deprivation", "Sleep")}

@@ -561,9 +561,10 @@ def thin_note(request: Request, core: list[Passage], lang: str) -> str:
     holding its words apart ("electric" power lines, "vehicles") is not;
     another subject must have all its terms in one core passage.
     """
-    if not core or all(_holds(core, s, lang) for s in request.subjects):
+    if not core or not request.asked and all(_holds(core, s, lang) for s in request.subjects):
         return ""
-    return labels(lang)["thin"].format(subject=request.subject, titles=", ".join(dict.fromkeys(p.title for p in core)))
+    return labels(lang)["thin"].format(subject=request.asked or request.subject,
+                                       titles=", ".join(dict.fromkeys(p.title for p in core)))
 
 
 def _holds(core: list[Passage], subject: str, lang: str) -> bool:
@@ -820,45 +821,58 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
 def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request:
     """The request with each long subject no passage is about replaced by its part the corpora hold an article on.
 
-    "Renewable energy adoption in developing countries" has no article and
-    no passage holding its terms, and the passages holding most of them
-    were on protectionism and referendums; its part "renewable energy" has
-    an article. The longest such part of at least two words, leftmost
-    first, becomes the subject and the words around it an aspect
-    ("adoption in developing countries"). Only for subjects of three or
-    more words without an article of their own and without a passage
-    holding their terms (:func:`_relevant`): "Climate change in Africa"
-    keeps the passages on climate change in Africa.
+    Only for subjects of three or more words without an article of their own:
+
+    * a subject placed by a preposition (:data:`_PLACING`) whose head has an
+      article is that head, and the place an aspect: "Deforestation in the
+      Amazon" is deforestation with the aspect "Amazon", "Artificial
+      intelligence in medicine" artificial intelligence with "medicine";
+    * else, when no passage holds the subject's terms (:func:`_relevant`),
+      its longest part with an article, leftmost first, is the subject and
+      the words around it an aspect. "Renewable energy adoption in
+      developing countries" (the passages holding most of its terms were on
+      protectionism and referendums) is renewable energy with the aspect
+      "adoption in developing countries". A part of one word counts when
+      the corpus spells it apart ("healthcare": "Health care",
+      :func:`_longest_titled`).
+
+    Where no passage held the whole subject, :attr:`Request.asked` keeps it
+    and the report says so at the top (:func:`thin_note`).
 
     Returns:
         ``request`` itself, or a copy with the parts as subjects.
     """
     subjects: list[str] = []
     aspects: list[str] = []
+    unheld = False  # whether a subject replaced holds no passage of its own: the report says so at the top
     for subject in request.subjects:
         words = subject.split()
         found = search.search(subject, k=PLAN_SEARCH_K) if len(words) >= 3 else []
         if not found or choose_themes(subject, found, 0, lang)[0] is not None:
             subjects.append(subject)
             continue
+        none_on_it = not _relevant(found, subject, lang)[0]
         at = next((i for i, w in enumerate(words) if 0 < i < len(words) - 1 and fold(w) in _PLACING), None)
         head = " ".join(words[:at]) if at is not None else ""
-        if head and choose_themes(head, search.search(head, k=20), 0, lang)[0] is not None:
-            subjects.append(head)  # "Deforestation in the Amazon": deforestation, where
+        title = _own_title(head, search, lang) if head else None
+        if title:
+            subjects.append(title)  # "Deforestation in the Amazon": deforestation, where
             aspects.append(strip_article(" ".join(words[at + 1:])))
+            unheld = unheld or none_on_it
             continue
-        part = None if _relevant(found, subject, lang)[0] else _longest_titled(words, search, lang)
+        part = _longest_titled(words, search, lang) if none_on_it else None
         if part is None:
             subjects.append(subject)
             continue
-        i, j = part
-        subjects.append(" ".join(words[i:j]))
+        i, j, title = part
+        subjects.append(title)  # as the corpus spells it: "Health care" for "healthcare"
+        unheld = True
         rest = " ".join(w for w in [" ".join(words[:i]), " ".join(words[j:])] if w)
         aspects += [rest] if terms(rest, lang) and is_aspect(rest) else []
     if subjects == request.subjects:
         return request
     return replace(request, subjects=subjects, aspects=list(dict.fromkeys([*aspects, *request.aspects])),
-                   alternatives=[])
+                   alternatives=[], asked=request.subject if unheld else "")
 
 
 #: Prepositions that place a subject ("Deforestation in the Amazon", "Artificial intelligence in medicine"):
@@ -867,19 +881,38 @@ _PLACING = {"in", "for", "on", "at", "across", "among", "during", "within", "aro
             "dans", "pour", "chez", "durant", "para", "durante", "entre"}
 
 
-def _longest_titled(words: list[str], search: SearchBackend, lang: str) -> tuple[int, int] | None:
+def _longest_titled(words: list[str], search: SearchBackend, lang: str) -> tuple[int, int, str] | None:
     """Where in ``words`` the longest run of at least two words that titles an article is (leftmost of the
-    longest), a run neither starting nor ending on a stop word; ``None`` when there is none."""
+    longest), a run neither starting nor ending on a stop word, and the article's title; ``None`` when
+    there is none. One word counts when the corpus spells it as two ("healthcare": "Health care",
+    :func:`_spelled_apart`): it is a compound, not a word as broad as "building"."""
     stop = stopwords(lang)
-    for n in range(len(words) - 1, 1, -1):
+    for n in range(len(words) - 1, 0, -1):
         for i in range(len(words) - n + 1):
             run = words[i:i + n]
             if fold(run[0]) in stop or fold(run[-1]) in stop or not terms(" ".join(run), lang):
                 continue
-            phrase = " ".join(run)
-            if choose_themes(phrase, search.search(phrase, k=20), 0, lang)[0] is not None:
-                return i, i + n
+            title = _own_title(" ".join(run), search, lang, titled=n > 1)
+            if title:
+                return i, i + n, title
     return None
+
+
+def _own_title(phrase: str, search: SearchBackend, lang: str, titled: bool = True) -> str | None:
+    """The phrase as an article titles it: the phrase itself when an article is titled by it
+    (:func:`choose_themes`; only when ``titled``), the title when the corpus spells it apart
+    (:func:`_spelled_apart`), else ``None``."""
+    found = search.search(phrase, k=20)
+    if titled and choose_themes(phrase, found, 0, lang)[0] is not None:
+        return phrase
+    return next((p.title for p in found if _spelled_apart(phrase, p.title)), None)
+
+
+def _spelled_apart(word: str, title: str) -> bool:
+    """Whether ``title`` spells ``word`` as two or more words ("Health care" for "healthcare", "E-mail" and
+    "Email" alike)."""
+    squeeze = lambda text: re.sub(r"[\s\-‐]+", "", fold(text))  # noqa: E731
+    return bool(re.search(r"[\s\-‐]", title.strip())) and squeeze(word) == squeeze(title)
 
 
 def no_sources_message(request: Request, search: SearchBackend, lang: str) -> str:

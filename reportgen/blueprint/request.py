@@ -206,6 +206,10 @@ class Request:
             may follow the subject, longest first ("immune system" for "How
             does the immune system fight viruses?", subject "immune system
             fight"); see :func:`reportgen.blueprint.planner.resolve_subject`.
+        asked: The subject as asked, when the planner took the part of it
+            the corpora hold an article on because they hold no passage on
+            the whole ("building resilient healthcare supply chains" →
+            "Health care"); the report says so at the top. ``""`` otherwise.
     """
 
     text: str
@@ -215,6 +219,7 @@ class Request:
     acronyms: list[str] = field(default_factory=list)
     alternatives: list[str] = field(default_factory=list)
     depth: str = ""
+    asked: str = ""
 
     @property
     def subject(self) -> str:
