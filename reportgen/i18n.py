@@ -24,6 +24,7 @@ LABELS: dict[str, dict[str, str]] = {
         "corpus_web": "web pages found with ddgs and fetched for this report",
         "report": "Report",
         "incomplete": "parts of the plan could not be completed as planned",
+        "incomplete_one": "part of the plan could not be completed as planned",
         "section_left_out": (
             "The section on {title} was left out: every sentence it found is already quoted earlier in the report"
         ),
@@ -70,6 +71,7 @@ LABELS: dict[str, dict[str, str]] = {
         "corpus_web": "des pages web trouvées avec ddgs et consultées pour ce rapport",
         "report": "Rapport",
         "incomplete": "parties du plan n'ont pas pu être réalisées comme prévu",
+        "incomplete_one": "partie du plan n'a pas pu être réalisée comme prévu",
         "section_left_out": (
             "La section sur {title} a été omise : chaque phrase trouvée est déjà citée plus haut dans le rapport"
         ),
@@ -118,6 +120,7 @@ LABELS: dict[str, dict[str, str]] = {
         "corpus_web": "páginas web halladas con ddgs y consultadas para este informe",
         "report": "Informe",
         "incomplete": "partes del plan no pudieron completarse como estaba previsto",
+        "incomplete_one": "parte del plan no pudo completarse como estaba previsto",
         "section_left_out": (
             "La sección sobre {title} se omitió: cada frase encontrada ya se cita antes en el informe"
         ),

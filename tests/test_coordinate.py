@@ -123,7 +123,7 @@ def test_a_chart_without_data_is_listed_but_not_counted_at_the_top():
     assert "no comparable data" in text  # listed at the end
     assert "could not be completed" not in text  # not counted at the top
     both = sample_report(limitations=[minor, Limitation(task_id="research-1", status_code=604, reason="timed out")])
-    assert "**Limitations:** 1 parts of the plan could not be completed" in render_markdown(both).text
+    assert "**Limitations:** 1 part of the plan could not be completed" in render_markdown(both).text
 
 
 def test_a_chart_task_without_data_is_a_minor_limitation():

@@ -119,6 +119,23 @@ def test_a_passage_opening_on_a_pronoun_is_an_articles_later_part():
     assert [s.text for s in ranked] == ["Om is a sacred sound and symbol in Indian religions."]
 
 
+def test_a_pronoun_after_an_opening_phrase_points_back_too():
+    from reportgen.agents.ranking import quotable
+
+    for text in ("In 1770, he married Marie Antoinette.", "Later, it became a province of the Achaemenid Empire.",
+                 "For example, they eat fish and rice."):
+        assert not quotable(text, 0, "en"), text
+    assert not quotable("En 1770, il épousa Marie-Antoinette.", 0, "fr")
+    for text in ("In 1928, Alexander Fleming discovered penicillin.", "Paris, the capital of France, is large.",
+                 "Mercury, Venus, Earth and Mars are rocky planets."):
+        assert quotable(text, 0, "en"), text
+    louis = _passage("Louis XVI", "Louis XVI was the last king of France before the fall of the monarchy. In 1770, "
+                     "he married Marie Antoinette.")
+    ranked = rank_sentences([louis], focus="Marie Antoinette", topic="France", lang="en",
+                            keywords=["marie", "antoinette"])
+    assert "In 1770, he married Marie Antoinette." not in [s.text for s in ranked if s.after is None]
+
+
 def test_a_body_sentence_must_name_the_subject_as_read_not_the_requests_other_words(tmp_path):
     from reportgen.acp import MessageLog
     from reportgen.agents.runtime import RunContext

@@ -33,11 +33,20 @@ _ANAPHORIC = {
 }
 
 
+#: A pronoun after an opening phrase points back as well: "In 1770, he married Marie Antoinette",
+#: "Later, it became a province of the Achaemenid Empire".
+_ANAPHORIC_AFTER = {
+    "en": re.compile(r"^[^,;:()]{1,40},\s+(?:he|she|it|they|his|her|its|their)\b", re.IGNORECASE),
+    "fr": re.compile(r"^[^,;:()]{1,40},\s+(?:il|elle|ils|elles)\b", re.IGNORECASE),
+    "es": re.compile(r"^[^,;:()]{1,40},\s+(?:él|ella|ellos|ellas)\b", re.IGNORECASE),
+}
+
+
 def quotable(sentence: str, position: int, lang: str) -> bool:
     """Whether a source sentence can stand alone in a report.
 
     Not a sentence about the source itself, and not one that starts by
-    pointing back to an earlier sentence, even when it opens its passage: a
+    pointing back to an earlier sentence ("It is …", or "In 1770, he …"), even when it opens its passage: a
     passage may be an article's second part ("It is the essence of …" opened
     the second passage of *Om*), and an article's own first sentence names
     its subject. ``position`` (the sentence's index in its passage) no longer matters.
@@ -45,7 +54,8 @@ def quotable(sentence: str, position: int, lang: str) -> bool:
     del position
     if _META.search(sentence):
         return False
-    return not sentence.lower().startswith(_ANAPHORIC.get(lang, _ANAPHORIC["en"]))
+    after = _ANAPHORIC_AFTER.get(lang, _ANAPHORIC_AFTER["en"])
+    return not sentence.lower().startswith(_ANAPHORIC.get(lang, _ANAPHORIC["en"])) and not after.match(sentence)
 
 
 def stem(token: str) -> str:

@@ -826,7 +826,10 @@ def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request
     * a subject placed by a preposition (:data:`_PLACING`) whose head has an
       article is that head, and the place an aspect: "Deforestation in the
       Amazon" is deforestation with the aspect "Amazon", "Artificial
-      intelligence in medicine" artificial intelligence with "medicine";
+      intelligence in medicine" artificial intelligence with "medicine"; so
+      is a head of two or three words without one ("coffee production in
+      Brazil": the article of its part "Coffee" then stands for it,
+      :func:`_part_article`);
     * else, when no passage holds the subject's terms (:func:`_relevant`),
       its longest part with an article, leftmost first, is the subject and
       the words around it an aspect. "Renewable energy adoption in
@@ -854,8 +857,8 @@ def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request
         none_on_it = not _relevant(found, subject, lang)[0]
         at = next((i for i, w in enumerate(words) if 0 < i < len(words) - 1 and fold(w) in _PLACING), None)
         head = " ".join(words[:at]) if at is not None else ""
-        title = _own_title(head, search, lang) if head else None
-        if title:
+        title = (_own_title(head, search, lang) or (head if compound(head, lang) else None)) if head else None
+        if title:  # a compound head without an article ("coffee production") takes its part's (gather_themes)
             subjects.append(title)  # "Deforestation in the Amazon": deforestation, where
             aspects.append(strip_article(" ".join(words[at + 1:])))
             unheld = unheld or none_on_it

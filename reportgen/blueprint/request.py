@@ -40,6 +40,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from reportgen.agents.ranking import stem
+from reportgen.sources.text import fold
+
 __all__ = ["DEFAULT_SECTIONS", "LONG_SECTIONS", "SHORT_SECTIONS", "Request", "is_aspect", "read_request",
            "section_count", "strip_article"]
 
@@ -55,13 +58,26 @@ _DOC = (r"(?:report|briefing|brief|overview|analysis|summary|paper|study|article
 _VERB = (r"(?:write|prepare|produce|create|draft|compile|give|make|generate|provide|put\s+together|"
          r"rédige[rz]?|redige[rz]?|écri[sr]e?z?|ecri[sr]e?z?|prépare[rz]?|prepare[rz]?|fais|faites|"
          r"escribe|escribir|redacta|redactar|prepara|preparar|haz|elabora)")
+#: A word of an instruction that is not a preposition, an article or a document noun.
+_PLAIN_WORD = (r"(?!(?:of|on|about|for|in|into|to|the|a|an|de|du|des|sur|sobre|en|el|la|le|les)\b)"
+               rf"(?!{_DOC}\b)[^\W\d_][\w'’-]*")
+#: Who the report is for: "for a general audience", "for policy makers", "pour le grand public".
+_AUDIENCE = (r"(?:for|pour|para)\s+(?:a\s+|an\s+|the\s+|le\s+|les\s+|la\s+|el\s+|los\s+|un\s+)?"
+             r"(?:[\w-]+\s+){0,2}(?:audiences?|readers?|readership|policy\s*makers|decision[- ]makers|students|"
+             r"beginners|executives|children|kids|managers|investors|engineers|teachers|public|experts|"
+             r"laymen|lay\s+people|non-?specialists|grand\s+public|público|lectores|décideurs|élèves|étudiants|"
+             r"estudiantes)")
 _INSTRUCTION = re.compile(
     rf"^(?:(?:please|s'il (?:te|vous) pla[iî]t|por favor)[,\s]+)?(?:{_VERB}\s+(?:me\s+|us\s+|moi\s+|nous\s+)?|"
     rf"(?=(?:a|an|un|une|el|una)\s|{_DOC}\s+(?:on|about|sur|sobre|de)\s))"  # "(I need) a report about ...",
     # "Rapport sur ...": no verb, but an article or the document itself
     rf"(?:(?:a|an|the|un|une|le|la|el|una)\s+)?(?:{_ADJ}(?:\s*,\s*|\s+(?:and|but|et|mais|y|pero)\s+|\s+))*"
+    # any other adjectives: "a thorough, well-sourced and balanced report" (never a preposition: "a summary of
+    # the Mueller report on ..." asks for a summary of that report)
+    rf"(?:{_PLAIN_WORD}(?:\s*,\s*|\s+(?:and|or|but|et|ou|y|o)\s+|\s+)){{0,4}}"
     rf"{_DOC}\s+"
-    rf"(?:{_ADJ}\s+)*"  # an adjective after the noun: "un rapport détaillé sur"
+    rf"(?:{_PLAIN_WORD}(?:\s*,\s*|\s+(?:and|et|y)\s+|\s+)){{0,3}}"  # after the noun: "un rapport clair et détaillé sur"
+    rf"(?:{_AUDIENCE}\s+)?"  # "a report for policy makers on ..."
     rf"(?:(?:on|about|of|into|regarding|covering|sur|à propos de|de|du|des|sobre|acerca de|de la|del)\s+)",
     re.IGNORECASE,
 )
@@ -169,9 +185,10 @@ _RELATION_QUESTION = re.compile(
 #: A modifier saying what drives or bases the subject: "AI-driven automation", "cloud-based storage".
 _DRIVER = re.compile(r"^([^\W_][\w.]*)-(?:driven|based|powered|enabled|assisted|led|related|centred|centered|"
                      r"focused|oriented)\s+\S", re.IGNORECASE)
+_TRAILING_AUDIENCE = re.compile(rf"\s+{_AUDIENCE}\b.*$", re.IGNORECASE)
 #: Where the aspects start: "X and how it ...", "X, drawing lessons from ...", "X and its ...".
 _ASPECT_SPLIT = re.compile(
-    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+(?=how\b|why\b|what\b|its\b|their\b|the\b|proposing\b)|"
+    r"\s*(?:[,:;]\s*(?:and\s+)?|\s+and\s+(?=how\b|why\b|what\b|its\b|their\b|the\b|proposing\b)|"
     r"\s+(?=drawing\b|proposing\b|including\b|focusing\b|with\s+a\s+focus\b|shaping\b|influencing\b))",
     re.IGNORECASE,
 )
@@ -272,7 +289,8 @@ def _two_subjects(subject: str, limit: int = 6) -> list[str]:
         return [subject]
     a, b = _tidy(m.group(1)), _tidy(m.group(2))
     a_words, b_words = a.split(), b.split()
-    if len(a_words) == 1 and len(b_words) >= 2:  # "wind and solar power": the head noun is shared
+    if len(a_words) == 1 and len(b_words) >= 2 and stem(fold(a)) != stem(fold(b_words[0])):
+        # "wind and solar power": the head noun is shared (not in "antibiotics and antibiotic resistance")
         return [f"{a} {' '.join(b_words[1:])}", b]
     return [a, b]
 
@@ -325,6 +343,7 @@ def read_request(text: str, lang: str = "en") -> Request:
     if compared:
         a, b = (_tidy(x) for x in compared.groups() if x)
         subject = f"{_tidy(_ARTICLE.sub('', a))} and {_tidy(_ARTICLE.sub('', b))}"
+    subject = _TRAILING_AUDIENCE.sub("", subject)  # "antibiotics for a general audience"
     acronyms = _ACRONYM.findall(f"{subject} {second}")
     subject = _ACRONYM.sub("", subject)
     subject, more = _split_aspects(subject)

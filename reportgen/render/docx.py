@@ -104,7 +104,8 @@ def render_docx(report: Report, *, appendix: AppendixView | None = None) -> byte
     builder.muted(meta)
     doc.add_paragraph(_text(report.mode_note or f"Written in {report.mode} mode."), style="Quote")
     if report.counted_limitations:
-        builder.muted(f"{labels['limitations']}: {len(report.counted_limitations)} {labels['incomplete']}.")
+        n = len(report.counted_limitations)
+        builder.muted(f"{labels['limitations']}: {n} {labels['incomplete_one' if n == 1 else 'incomplete']}.")
 
     by_section = place_figures(report)
     tables = place_tables(report)

@@ -86,6 +86,7 @@ RENDER_LABELS: dict[str, dict[str, str]] = {
     "zh": {
         "report": "报告",
         "incomplete": "项计划未能按计划完成",
+        "incomplete_one": "项计划未能按计划完成",
         "reason": "原因",
         "contents": "目录",
         "introduction": "引言",
@@ -144,6 +145,7 @@ RENDER_LABELS: dict[str, dict[str, str]] = {
     "ar": {
         "report": "تقرير",
         "incomplete": "أجزاء من الخطة لم تكتمل كما هو مخطط",
+        "incomplete_one": "أجزاء من الخطة لم تكتمل كما هو مخطط",
         "reason": "السبب",
         "contents": "المحتويات",
         "introduction": "مقدمة",

@@ -131,8 +131,9 @@ def render_markdown(report: Report, *, appendix: AppendixView | None = None) -> 
     note = report.mode_note or f"Written in {report.mode} mode."
     out += [f"> {escape_markdown(note)}", ""]
     if report.counted_limitations:
-        out += [f"> **{escape_markdown(labels['limitations'])}:** {len(report.counted_limitations)} "
-                f"{escape_markdown(labels['incomplete'])}.", ""]
+        n = len(report.counted_limitations)
+        out += [f"> **{escape_markdown(labels['limitations'])}:** {n} "
+                f"{escape_markdown(labels['incomplete_one' if n == 1 else 'incomplete'])}.", ""]
 
     by_section = place_figures(report)
     tables = place_tables(report)
