@@ -97,7 +97,7 @@ def _paragraphs(sentences: list[dict[str, Any]], refs: _References) -> list[Para
     return paragraphs
 
 
-def _limitations(blueprint: Blueprint) -> list[Limitation]:
+def _limitations(blueprint: Blueprint, lang: str = "en") -> list[Limitation]:
     """One entry per failed or skipped task; degraded dependents are named in it, and a chart without data
     is :attr:`~reportgen.report.Limitation.minor`."""
     out = []
@@ -116,6 +116,8 @@ def _limitations(blueprint: Blueprint) -> list[Limitation]:
         # a chart the sources hold no data for leaves its section whole: listed, not counted at the top
         minor = (task.kind == "chart" and code == StatusCode.INCOMPLETE_INFORMATION
                  and all(t.status is TaskStatus.DONE for t in blueprint.dependents(task.id)))
+        if minor and "subject" in task.inputs:  # said plainly, in the report's language (the details are logged)
+            reason = labels(lang)["no_chart"].format(title=task.inputs["subject"].value)
         out.append(Limitation(task_id=task.id, status_code=code, reason=reason, minor=minor))
     return out
 
@@ -262,7 +264,7 @@ def coordinate(
     if not any(s.role == "body" for s in sections):
         raise RunError(f"no section of the report on {blueprint.topic!r} could be written")
     tables = _tables(blueprint, outputs, sections, refs)
-    limitations = list(extra_limitations) + _limitations(blueprint) + left_out
+    limitations = list(extra_limitations) + _limitations(blueprint, lang) + left_out
     corpora_text = ", ".join(corpora)
     return Report(
         id=blueprint.report_id,

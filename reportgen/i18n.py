@@ -25,6 +25,8 @@ LABELS: dict[str, dict[str, str]] = {
         "report": "Report",
         "incomplete": "parts of the plan could not be completed as planned",
         "incomplete_one": "part of the plan could not be completed as planned",
+        "no_chart": "No chart for the section on {title}: its sources print no two comparable numbers and too few "
+                    "dated events",
         "section_left_out": (
             "The section on {title} was left out: every sentence it found is already quoted earlier in the report"
         ),
@@ -72,6 +74,8 @@ LABELS: dict[str, dict[str, str]] = {
         "report": "Rapport",
         "incomplete": "parties du plan n'ont pas pu être réalisées comme prévu",
         "incomplete_one": "partie du plan n'a pas pu être réalisée comme prévu",
+        "no_chart": "Pas de graphique pour la section {title} : ses sources ne donnent pas deux nombres comparables "
+                    "ni assez d'événements datés",
         "section_left_out": (
             "La section sur {title} a été omise : chaque phrase trouvée est déjà citée plus haut dans le rapport"
         ),
@@ -121,6 +125,8 @@ LABELS: dict[str, dict[str, str]] = {
         "report": "Informe",
         "incomplete": "partes del plan no pudieron completarse como estaba previsto",
         "incomplete_one": "parte del plan no pudo completarse como estaba previsto",
+        "no_chart": "Sin gráfico para la sección {title}: sus fuentes no dan dos cifras comparables ni bastantes "
+                    "hechos fechados",
         "section_left_out": (
             "La sección sobre {title} se omitió: cada frase encontrada ya se cita antes en el informe"
         ),

@@ -78,8 +78,12 @@ def test_failed_and_degraded_tasks_are_listed_as_limitations():
     report = coordinate(bp, outputs, lang="en", corpora=["c"])
     by_task = {lim.task_id: lim for lim in report.limitations}
     assert by_task["chart-1"].status_code == 605 and "comparable" in by_task["chart-1"].reason
-    assert "Done without it: write the section on A" in by_task["chart-1"].reason
+    assert by_task["chart-1"].minor and "the section on A" in by_task["chart-1"].reason  # whole without it
     assert "write-1" not in by_task
+    bp.task("chart-1").status_codes = [604]  # a tool that timed out: the dependents done without it are named
+    report = coordinate(bp, outputs, lang="en", corpora=["c"])
+    (lim,) = report.limitations
+    assert not lim.minor and "Done without it: write the section on A" in lim.reason
 
 
 def test_nothing_written_is_a_run_error():
@@ -137,5 +141,7 @@ def test_a_chart_task_without_data_is_a_minor_limitation():
 
     (lim,) = _limitations(blueprint)
     assert lim.task_id == chart.id and lim.minor
+    assert lim.reason.startswith("No chart for the section on Camellia")  # plainly, not the agent's details
+    assert _limitations(blueprint, "fr")[0].reason.startswith("Pas de graphique pour la section Camellia")
     chart.status_codes = [604]  # a chart tool that timed out is a part of the plan not done
     assert not _limitations(blueprint)[0].minor

@@ -356,6 +356,26 @@ def test_relations_roles_and_drivers_are_read(text, lang, subjects, aspects):
     assert request.aspects == aspects
 
 
+@pytest.mark.parametrize(("text", "lang", "subjects", "aspects"), [
+    # any adjectives, an audience, a colon before what is asked
+    ("Write a thorough, well-sourced and balanced report for a general audience on antibiotics: how they were "
+     "discovered, why resistance develops", "en", ["antibiotics"], ["were discovered", "resistance develops"]),
+    ("Write a thorough report for policy makers on antibiotics", "en", ["antibiotics"], []),
+    ("I would like a balanced overview of antibiotics and antibiotic resistance for a general audience", "en",
+     ["antibiotics", "antibiotic resistance"], []),  # no shared head: not "antibiotics resistance"
+    ("Write a clear, concise report on tea", "en", ["tea"], []),
+    ("Rédige un rapport clair et complet sur la photosynthèse", "fr", ["photosynthèse"], []),
+    ("Informe breve y claro sobre el café", "es", ["café"], []),
+    # a preposition is no adjective: the summary of a report is asked for
+    ("Write a summary of the Mueller report on Russian interference", "en",
+     ["Mueller report on Russian interference"], []),
+])
+def test_the_instruction_may_hold_any_adjectives_and_an_audience(text, lang, subjects, aspects):
+    request = read_request(text, lang)
+    assert request.subjects == subjects
+    assert request.aspects == aspects
+
+
 #: A corpus with articles on parts of long subjects, and none on the subjects themselves.
 PARTS = [
     _doc("Renewable energy", "Renewable energy comes from sources that are naturally replenished, such as sunlight "
@@ -381,6 +401,8 @@ PARTS = [
      "adoption in developing countries"),
     # a placed subject: what precedes the preposition, when it has an article, and where as an aspect
     ("Deforestation in the Amazon", ["Deforestation"], "Amazon"),
+    # a compound head without an article: its part's article stands for it in the plan
+    ("Coffee production in Brazil", ["Coffee production"], "Brazil"),
 ])
 def test_a_long_subject_takes_its_part_the_corpus_holds(text, subjects, aspect):
     from reportgen.blueprint.planner import resolve_subject

@@ -857,13 +857,15 @@ def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request
         none_on_it = not _relevant(found, subject, lang)[0]
         at = next((i for i, w in enumerate(words) if 0 < i < len(words) - 1 and fold(w) in _PLACING), None)
         head = " ".join(words[:at]) if at is not None else ""
-        title = (_own_title(head, search, lang) or (head if compound(head, lang) else None)) if head else None
-        if title:  # a compound head without an article ("coffee production") takes its part's (gather_themes)
+        title = _own_title(head, search, lang) if head else None
+        part = _longest_titled(words, search, lang) if none_on_it and not title else None
+        if not title and not part and head and compound(head, lang):
+            title = head  # "coffee production in Brazil": the article of a part of it stands for it (gather_themes)
+        if title:
             subjects.append(title)  # "Deforestation in the Amazon": deforestation, where
             aspects.append(strip_article(" ".join(words[at + 1:])))
             unheld = unheld or none_on_it
             continue
-        part = _longest_titled(words, search, lang) if none_on_it else None
         if part is None:
             subjects.append(subject)
             continue
