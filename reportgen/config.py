@@ -441,9 +441,13 @@ def resolve_language(topic: str, lang: str | None, *, encyclopedia: bool, model:
         return detected if probability >= OTHER_EDITION_CONFIDENCE else "en"
     if detected in LANGUAGES:
         return detected
-    if any(ord(ch) > 127 and ch.isalpha() for ch in topic):
+    import unicodedata
+
+    # the editions are in Latin script: only its words count ("Tokyo 東京 и Москва: urban transport" is English)
+    latin = "".join(ch if not ch.isalpha() or unicodedata.name(ch, "").startswith("LATIN") else " " for ch in topic)
+    if any(ord(ch) > 127 and ch.isalpha() for ch in latin):
         # "Cambio climático" reads as Galician: among the editions it is Spanish. A short ASCII-only
         # title ("Internet", "Tea") is read as English rather than guessed among three languages.
-        among = detect_language(topic, LANGUAGES)
+        among = detect_language(latin, LANGUAGES)
         return among if among in LANGUAGES else "en"
     return "en"

@@ -17,6 +17,8 @@ LABELS: dict[str, dict[str, str]] = {
         "aim_write": "Write the section on {theme}",
         "thin": "The corpora hold no text on {subject!r} as such; this report draws on the closest they hold: "
                 "{titles}.",
+        "senses": "This report reads {subject!r} as {chosen}; the corpora also hold {others}: ask for one by its "
+                  "name for a report on it.",
         "aim_introduction": "Write the introduction from the overview and the finished sections",
         "aim_conclusion": "Write the conclusion from the overview and the finished sections",
         "corpus_wiki": "Wikipedia's vital-article summaries (English, offline copy, CC BY-SA 4.0)",
@@ -66,6 +68,8 @@ LABELS: dict[str, dict[str, str]] = {
         "aim_write": "Rédiger la section sur {theme}",
         "thin": "Les corpus ne contiennent aucun texte sur « {subject} » en tant que tel ; ce rapport s'appuie "
                 "sur ce qu'ils contiennent de plus proche : {titles}.",
+        "senses": "Ce rapport prend « {subject} » au sens de {chosen} ; les corpus contiennent aussi {others} : "
+                  "demandez-en un par son nom pour un rapport sur lui.",
         "aim_introduction": "Rédiger l'introduction à partir de la synthèse et des sections",
         "aim_conclusion": "Rédiger la conclusion à partir de la synthèse et des sections",
         "corpus_wiki": "les résumés des articles essentiels de Wikipédia (français, copie hors ligne, CC BY-SA 4.0)",
@@ -115,6 +119,8 @@ LABELS: dict[str, dict[str, str]] = {
         "aim_write": "Redactar la sección sobre {theme}",
         "thin": "Los corpus no contienen ningún texto sobre «{subject}» como tal; este informe se basa en lo "
                 "más cercano que contienen: {titles}.",
+        "senses": "Este informe toma «{subject}» en el sentido de {chosen}; los corpus también contienen {others}: "
+                  "pida uno por su nombre para un informe sobre él.",
         "aim_introduction": "Redactar la introducción a partir del panorama y las secciones",
         "aim_conclusion": "Redactar la conclusión a partir del panorama y las secciones",
         "corpus_wiki": (

@@ -58,6 +58,9 @@ def test_a_spanish_request_is_read_among_the_editions():
     # an unaccented English phrase the detector half-reads as French stays English
     assert resolve_language("Kubernetes container orchestration", None, encyclopedia=True, model=False) == "en"
     assert resolve_language("Rapport sur la revolution", None, encyclopedia=True, model=False) == "fr"
+    # other scripts do not count among the Latin-script editions
+    assert resolve_language("Tokyo 東京 и Москва: urban transport", None, encyclopedia=True, model=False) == "en"
+    assert resolve_language("Énergie 東京 nucléaire", None, encyclopedia=True, model=False) == "fr"
 
 
 def _doc(title: str, text: str) -> dict[str, str]:
@@ -449,3 +452,18 @@ def test_each_related_subject_leads_through_its_parts_article():
         assert blueprint.subject == request.subject
         held = {t.inputs["subject"].value for t in blueprint.tasks if t.kind in ("write", "conclusion")}
         assert held == {request.subject.replace("coffee production", "Coffee").replace("sleep deprivation", "Sleep")}
+
+
+def test_the_report_names_the_sense_it_took_and_how_to_ask_for_another():
+    docs = [_doc("Mercury (planet)", "Mercury is the smallest planet and the closest to the Sun. Mercury has no moon."),
+            _doc("Mercury (element)", "Mercury is a chemical element, a heavy silvery metal that is liquid."),
+            _doc("Venus", "Venus is the second planet from the Sun; like Mercury it has no moon."),
+            _doc("Planet", "A planet orbits the Sun: Mercury, Venus, Earth and Mars are the inner planets.")]
+    blueprint = plan_extractive("r", RunOptions(topic="Mercury"), FakeSearch(docs))
+    assert "reads 'Mercury' as Mercury (planet)" in blueprint.note and "Mercury (element)" in blueprint.note
+    # a sense in brackets is the subject as written, not an acronym
+    asked = read_request("Mercury (element)")
+    assert asked.subjects == ["Mercury (element)"] and asked.acronyms == []
+    assert read_request("Electric vehicle (EV) adoption").acronyms == ["EV"]
+    blueprint = plan_extractive("r", RunOptions(topic="Mercury (element)"), FakeSearch(docs))
+    assert "Mercury (element)" in blueprint.tasks[0].inputs["query"].value and not blueprint.note

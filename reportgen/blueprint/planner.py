@@ -567,6 +567,34 @@ def thin_note(request: Request, core: list[Passage], lang: str) -> str:
                                        titles=", ".join(dict.fromkeys(p.title for p in core)))
 
 
+def sense_note(request: Request, core: list[Passage], search: SearchBackend, lang: str) -> str:
+    """A note for the top of the report when the subject's word has other senses the corpora hold ("" otherwise).
+
+    A report keeps to one sense (:func:`_main_sense`, :func:`one_sense`):
+    "Mercury" is the planet, and the reader is told so and how to get the
+    element ("ask for Mercury (element)"). The other senses are the
+    articles titled "<subject> (...)" that are not the core's.
+
+    Args:
+        request: The read request (one subject; two subjects get no note).
+        core: The subject's core passages.
+        search: The search backend.
+        lang: The report language.
+
+    Returns:
+        The note, or ``""``.
+    """
+    if len(request.subjects) != 1 or not core:
+        return ""
+    key = fold(request.subject).strip()
+    mine = {p.title for p in core}
+    others = [t for t in dict.fromkeys(p.title for p in search.search(request.subject, k=PLAN_SEARCH_K))
+              if fold(t).startswith(f"{key} (") and fold(t).endswith(")") and t not in mine]
+    if not others:
+        return ""
+    return labels(lang)["senses"].format(subject=request.subject, chosen=core[0].title, others=", ".join(others))
+
+
 def _holds(core: list[Passage], subject: str, lang: str) -> bool:
     """Whether core passages hold ``subject`` (:func:`thin_note`'s rule)."""
     wanted = terms(subject, lang)
@@ -961,6 +989,7 @@ def plan_extractive(
                                   held=held_subject(request, core, options.lang),
                                   details=[{"companions": companions.get(t, [])} for t in titles],
                                   sense=[p.title for p in core])
-    blueprint.note = thin_note(request, core, options.lang)
+    blueprint.note = " ".join(n for n in (thin_note(request, core, options.lang),
+                                          sense_note(request, core, search, options.lang)) if n)
     return blueprint
 

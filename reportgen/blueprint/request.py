@@ -198,7 +198,8 @@ _ARTICLE = re.compile(r"^(?:(?:the|a|an|le|la|les|el|los|las|un|une)\s+|l['’])
 #: Markup is not a subject: "<script>alert(1)</script>" asks about nothing.
 _MARKUP = re.compile(r"<[^<>]{0,200}>|&[a-z]+;|&#\d+;")
 _TRAILING_AUX = re.compile(r"\s+(?:is|are|was|were|has|have|will|can)$", re.IGNORECASE)
-_ACRONYM = re.compile(r"\s*\(([A-Za-z0-9&.\-]{2,10})\)")
+#: An acronym in brackets holds a capital ("(EV)", "(DeFi)"); "Mercury (element)" names an article's sense.
+_ACRONYM = re.compile(r"\s*\((?=[^)]*[A-Z])([A-Za-z0-9&.\-]{2,10})\)")
 _ASPECT_LEAD = re.compile(r"^(?:and\s+)?(?:how|why|what|its|their|the|drawing|proposing|including|focusing on|"
                           r"with a focus on|shaping|influencing)\s+(?:it\s+|they\s+|lessons\s+from\s+)?",
                           re.IGNORECASE)
