@@ -6,8 +6,8 @@ from reportgen.agents.model_common import quoted, section_output
 from reportgen.blueprint.model import TaskStatus
 from reportgen.blueprint.planner import compile_blueprint
 from reportgen.coordinate import coordinate
-from reportgen.report import Limitation
 from reportgen.errors import RunError
+from reportgen.report import Limitation
 from reportgen.sources.fetch import normalize_url
 
 

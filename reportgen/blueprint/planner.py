@@ -889,7 +889,7 @@ def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request
         part = _longest_titled(words, search, lang) if none_on_it and not title else None
         if not title and not part and head and compound(head, lang):
             title = head  # "coffee production in Brazil": the article of a part of it stands for it (gather_themes)
-        if title:
+        if title and at is not None:
             subjects.append(title)  # "Deforestation in the Amazon": deforestation, where
             aspects.append(strip_article(" ".join(words[at + 1:])))
             unheld = unheld or none_on_it
