@@ -183,5 +183,9 @@ def test_the_introduction_quotes_sentences_writing_the_subject(tmp_path):
         return [s["text"] for s in writer.call(params, ctx)["section"]["sentences"]]
 
     assert introduction([section]) == ["Clinical psychology is a regulated mental health profession."]
+    both = "Social media use is studied for its effects on mental health."
+    notes.append(_passage("Social media", both))
+    assert introduction([section])[0] == both  # a sentence on both subjects first
+    notes.pop()
     notes.pop()  # nothing left writes the subject: no introduction, the sections titled by it open the report
     assert introduction([section]) == []

@@ -11,7 +11,7 @@ from reportgen.sources.text import has_cjk, split_sentences, stopwords, tokenize
 
 __all__ = [
     "MENTION_PREFIX", "RankedSentence", "about", "mentions", "names_subject", "quotable", "rank_sentences", "stem",
-    "terms",
+    "terms", "written_subjects",
     "with_antecedents", "writes_phrase",
 ]
 
@@ -148,8 +148,16 @@ def names_subject(text: str, subject: str) -> bool:
     Returns:
         True when ``text`` writes the whole subject or one of its parts.
     """
-    parts = [subject, *re.split(r"\s+and\s+", subject)] if " and " in subject else [subject]
-    return any(writes_phrase(text, part) for part in parts if part.strip())
+    return written_subjects(text, subject) > 0
+
+
+def written_subjects(text: str, subject: str) -> int:
+    """How many of the subjects joined by "and" in ``subject`` ``text`` writes (:func:`names_subject`);
+    all of them when it writes the whole phrase ("Wind and solar power")."""
+    parts = [p for p in re.split(r"\s+and\s+", subject) if p.strip()]
+    if writes_phrase(text, subject):
+        return len(parts) or 1
+    return sum(writes_phrase(text, part) for part in parts) if len(parts) > 1 else 0
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from typing import Any
 
 from reportgen.acp import StatusCode
 from reportgen.agents.model_common import quoted, section_output
-from reportgen.agents.ranking import names_subject, rank_sentences, terms, with_antecedents
+from reportgen.agents.ranking import names_subject, rank_sentences, terms, with_antecedents, written_subjects
 from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
@@ -117,7 +117,7 @@ class WriterBrain(Brain):
                                                      for sec in params["sections"])):
             # only sentences writing the subject open the report ("a regulated mental health profession", not
             # "sexual and reproductive health"); none when sections titled by the subjects say what they are
-            ranked = naming
+            ranked = sorted(naming, key=lambda r: -written_subjects(r.text, focus))  # a sentence on both first
         elif kind == "conclusion" and naming:  # ordered as the introduction's, to know which ones it takes
             ranked = naming + [r for r in ranked if r not in naming]
         words = render_labels(ctx.lang)
