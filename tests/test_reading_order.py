@@ -182,10 +182,13 @@ def test_the_introduction_quotes_sentences_writing_the_subject(tmp_path):
         params = writer.build_request(task, inputs, "direct", ctx)
         return [s["text"] for s in writer.call(params, ctx)["section"]["sentences"]]
 
-    assert introduction([section]) == ["Clinical psychology is a regulated mental health profession."]
+    other = {"id": "s1", "title": "Psychotherapy", "sentences": [{"text": "Psychotherapy helps people."}]}
+    assert introduction([other]) == ["Clinical psychology is a regulated mental health profession."]
+    # a section titled by a subject says what it is: the introduction takes only sentences on both, or none
+    assert introduction([section]) == []
     both = "Social media use is studied for its effects on mental health."
     notes.append(_passage("Social media", both))
-    assert introduction([section])[0] == both  # a sentence on both subjects first
-    notes.pop()
-    notes.pop()  # nothing left writes the subject: no introduction, the sections titled by it open the report
+    assert introduction([section]) == [both]
+    assert introduction([other])[0] == both  # a sentence on both subjects first
+    del notes[1:]  # nothing left writes the subject
     assert introduction([section]) == []

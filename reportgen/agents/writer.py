@@ -113,11 +113,14 @@ class WriterBrain(Brain):
             ranked, spare = _about_the_subject(ranked, params["subject_notes"], ctx, params["title"],
                                                params.get("companions") or (), params.get("subject") or "")
         naming = [r for r in ranked if names_subject(r.text, focus)] if kind != "write" else []
-        if kind == "introduction" and (naming or any(names_subject(str(sec.get("title", "")), focus)
-                                                     for sec in params["sections"])):
+        led = any(names_subject(str(sec.get("title", "")), focus) for sec in params["sections"])
+        if kind == "introduction" and (naming or led):
             # only sentences writing the subject open the report ("a regulated mental health profession", not
-            # "sexual and reproductive health"); none when sections titled by the subjects say what they are
-            ranked = sorted(naming, key=lambda r: -written_subjects(r.text, focus))  # a sentence on both first
+            # "sexual and reproductive health"); where sections titled by the subjects say what each is, only
+            # sentences writing them all ("sleep helps memory"), or none
+            need = written_subjects(focus, focus) if led else 1
+            ranked = sorted((r for r in naming if written_subjects(r.text, focus) >= need),
+                            key=lambda r: -written_subjects(r.text, focus))  # a sentence on both first
         elif kind == "conclusion" and naming:  # ordered as the introduction's, to know which ones it takes
             ranked = naming + [r for r in ranked if r not in naming]
         words = render_labels(ctx.lang)
