@@ -101,11 +101,11 @@ def measure(result: Any, started: float, space: Any = None, core: list[str] | No
 
     Besides the on-topic measure, ``naming`` counts the body sections with a
     sentence that writes one of the request's subjects
-    (:func:`~reportgen.agents.ranking.writes_phrase`): a plainer measure, and
+    (:func:`~reportgen.agents.ranking.names_subject`): a plainer measure, and
     the one that shows a report drawn on passages near a subject the corpora
     do not write ("electric vehicle").
     """
-    from reportgen.agents.ranking import writes_phrase
+    from reportgen.agents.ranking import names_subject
     from reportgen.blueprint.relevance import on_topic
     from reportgen.sources.text import tokenize
 
@@ -122,8 +122,8 @@ def measure(result: Any, started: float, space: Any = None, core: list[str] | No
         "body_words": words,
         "sections": len(body),
         "on_topic": sum(on_topic(report, sec, space=space, core=core) for sec in body),
-        "naming": sum(any(writes_phrase(s.text, x) for p in sec.paragraphs for s in p.sentences for x in subjects or [])
-                      for sec in body),
+        "naming": sum(any(names_subject(s.text, " and ".join(subjects)) for p in sec.paragraphs for s in p.sentences)
+                      for sec in body) if subjects else 0,
         "figures": len(report.figures),
         "charts": sum(f.kind != "timeline" for f in report.figures),
         "timelines": sum(f.kind == "timeline" for f in report.figures),

@@ -433,19 +433,19 @@ def resolve_language(topic: str, lang: str | None, *, encyclopedia: bool, model:
     detected = detect_language(topic)
     if free:
         return detected
-    ascii_only = not any(ord(ch) > 127 and ch.isalpha() for ch in topic)
-    if detected in LANGUAGES and detected != "en" and ascii_only:
-        # "Kubernetes container orchestration" reads as French (probability 0.47 among the editions):
-        # an unaccented topic is read in another edition than English only when the detector is sure
-        _, probability = detect_language_with_confidence(topic, LANGUAGES)
-        return detected if probability >= OTHER_EDITION_CONFIDENCE else "en"
-    if detected in LANGUAGES:
-        return detected
     import unicodedata
 
     # the editions are in Latin script: only its words count ("Tokyo 東京 и Москва: urban transport" is English)
     latin = "".join(ch if not ch.isalpha() or unicodedata.name(ch, "").startswith("LATIN") else " " for ch in topic)
-    if any(ord(ch) > 127 and ch.isalpha() for ch in latin):
+    ascii_only = not any(ord(ch) > 127 and ch.isalpha() for ch in latin)
+    if detected in LANGUAGES and detected != "en" and ascii_only:
+        # "Kubernetes container orchestration" reads as French (probability 0.47 among the editions):
+        # an unaccented topic is read in another edition than English only when the detector is sure
+        _, probability = detect_language_with_confidence(latin, LANGUAGES)
+        return detected if probability >= OTHER_EDITION_CONFIDENCE else "en"
+    if detected in LANGUAGES:
+        return detected
+    if not ascii_only:
         # "Cambio climático" reads as Galician: among the editions it is Spanish. A short ASCII-only
         # title ("Internet", "Tea") is read as English rather than guessed among three languages.
         among = detect_language(latin, LANGUAGES)

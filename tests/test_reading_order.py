@@ -192,3 +192,11 @@ def test_the_introduction_quotes_sentences_writing_the_subject(tmp_path):
     assert introduction([other])[0] == both  # a sentence on both subjects first
     del notes[1:]  # nothing left writes the subject
     assert introduction([section]) == []
+
+
+def test_an_impersonal_pronoun_after_an_opening_phrase_points_nowhere():
+    from reportgen.agents.ranking import quotable
+
+    assert quotable("In 2019, it was estimated that five million people had the disease.", 0, "en")
+    assert quotable("En France, il existe des lois sur la laïcité.", 0, "fr")
+    assert not quotable("Since then, it has grown into a city of millions.", 0, "en")

@@ -89,8 +89,8 @@ def test_themes_keep_the_sense_of_the_subjects_own_article(search):
 
 
 def test_a_theme_may_name_the_subject_by_a_derived_word(corpus):
-    """ "inflationary" names inflation (the stemmer keeps "inflationari" apart from "inflat"); in the
-    other sense it is still left out, by relatedness."""
+    """ "inflationary" names inflation (its first seven letters, ``ranking.mentions``); in the other sense
+    it is still left out, by relatedness."""
     docs = [*corpus,
             {"title": "Wage-price spiral", "text": "An inflationary wage-price spiral: wages rise, prices rise, "
              "money buys fewer goods, central banks raise interest rates, consumers and markets and demand."},

@@ -35,9 +35,13 @@ _ANAPHORIC = {
 
 #: A pronoun after an opening phrase points back as well: "In 1770, he married Marie Antoinette",
 #: "Later, it became a province of the Achaemenid Empire".
+#: An impersonal "it" or "il" points nowhere: "In 2019, it was estimated that …", "En France, il existe …".
 _ANAPHORIC_AFTER = {
-    "en": re.compile(r"^[^,;:()]{1,40},\s+(?:he|she|it|they|his|her|its|their)\b", re.IGNORECASE),
-    "fr": re.compile(r"^[^,;:()]{1,40},\s+(?:il|elle|ils|elles)\b", re.IGNORECASE),
+    "en": re.compile(r"^[^,;:()]{1,40},\s+(?:he|she|they|his|her|its|their|it(?!\s+(?:is|was|has\s+been|had\s+been|"
+                     r"will\s+be)\s+(?:estimated|thought|believed|said|known|reported|claimed|expected|"
+                     r"possible|likely|clear|common|necessary|important)))\b", re.IGNORECASE),
+    "fr": re.compile(r"^[^,;:()]{1,40},\s+(?:elle|ils|elles|il(?!\s+(?:y\s+a|existe|faut|est\s+(?:possible|probable|"
+                     r"nécessaire|clair)|semble)))\b", re.IGNORECASE),
     "es": re.compile(r"^[^,;:()]{1,40},\s+(?:él|ella|ellos|ellas)\b", re.IGNORECASE),
 }
 

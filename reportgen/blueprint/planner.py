@@ -22,7 +22,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from reportgen.agents.ranking import terms, writes_phrase
+from reportgen.agents.ranking import mentions, terms, writes_phrase
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
 from reportgen.blueprint.relevance import Relatedness, TopicSpace, term_counts
 from reportgen.blueprint.request import Request, is_aspect, read_request, section_count, strip_article
@@ -623,9 +623,9 @@ def held_subject(request: Request, core: list[Passage], lang: str) -> str:
     held = []
     for subject in request.subjects:
         wanted = terms(subject, lang)
-        part = next((p.title for p in core if terms(p.title, lang) < wanted), None)
+        part = next((p.title for p in core if terms(p.title, lang) and terms(p.title, lang) < wanted), None)
         held.append(part if part and not _holds(core, subject, lang) else subject)
-    return " and ".join(held)
+    return " and ".join(dict.fromkeys(held))  # "Coffee and coffee production": Coffee, once
 
 
 def _closest(search: SearchBackend, request: Request, lang: str) -> list[str]:
@@ -654,8 +654,8 @@ def gather_themes(
        "How does climate change affect coffee production?", "Vehicle" for
        "electric vehicle (EV) adoption rates"), which leads as the subject's
        own would. In a topic space a candidate must name a subject: by one of
-       its terms or a word sharing its first six letters ("financial" for
-       finance, "volcanic" for volcanoes); where a part's article stands for
+       its terms, or a word sharing its first seven letters
+       (:func:`~reportgen.agents.ranking.mentions`); where a part's article stands for
        the subject, by that part, the subject's other words ("driven" in
        "AI-driven automation", which Lung says of breathing) counting only
        beside a term of an aspect asked for.
@@ -717,10 +717,8 @@ def gather_themes(
         named |= {a.lower() for a in request.acronyms}
         loose = terms(request.subject, lang) - named
         asked = set().union(*(terms(a, lang) for a in request.aspects)) - named
-        stems = {t[:PREFIX_CHARS + 1] for t in named if len(t) > PREFIX_CHARS + 1}  # "financial" for "finance"
-
-        def names(held: set[str]) -> bool:
-            return bool(named & held) or bool(stems and stems & {t[:PREFIX_CHARS + 1] for t in held})
+        def names(held: set[str]) -> bool:  # "hydroelectric" names hydroelectricity (ranking.mentions)
+            return any(mentions(held, t) for t in named)
 
         candidates = [p for p in candidates
                       if names(held := terms(f"{p.title} {p.text}", lang)) or (loose & held and asked & held)]

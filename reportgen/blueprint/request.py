@@ -52,15 +52,17 @@ _LONG_WORDS = (r"comprehensive|detailed|thorough|in[- ]depth|exhaustive|extensiv
                r"complet|complète|détaillée?|detaillee?|approfondie?|exhaustif|exhaustive|completo|completa|"
                r"detallad[oa]|exhaustiv[oa]|extens[oa]")
 _SHORT_WORDS = r"short|brief|concise|quick|court|courte|bref|brève|breve|corto|corta|conciso|concisa"
-_ADJ = rf"(?:{_LONG_WORDS}|{_SHORT_WORDS}|balanced|critical|technical|executive)"
+_ADJ = (rf"(?:{_LONG_WORDS}|{_SHORT_WORDS}|balanced|critical|technical|executive|clear|simple|clair|claire|"
+        r"simples?|synthétique|claro|clara|sencill[oa]|general|générale?)")
 _DOC = (r"(?:report|briefing|brief|overview|analysis|summary|paper|study|article|essay|review|primer|explainer|"
         r"rapport|synthèse|synthese|étude|etude|note|informe|resumen|estudio|análisis|analisis)")
 _VERB = (r"(?:write|prepare|produce|create|draft|compile|give|make|generate|provide|put\s+together|"
          r"rédige[rz]?|redige[rz]?|écri[sr]e?z?|ecri[sr]e?z?|prépare[rz]?|prepare[rz]?|fais|faites|"
          r"escribe|escribir|redacta|redactar|prepara|preparar|haz|elabora)")
 #: A word of an instruction that is not a preposition, an article or a document noun.
-_PLAIN_WORD = (r"(?!(?:of|on|about|for|in|into|to|the|a|an|de|du|des|sur|sobre|en|el|la|le|les)\b)"
-               rf"(?!{_DOC}\b)[^\W\d_][\w'’-]*")
+_PLAIN_WORD = (r"(?!(?:of|on|about|for|in|into|to|the|a|an|regarding|covering|de|du|des|sur|sobre|en|el|la|le|les|"
+               r"acerca)\b)"
+               rf"(?!{_DOC}\b)(?:[^\W\d_][\w'’-]*|\d+[-–][^\W\d_]+)")  # "a 5-page report"
 #: Who the report is for: "for a general audience", "for policy makers", "pour le grand public".
 _AUDIENCE = (r"(?:for|pour|para)\s+(?:a\s+|an\s+|the\s+|le\s+|les\s+|la\s+|el\s+|los\s+|un\s+)?"
              r"(?:[\w-]+\s+){0,2}(?:audiences?|readers?|readership|policy\s*makers|decision[- ]makers|students|"
@@ -70,13 +72,13 @@ _AUDIENCE = (r"(?:for|pour|para)\s+(?:a\s+|an\s+|the\s+|le\s+|les\s+|la\s+|el\s+
 _INSTRUCTION = re.compile(
     rf"^(?:(?:please|s'il (?:te|vous) pla[iî]t|por favor)[,\s]+)?(?:{_VERB}\s+(?:me\s+|us\s+|moi\s+|nous\s+)?|"
     # "(I need) a report about ...", "Rapport sur ...": no verb, but an article or the document itself
-    rf"(?=(?:a|an|un|une|el|una)\s|{_DOC}\s+(?:[\w-]+\s+){{0,4}}?(?:on|about|sur|sobre|de)\s))"
+    rf"(?=(?:a|an|un|une|el|una)\s|{_DOC}\s+(?:{_ADJ}(?:\s+(?:and|et|y)\s+|\s+))*(?:on|about|sur|sobre|de)\s))"
     rf"(?:(?:a|an|the|un|une|le|la|el|una)\s+)?(?:{_ADJ}(?:\s*,\s*|\s+(?:and|but|et|mais|y|pero)\s+|\s+))*"
     # any other adjectives: "a thorough, well-sourced and balanced report" (never a preposition: "a summary of
     # the Mueller report on ..." asks for a summary of that report)
     rf"(?:{_PLAIN_WORD}(?:\s*,\s*|\s+(?:and|or|but|et|ou|y|o)\s+|\s+)){{0,4}}"
     rf"{_DOC}\s+"
-    rf"(?:{_PLAIN_WORD}(?:\s*,\s*|\s+(?:and|et|y)\s+|\s+)){{0,3}}"  # after the noun: "un rapport clair et détaillé sur"
+    rf"(?:{_ADJ}(?:\s*,\s*|\s+(?:and|et|y)\s+|\s+))*"  # after the noun: "un rapport clair et détaillé sur"
     rf"(?:{_AUDIENCE}\s+)?"  # "a report for policy makers on ..."
     rf"(?:(?:on|about|of|into|regarding|covering|sur|à propos de|de|du|des|sobre|acerca de|de la|del)\s+)",
     re.IGNORECASE,
@@ -152,15 +154,15 @@ _QUESTION_FORMS = [
 #: Framing words before the subject: "the rise of DeFi", "the history and future of nuclear energy".
 _FRAMING = re.compile(
     r"^(?:the\s+)?(?:(?:rise|history|future|state|role|impact|evolution|growth|development|economics|science|"
-    r"politics|basics|fundamentals|shift|transition|causes?|effects?|impacts|benefits?|risks?|challenges|prospects|"
-    r"pros|cons|advantages|disadvantages|uses|applications|influence|consequences?|importance|significance)"
+    r"politics|basics|fundamentals|shift|transition|causes|effects?|impacts|benefits|risks|challenges|prospects|"
+    r"pros|cons|advantages|disadvantages|uses|applications|influence|consequences?)"
     r"(?:\s*(?:,|and|&)\s*(?:the\s+)?)?)+\s+(?:of|in|from)\s+",
     re.IGNORECASE,
 )
 #: "The impact of X on Y", "the role of X in Y", "l'effet de X sur Y", "el impacto de X en Y": a report on
 #: how one subject bears on another is on both (each searched, a text on both first).
 _RELATION = re.compile(
-    r"^(?:the\s+)?(?:impacts?|effects?|influences?|consequences?)\s+of\s+(?P<a>.+?)\s+(?:on|upon)\s+(?P<b>.+)$|"
+    r"^(?:the\s+)?(?:impacts?|effects?|influences?|consequences?)\s+of\s+(?P<a>.+)\s+(?:on|upon)\s+(?P<b>.+)$|"
     r"^(?:(?:l['’]|les?\s+)?(?:impacts?|effets?|influences?|conséquences?)\s+(?:des?|du|de\s+la|de\s+l['’]|d['’])"
     r"\s*(?P<c>.+?)\s+sur\s+(?P<d>.+))$|"
     r"^(?:(?:el|los|la|las)\s+)?(?:impactos?|efectos?|influencias?|consecuencias?)\s+(?:de|del|de\s+la|de\s+los)"
@@ -179,19 +181,20 @@ _ROLE = re.compile(
 _RELATION_QUESTION = re.compile(
     r"^(?:how|in\s+what\s+ways?|to\s+what\s+extent)\s+(?:do|does|did|can|could|will|would|might|may|is|are)\s+"
     r"(?P<a>.+)\s+(?:affect(?:ing)?|influenc(?:e|ing)|impact(?:ing)?|shap(?:e|ing)|chang(?:e|ing)|alter(?:ing)?|"
-    r"harm(?:ing)?|threaten(?:ing)?|benefit(?:ing)?|hurt(?:ing)?|drive|driving|transform(?:ing)?)\s+(?P<b>.+)$",
+    r"harm(?:ing)?|threaten(?:ing)?|benefit(?:ing)?|hurt(?:ing)?|drive|driving|transform(?:ing)?)\s+(?:on\s+|upon\s+)?"
+    r"(?!(?:in|from|at|with|by|to|for|of|during|under|over|into|through|across|around|after|before)\b)(?P<b>.+)$",
     re.IGNORECASE,
 )
-#: A modifier saying what drives or bases the subject: "AI-driven automation", "cloud-based storage".
-_DRIVER = re.compile(r"^([^\W_][\w.]*)-(?:driven|based|powered|enabled|assisted|led|related|centred|centered|"
-                     r"focused|oriented)\s+\S", re.IGNORECASE)
-_TRAILING_AUDIENCE = re.compile(rf"\s+{_AUDIENCE}\b.*$", re.IGNORECASE)
+#: A modifier saying what drives the subject: "AI-driven automation", "AI-powered diagnosis" (not the
+#: established compounds of "-based": "evidence-based medicine", "plant-based diets").
+_DRIVER = re.compile(r"^([^\W_][\w.]*)-(?:driven|powered|enabled|assisted)\s+\S", re.IGNORECASE)
+_TRAILING_AUDIENCE = re.compile(rf"\s+{_AUDIENCE}$", re.IGNORECASE)
 #: Where the aspects start: "X and how it ...", "X, drawing lessons from ...", "X and its ...".
-_ASPECT_SPLIT = re.compile(
-    r"\s*(?:[,:;]\s*(?:and\s+)?|\s+and\s+(?=how\b|why\b|what\b|its\b|their\b|the\b|proposing\b)|"
-    r"\s+(?=drawing\b|proposing\b|including\b|focusing\b|with\s+a\s+focus\b|shaping\b|influencing\b))",
-    re.IGNORECASE,
-)
+_SPLIT = (r"\s*(?:[{marks}]\s*(?:and\s+)?|\s+and\s+(?=how\b|why\b|what\b|its\b|their\b|the\b|proposing\b)|"
+          r"\s+(?=drawing\b|proposing\b|including\b|focusing\b|with\s+a\s+focus\b|shaping\b|influencing\b))")
+_ASPECT_SPLIT = re.compile(_SPLIT.format(marks=",:;"), re.IGNORECASE)
+#: Without an instruction a colon is part of a title ("Star Wars: The Empire Strikes Back").
+_ASPECT_SPLIT_NO_COLON = re.compile(_SPLIT.format(marks=","), re.IGNORECASE)
 #: Nouns that name an aspect of a subject rather than the subject ("adoption rates", "costs").
 _ASPECT_NOUNS = r"(?:rates?|adoption|costs?|prices?|trends?|challenges?|risks?|benefits?|impacts?|effects?)"
 _ARTICLE = re.compile(r"^(?:(?:the|a|an|le|la|les|el|los|las|un|une)\s+|l['’])", re.IGNORECASE)
@@ -200,6 +203,8 @@ _MARKUP = re.compile(r"<[^<>]{0,200}>|&[a-z]+;|&#\d+;")
 _TRAILING_AUX = re.compile(r"\s+(?:is|are|was|were|has|have|will|can)$", re.IGNORECASE)
 #: An acronym in brackets holds a capital ("(EV)", "(DeFi)"); "Mercury (element)" names an article's sense.
 _ACRONYM = re.compile(r"\s*\((?=[^)]*[A-Z])([A-Za-z0-9&.\-]{2,10})\)")
+#: Dates in brackets are no part of a title: "World War II (1939-1945)".
+_DATES = re.compile(r"\s*\(\s*(?:c\.\s*)?\d[\d\s\-–—/,.]*(?:BC|AD|BCE|CE)?\s*\)", re.IGNORECASE)
 _ASPECT_LEAD = re.compile(r"^(?:and\s+)?(?:how|why|what|its|their|the|drawing|proposing|including|focusing on|"
                           r"with a focus on|shaping|influencing)\s+(?:it\s+|they\s+|lessons\s+from\s+)?",
                           re.IGNORECASE)
@@ -254,8 +259,8 @@ def _tidy(text: str) -> str:
     return " ".join(text.strip(" \t.,;:!?¿¡\"'“”«»").split())
 
 
-def _split_aspects(text: str) -> tuple[str, list[str]]:
-    parts = [p for p in _ASPECT_SPLIT.split(text) if p and p.strip()]
+def _split_aspects(text: str, colon: bool = True) -> tuple[str, list[str]]:
+    parts = [p for p in (_ASPECT_SPLIT if colon else _ASPECT_SPLIT_NO_COLON).split(text) if p and p.strip()]
     if not parts:  # "???", "<b></b>": nothing to split
         return text, []
     head, rest = parts[0], parts[1:]
@@ -263,7 +268,7 @@ def _split_aspects(text: str) -> tuple[str, list[str]]:
     for part in rest:
         part = _tidy(_TRAILING_AUX.sub("", _ASPECT_LEAD.sub("", _tidy(part))))
         # "adoption rates and the infrastructure challenges" are two aspects
-        aspects += [_tidy(_ARTICLE.sub("", a)) for a in re.split(r"\s+and\s+(?:the\s+)?", part) if a.strip()]
+        aspects += [strip_article(a) for a in re.split(r"\s+and\s+(?:the\s+)?", part) if a.strip()]
     return head, [a for a in aspects if len(a) > 2]
 
 
@@ -336,37 +341,39 @@ def read_request(text: str, lang: str = "en") -> Request:
             if m:
                 subject, aspects = _tidy(m.group("subject")), [_tidy(m.group("aspect"))]
                 if re.match(r"^(?:why|how|when|where)\s+(?:do|does|did|can|could|will|would)\b", body, re.I):
-                    words = _tidy(_ARTICLE.sub("", subject)).split()  # the verb may follow the subject
+                    words = strip_article(subject).split()  # the verb may follow the subject
                     alternatives = [" ".join(words[:n]) for n in range(len(words) - 1, 0, -1)]
                 break
     aspects = [a for a in aspects if is_aspect(a)]
-    compared = _COMPARE.match(_tidy(_ARTICLE.sub("", subject)))
+    compared = _COMPARE.match(strip_article(subject))
     if compared:
         a, b = (_tidy(x) for x in compared.groups() if x)
-        subject = f"{_tidy(_ARTICLE.sub('', a))} and {_tidy(_ARTICLE.sub('', b))}"
-    subject = _TRAILING_AUDIENCE.sub("", subject)  # "antibiotics for a general audience"
+        subject = f"{strip_article(a)} and {strip_article(b)}"
+    asked = bool(said) or lead != body  # an instruction or a lead-in was read: its audience and colon are its own
+    if asked:
+        subject = _TRAILING_AUDIENCE.sub("", subject)  # "(a report on) antibiotics for a general audience"
     acronyms = _ACRONYM.findall(f"{subject} {second}")
-    subject = _ACRONYM.sub("", subject)
-    subject, more = _split_aspects(subject)
+    subject = _DATES.sub("", _ACRONYM.sub("", subject))
+    subject, more = _split_aspects(subject, colon=asked)  # "Star Wars: The Empire Strikes Back" is a title
     aspects += more
-    relation = _RELATION.match(_tidy(_ARTICLE.sub("", _tidy(subject)))) if not (compared or second) else None
+    relation = _RELATION.match(strip_article(subject)) if not (compared or second) else None
     if relation:  # "the impact of social media on teenage mental health": two subjects, however long
         subject, second = (_tidy(x) for x in relation.groups() if x)
-    role = _ROLE.match(_tidy(_ARTICLE.sub("", _tidy(subject)))) if not (compared or second) else None
+    role = _ROLE.match(strip_article(subject)) if not (compared or second) else None
     if role:  # "the role of women in the French Revolution": the revolution, with women as an aspect
         played, subject = (_tidy(x) for x in role.groups() if x)
         aspects.insert(0, strip_article(played))
     if second:
-        second, more = _split_aspects(_ACRONYM.sub("", second))
+        second, more = _split_aspects(_DATES.sub("", _ACRONYM.sub("", second)), colon=asked)
         aspects += more
-        second = _tidy(_ARTICLE.sub("", _tidy(second)))
+        second = strip_article(second)
     subject = _tidy(_FRAMING.sub("", _tidy(subject)))
     subject, head_aspects = _head_aspects(subject)
     aspects = head_aspects + aspects
     driver = _DRIVER.match(subject)
-    if driver:  # "AI-driven automation": automation, and AI an aspect of it
+    if driver:  # "AI-driven automation" keeps its subject, with AI an aspect of it
         aspects.insert(0, driver.group(1))
-    subject = _tidy(_ARTICLE.sub("", subject)) or raw
+    subject = strip_article(subject) or raw
     if second:
         subjects = [subject, second]
     else:

@@ -42,7 +42,7 @@ from reportgen.render.html import (
     site_name,
     text_direction,
 )
-from reportgen.render.labels import render_labels
+from reportgen.render.labels import limitations_notice, render_labels
 from reportgen.render.layout import place_figures, place_tables
 from reportgen.render.svg import svg_to_png
 from reportgen.render.tables import TableView
@@ -103,9 +103,9 @@ def render_docx(report: Report, *, appendix: AppendixView | None = None) -> byte
         meta += f" · {labels['sources']}: " + labels["list_separator"].join(report.corpora)
     builder.muted(meta)
     doc.add_paragraph(_text(report.mode_note or f"Written in {report.mode} mode."), style="Quote")
-    if report.counted_limitations:
-        n = len(report.counted_limitations)
-        builder.muted(f"{labels['limitations']}: {n} {labels['incomplete_one' if n == 1 else 'incomplete']}.")
+    notice = limitations_notice(report, labels)
+    if notice:
+        builder.muted(f"{labels['limitations']}: {notice}.")
 
     by_section = place_figures(report)
     tables = place_tables(report)

@@ -23,7 +23,7 @@ from markupsafe import Markup
 
 from reportgen.errors import RenderError
 from reportgen.render.appendix import AppendixView
-from reportgen.render.labels import render_labels
+from reportgen.render.labels import limitations_notice, render_labels
 from reportgen.render.layout import place_figures
 from reportgen.render.sanitize import sanitize_markup
 from reportgen.render.tables import TableView, table_views
@@ -222,7 +222,8 @@ def render_html(
         "lang": lang,
         "dir": text_direction(lang),
         "sentence_gap": sentence_gap(lang),
-        "labels": render_labels(_primary_subtag(lang)),
+        "labels": (labels := render_labels(_primary_subtag(lang))),
+        "limitations_notice": limitations_notice(report, labels),
         "theme": template,
         "stylesheet": _stylesheets(env, template),
         "figures_by_section": figures_by_section,

@@ -11,9 +11,11 @@ module's words for it, and English.
 
 from __future__ import annotations
 
+from typing import Any
+
 from reportgen import i18n
 
-__all__ = ["RENDER_LABELS", "render_labels"]
+__all__ = ["RENDER_LABELS", "limitations_notice", "render_labels"]
 
 #: Words only the renderer prints, and whole label sets for languages
 #: :mod:`reportgen.i18n` does not cover. English is complete; every other
@@ -145,7 +147,7 @@ RENDER_LABELS: dict[str, dict[str, str]] = {
     "ar": {
         "report": "تقرير",
         "incomplete": "أجزاء من الخطة لم تكتمل كما هو مخطط",
-        "incomplete_one": "أجزاء من الخطة لم تكتمل كما هو مخطط",
+        "incomplete_one": "جزء من الخطة لم يكتمل كما هو مخطط",
         "reason": "السبب",
         "contents": "المحتويات",
         "introduction": "مقدمة",
@@ -221,3 +223,19 @@ def render_labels(lang: str) -> dict[str, str]:
         # "page {page} of {pages}" from the two words every label set has.
         merged["page_of"] = f"{merged['page']} {{page}} {merged['of']} {{pages}}"
     return merged
+
+
+def limitations_notice(report: Any, labels: dict[str, str]) -> str:
+    """The count the note at the top of a report gives: "6 parts of the plan could not be completed as
+    planned", in the singular for one; ``""`` when nothing counts.
+
+    Args:
+        report: The :class:`~reportgen.report.Report` (its ``counted_limitations``: a chart without data
+            is not counted).
+        labels: The report language's labels (:func:`render_labels`).
+
+    Returns:
+        The count and its words, without the "Limitations" label.
+    """
+    n = len(report.counted_limitations)
+    return f"{n} {labels['incomplete_one' if n == 1 else 'incomplete']}" if n else ""

@@ -29,7 +29,7 @@ from reportgen.render.html import (
     site_name,
     text_direction,
 )
-from reportgen.render.labels import render_labels
+from reportgen.render.labels import limitations_notice, render_labels
 from reportgen.render.layout import place_figures, place_tables
 from reportgen.render.svg import check_svg
 from reportgen.render.tables import TableView
@@ -130,10 +130,9 @@ def render_markdown(report: Report, *, appendix: AppendixView | None = None) -> 
     out += [meta, ""]
     note = report.mode_note or f"Written in {report.mode} mode."
     out += [f"> {escape_markdown(note)}", ""]
-    if report.counted_limitations:
-        n = len(report.counted_limitations)
-        out += [f"> **{escape_markdown(labels['limitations'])}:** {n} "
-                f"{escape_markdown(labels['incomplete_one' if n == 1 else 'incomplete'])}.", ""]
+    notice = limitations_notice(report, labels)
+    if notice:
+        out += [f"> **{escape_markdown(labels['limitations'])}:** {escape_markdown(notice)}.", ""]
 
     by_section = place_figures(report)
     tables = place_tables(report)
