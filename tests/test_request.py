@@ -505,3 +505,20 @@ def test_a_question_on_a_place_or_a_cause_is_no_relation():
                  "How do self-driving cars drive in snow?"):
         request = read_request(text)
         assert not any(s.split()[0].lower() in {"in", "from"} for s in request.subjects), request.subjects
+
+
+def test_another_thing_of_the_subjects_kind_is_no_section():
+    """ "Philippine Revolution" is no part of the French Revolution; "Solar energy" that says it is renewable
+    energy is a part of renewable energy."""
+    docs = [_doc("French Revolution", "The French Revolution was a period of political change in France from 1789."),
+            _doc("Philippine Revolution", "The Philippine Revolution was a war against Spanish rule in 1896; "
+                 "revolution and France were in the minds of its leaders."),
+            _doc("Reign of Terror", "The Reign of Terror was a period of the French Revolution in 1793."),
+            _doc("Storming of the Bastille", "The storming of the Bastille opened the French Revolution in 1789.")]
+    themes, _, _ = gather_themes(read_request("French Revolution"), FakeSearch(docs), 4, "en")
+    assert "Philippine Revolution" not in themes and "Reign of Terror" in themes
+    energy = [_doc("Renewable energy", "Renewable energy comes from sources replenished by nature: sun and wind."),
+              _doc("Solar energy", "Solar energy is light from the Sun, a renewable energy source."),
+              _doc("Nuclear energy", "Nuclear energy comes from the atomic nucleus; it is not renewable from sun.")]
+    themes, _, _ = gather_themes(read_request("Renewable energy"), FakeSearch(energy), 4, "en")
+    assert "Solar energy" in themes and "Nuclear energy" not in themes

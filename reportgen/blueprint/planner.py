@@ -747,7 +747,7 @@ def gather_themes(
     scored = [
         ps[0] if space is None else ps[0].model_copy(update={"score": theme_score(sid)})
         for sid, ps in by_doc.items()
-        if relatedness[sid] >= scorer.threshold
+        if relatedness[sid] >= scorer.threshold and not _sibling(ps[0].title, docs[sid], request, core, lang)
     ]
     if space is not None:
         scored.sort(key=lambda p: -p.score)
@@ -766,6 +766,34 @@ def gather_themes(
     # were tried and brought Gibbon into a section on tea plants
     spare = [p.title for p in scored if p not in chosen and p.source_id not in core_ids]
     return [p.title for p in chosen], core, companion_themes(chosen, spare, space)
+
+
+def _sibling(title: str, text: str, request: Request, core: list[Passage], lang: str) -> bool:
+    """Whether a candidate is another thing of the subject's kind rather than a part of the subject.
+
+    "Guerra civil de Nigeria" beside "Guerra Civil Española", "Philippine
+    Revolution" beside "French Revolution", "Wind power" beside "Solar
+    power": the title holds the subject's head noun (the last word in
+    English, the first in French and Spanish) but not all its words, and its
+    text never writes the subject. "Solar energy" stays in a report on
+    renewable energy when it says it is renewable energy; "Solar cell" stays
+    in one on solar power (no head noun). Only for one subject of two or
+    more words that has an article of its own (the core's title), in the
+    encyclopedia's languages.
+
+    Returns:
+        True when the candidate is a sibling, to be left out.
+    """
+    if len(request.subjects) != 1 or lang not in ("en", "fr", "es"):
+        return False
+    subject = request.subject
+    words = [w for w in tokenize(subject) if w not in stopwords(lang)]
+    wanted = terms(subject, lang)
+    if len(wanted) < 2 or not words or not any(terms(p.title, lang) == wanted for p in core):
+        return False
+    head = terms(words[-1] if lang == "en" else words[0], lang)
+    held = terms(title, lang)
+    return bool(head) and head <= held and not wanted <= held and not writes_phrase(f"{title} {text}", subject)
 
 
 #: Least similarity, in the topic space, of a document to a section's own for it to join that section.
