@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable
 
 from reportgen.acp import StatusCode
@@ -95,6 +96,33 @@ def _paragraphs(sentences: list[dict[str, Any]], refs: _References) -> list[Para
     if run:
         paragraphs.append(Paragraph.from_sentences(run))
     return paragraphs
+
+
+_QUALIFIER = re.compile(r"^(?P<name>.+?)\s+\((?P<qualifier>[^()A-Z\d]+)\)$")
+
+
+def _heading(title: str, titles: list[str]) -> str:
+    """A section's heading: its article's title without the encyclopedia's lowercase qualifier ("Hotspot
+    (geology)" reads "Hotspot", "Ganymede (moon)" "Ganymede"), unless two sections would then read alike.
+    A qualifier with a capital or a digit is part of the name ("Eastern Front (World War II)").
+
+    Args:
+        title: The section's title (its article's).
+        titles: Every body section's title, to keep headings distinct.
+
+    Returns:
+        The heading.
+    """
+    m = _QUALIFIER.match(title)
+    if not m:
+        return title
+    name = m.group("name")
+
+    def bare(t: str) -> str:
+        q = _QUALIFIER.match(t)
+        return q.group("name") if q else t
+
+    return title if any(t != title and bare(t) == name for t in titles) else name
 
 
 def _limitations(blueprint: Blueprint, lang: str = "en") -> list[Limitation]:
@@ -224,6 +252,7 @@ def coordinate(
     sections: list[Section] = []
     figures: list[Figure] = []
     left_out: list[Limitation] = []
+    titles = [str(outputs.get(t.id, {}).get("section", {}).get("title", "")) for t in order if t.kind == "write"]
     for task in order:
         raw = outputs.get(task.id, {}).get("section")
         if not raw:
@@ -235,8 +264,8 @@ def coordinate(
                 left_out.append(Limitation(task_id=task.id, reason=reason))
             continue  # a conclusion may be only its recap line
         section = Section(
-            id=raw["id"], title=raw["title"], role=raw["role"],
-            paragraphs=_paragraphs(sentences, refs),
+            id=raw["id"], title=_heading(raw["title"], titles) if raw["role"] == "body" else raw["title"],
+            role=raw["role"], paragraphs=_paragraphs(sentences, refs),
         )
         chart = raw.get("chart")
         if chart and chart["spec"]["kind"] == "timeline" and task.id != timeline:

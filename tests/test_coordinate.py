@@ -145,3 +145,13 @@ def test_a_chart_task_without_data_is_a_minor_limitation():
     assert _limitations(blueprint, "fr")[0].reason.startswith("Pas de graphique pour la section Camellia")
     chart.status_codes = [604]  # a chart tool that timed out is a part of the plan not done
     assert not _limitations(blueprint)[0].minor
+
+
+def test_a_heading_drops_the_encyclopedias_lowercase_qualifier_unless_two_would_read_alike():
+    from reportgen.coordinate import _heading
+
+    titles = ["Hotspot (geology)", "Eastern Front (World War II)", "Mercury (planet)", "Mercury (element)"]
+    assert _heading("Hotspot (geology)", titles) == "Hotspot"
+    assert _heading("Eastern Front (World War II)", titles) == "Eastern Front (World War II)"
+    assert _heading("Mercury (planet)", titles) == "Mercury (planet)"  # two Mercury sections stay apart
+    assert _heading("Lava", titles) == "Lava"

@@ -522,3 +522,28 @@ def test_another_thing_of_the_subjects_kind_is_no_section():
               _doc("Nuclear energy", "Nuclear energy comes from the atomic nucleus; it is not renewable from sun.")]
     themes, _, _ = gather_themes(read_request("Renewable energy"), FakeSearch(energy), 4, "en")
     assert "Solar energy" in themes and "Nuclear energy" not in themes
+
+
+@pytest.mark.parametrize(("text", "lang", "subjects", "aspects"), [
+    ("I need a short briefing on renewable energy for my team", "en", ["renewable energy"], []),
+    ("Necesito un informe breve sobre el café para mi equipo", "es", ["café"], []),
+    ("J'ai besoin d'un rapport sur la photosynthèse", "fr", ["photosynthèse"], []),
+    ("Informe sobre la historia del café en Colombia", "es", ["café en Colombia"], []),
+    ("L'histoire de la Révolution française", "fr", ["Révolution française"], []),
+    ("Rédige un rapport sur la Révolution française et ses conséquences", "fr", ["Révolution française"],
+     ["conséquences"]),
+    ("The Cold War: Origins and Consequences (1947–1991)", "en", ["Cold War"], ["Origins", "Consequences"]),
+    ("Photosynthesis: an overview", "en", ["Photosynthesis"], ["overview"]),
+])
+def test_teams_french_and_spanish_lead_ins_and_aspect_titles(text, lang, subjects, aspects):
+    request = read_request(text, lang)
+    assert request.subjects == subjects
+    assert request.aspects == aspects
+
+
+def test_a_rambling_request_is_about_what_follows_something_about():
+    request = read_request("So my boss asked me to put together something about bees, like why they are "
+                           "important and what is killing them, I have no idea where to start honestly")
+    assert request.subjects == ["bees"]
+    assert read_request("A long title of a film that has more than ten words in it for sure").subjects == [
+        "long title of a film that has more than ten words in it for sure"]

@@ -64,8 +64,11 @@ _PLAIN_WORD = (r"(?!(?:of|on|about|for|in|into|to|the|a|an|regarding|covering|de
                r"acerca)\b)"
                rf"(?!{_DOC}\b)(?:[^\W\d_][\w'’-]*|\d+[-–][^\W\d_]+)")  # "a 5-page report"
 #: Who the report is for: "for a general audience", "for policy makers", "pour le grand public".
-_AUDIENCE = (r"(?:for|pour|para)\s+(?:a\s+|an\s+|the\s+|le\s+|les\s+|la\s+|el\s+|los\s+|un\s+)?"
+_AUDIENCE = (r"(?:for|pour|para)\s+(?:a\s+|an\s+|the\s+|le\s+|les\s+|la\s+|el\s+|los\s+|un\s+|my\s+|our\s+|"
+             r"mi\s+|mis\s+|nuestro\s+|mon\s+|ma\s+|mes\s+|notre\s+)?"
              r"(?:[\w-]+\s+){0,2}(?:audiences?|readers?|readership|policy\s*makers|decision[- ]makers|students|"
+             r"team|boss|class|colleagues|company|board|clients|customers|equipo|jefe|clase|colegas|empresa|"
+             r"équipe|patron|classe|collègues|entreprise|"
              r"beginners|executives|children|kids|managers|investors|engineers|teachers|public|experts|"
              r"laymen|lay\s+people|non-?specialists|grand\s+public|público|lectores|décideurs|élèves|étudiants|"
              r"estudiantes)")
@@ -106,6 +109,19 @@ _LEAD_IN = re.compile(
     r"understand|read\s+about)(?:\s+(?:to\s+)?(?:me|us))?\s+)?",
     re.IGNORECASE,
 )
+#: French and Spanish lead-ins: "J'ai besoin d'un rapport sur …", "Necesito un informe sobre …".
+_LEAD_IN_FR_ES = re.compile(
+    r"^(?:(?:s['’]il\s+(?:te|vous)\s+pla[iî]t|por\s+favor)[,\s]+)?"
+    r"(?:j['’]ai\s+besoin\s+d['’]|je\s+(?:voudrais|veux|souhaite|cherche)\s+|j['’]aimerais\s+|"
+    r"(?:pourriez-vous|pouvez-vous|peux-tu)\s+(?:me\s+)?|"
+    r"necesito\s+|quiero\s+|quisiera\s+|busco\s+|me\s+gustar[íi]a\s+(?:tener\s+)?|(?:puedes|podr[íi]as)\s+(?:hacerme\s+)?)",
+    re.IGNORECASE,
+)
+#: A request that rambles before it says what it wants: "So my boss asked me to put together something about
+#: bees, like …" is about what follows "something about" (only for requests of more than ten words).
+_BURIED = re.compile(r"^.{0,160}?\b(?:something|anything|stuff|a\s+(?:few\s+)?(?:notes|page|pages|slides?|report|"
+                     r"briefing|summary|overview|presentation|paper|essay|deck))\s+(?:about|on|regarding|covering)\s+",
+                     re.IGNORECASE)
 #: "Compare A and B", "A versus B", "the difference between A and B": two subjects.
 _COMPARE = re.compile(
     r"^(?:(?:compare|comparing|contrast|a\s+comparison\s+of|comparison\s+of)\s+(?P<a>.+?)\s+(?:and|with|to|"
@@ -153,6 +169,8 @@ _QUESTION_FORMS = [
 ]
 #: Framing words before the subject: "the rise of DeFi", "the history and future of nuclear energy".
 _FRAMING = re.compile(
+    r"^(?:(?:l['’]|la\s+|les\s+|le\s+|el\s+|los\s+|las\s+)?(?:histoire|évolution|avenir|historia|evolución|futuro|"
+    r"or[íi]gen(?:es)?|origines?)\s+(?:del|de\s+los|de\s+las|de\s+la|de\s+l['’]|des|du|de|d['’])\s*)|"
     r"^(?:the\s+)?(?:(?:rise|history|future|state|role|impact|evolution|growth|development|economics|science|"
     r"politics|basics|fundamentals|shift|transition|causes|effects?|impacts|benefits|risks|challenges|prospects|"
     r"pros|cons|advantages|disadvantages|uses|applications|influence|consequences?)"
@@ -191,10 +209,19 @@ _DRIVER = re.compile(r"^([^\W_][\w.]*)-(?:driven|powered|enabled|assisted)\s+\S"
 _TRAILING_AUDIENCE = re.compile(rf"\s+{_AUDIENCE}$", re.IGNORECASE)
 #: Where the aspects start: "X and how it ...", "X, drawing lessons from ...", "X and its ...".
 _SPLIT = (r"\s*(?:[{marks}]\s*(?:and\s+)?|\s+and\s+(?=how\b|why\b|what\b|its\b|their\b|the\b|proposing\b)|"
+          r"\s+(?:et|y)\s+(?=ses\b|son\b|sa\b|leurs?\b|sus?\b|comment\b|pourquoi\b|c[óo]mo\b|por\s+qu[ée]\b)|"
           r"\s+(?=drawing\b|proposing\b|including\b|focusing\b|with\s+a\s+focus\b|shaping\b|influencing\b))")
 _ASPECT_SPLIT = re.compile(_SPLIT.format(marks=",:;"), re.IGNORECASE)
 #: Without an instruction a colon is part of a title ("Star Wars: The Empire Strikes Back").
 _ASPECT_SPLIT_NO_COLON = re.compile(_SPLIT.format(marks=","), re.IGNORECASE)
+_ASPECT_WORD = (r"(?:origins?|causes?|consequences?|effects?|impacts?|history|future|legacy|overview|background|"
+                r"significance|timeline|facts|key\s+facts|challenges|benefits|risks|costs|trends|prospects|"
+                r"applications|uses|types|examples|basics|lessons|origines|conséquences|causas|consecuencias|"
+                r"historia|histoire|avenir|futuro)")
+#: A title whose colon is followed only by aspect words ("The Cold War: Origins and Consequences").
+_AND = r"\s*(?:,|\band\b|&|\bet\b|\by\b)\s*"
+_TITLE_ASPECTS = re.compile(rf"^(?P<subject>[^:]+?)\s*:\s*(?:an?\s+|the\s+)?"
+                            rf"(?P<aspects>{_ASPECT_WORD}(?:{_AND}{_ASPECT_WORD})*)\s*$", re.IGNORECASE)
 #: Nouns that name an aspect of a subject rather than the subject ("adoption rates", "costs").
 _ASPECT_NOUNS = r"(?:rates?|adoption|costs?|prices?|trends?|challenges?|risks?|benefits?|impacts?|effects?)"
 _ARTICLE = re.compile(r"^(?:(?:the|a|an|le|la|les|el|los|las|un|une)\s+|l['’])", re.IGNORECASE)
@@ -205,7 +232,8 @@ _TRAILING_AUX = re.compile(r"\s+(?:is|are|was|were|has|have|will|can)$", re.IGNO
 _ACRONYM = re.compile(r"\s*\((?=[^)]*[A-Z])([A-Za-z0-9&.\-]{2,10})\)")
 #: Dates in brackets are no part of a title: "World War II (1939-1945)".
 _DATES = re.compile(r"\s*\(\s*(?:c\.\s*)?\d[\d\s\-–—/,.]*(?:BC|AD|BCE|CE)?\s*\)", re.IGNORECASE)
-_ASPECT_LEAD = re.compile(r"^(?:and\s+)?(?:how|why|what|its|their|the|drawing|proposing|including|focusing on|"
+_ASPECT_LEAD = re.compile(r"^(?:and\s+|et\s+|y\s+)?(?:how|why|what|its|their|the|ses|son|sa|leurs?|sus?|comment|"
+                          r"pourquoi|c[óo]mo|drawing|proposing|including|focusing on|"
                           r"with a focus on|shaping|influencing)\s+(?:it\s+|they\s+|lessons\s+from\s+)?",
                           re.IGNORECASE)
 
@@ -316,7 +344,13 @@ def read_request(text: str, lang: str = "en") -> Request:
     """
     raw = _tidy(text)
     body = _tidy(_MARKUP.sub(" ", raw))
-    lead = _LEAD_IN.sub("", body) if lang == "en" else body
+    lead = _LEAD_IN.sub("", body) if lang == "en" else _LEAD_IN_FR_ES.sub("", body) if lang in ("fr", "es") else body
+    if not _INSTRUCTION.match(lead if lead.strip() else body) and len(body.split()) > 10:
+        buried = _BURIED.match(body)  # "So my boss asked me to put together something about bees, …"
+        body = lead = body[buried.end():] if buried else body
+        raw_lead = bool(buried)
+    else:
+        raw_lead = False
     instruction = _INSTRUCTION.match(lead if lead.strip() else body)
     said = instruction.group(0) if instruction else ""
     nouns = list(re.finditer(rf"\b{_DOC}\b", said, re.IGNORECASE))
@@ -349,11 +383,15 @@ def read_request(text: str, lang: str = "en") -> Request:
     if compared:
         a, b = (_tidy(x) for x in compared.groups() if x)
         subject = f"{strip_article(a)} and {strip_article(b)}"
-    asked = bool(said) or lead != body  # an instruction or a lead-in was read: its audience and colon are its own
+    asked = bool(said) or raw_lead or lead != body  # an instruction or a lead-in was read: audience and colon are its
     if asked:
         subject = _TRAILING_AUDIENCE.sub("", subject)  # "(a report on) antibiotics for a general audience"
     acronyms = _ACRONYM.findall(f"{subject} {second}")
     subject = _DATES.sub("", _ACRONYM.sub("", subject))
+    titled = _TITLE_ASPECTS.match(subject) if not asked else None
+    if titled:  # "The Cold War: Origins and Consequences": the words after the colon only name aspects
+        subject = titled.group("subject")
+        aspects += [a for a in re.split(_AND, titled.group("aspects")) if a]
     subject, more = _split_aspects(subject, colon=asked)  # "Star Wars: The Empire Strikes Back" is a title
     aspects += more
     relation = _RELATION.match(strip_article(subject)) if not (compared or second) else None
