@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable
 
 from reportgen.acp import StatusCode
@@ -25,7 +24,7 @@ from reportgen.blueprint.model import Blueprint, TaskStatus
 from reportgen.errors import RunError
 from reportgen.i18n import labels
 from reportgen.report import Figure, Limitation, Paragraph, Reference, Report, Section, Sentence, Table
-from reportgen.sources.text import tokenize
+from reportgen.sources.text import bare_title, tokenize
 
 __all__ = ["coordinate"]
 
@@ -98,9 +97,6 @@ def _paragraphs(sentences: list[dict[str, Any]], refs: _References) -> list[Para
     return paragraphs
 
 
-_QUALIFIER = re.compile(r"^(?P<name>.+?)\s+\((?P<qualifier>[^()A-Z\d]+)\)$")
-
-
 def _heading(title: str, titles: list[str]) -> str:
     """A section's heading: its article's title without the encyclopedia's lowercase qualifier ("Hotspot
     (geology)" reads "Hotspot", "Ganymede (moon)" "Ganymede"), unless two sections would then read alike.
@@ -113,16 +109,10 @@ def _heading(title: str, titles: list[str]) -> str:
     Returns:
         The heading.
     """
-    m = _QUALIFIER.match(title)
-    if not m:
+    name = bare_title(title)
+    if name == title:
         return title
-    name = m.group("name")
-
-    def bare(t: str) -> str:
-        q = _QUALIFIER.match(t)
-        return q.group("name") if q else t
-
-    return title if any(t != title and bare(t) == name for t in titles) else name
+    return title if any(t != title and bare_title(t) == name for t in titles) else name
 
 
 def _limitations(blueprint: Blueprint, lang: str = "en") -> list[Limitation]:

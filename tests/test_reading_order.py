@@ -200,3 +200,23 @@ def test_an_impersonal_pronoun_after_an_opening_phrase_points_nowhere():
     assert quotable("In 2019, it was estimated that five million people had the disease.", 0, "en")
     assert quotable("En France, il existe des lois sur la laïcité.", 0, "fr")
     assert not quotable("Since then, it has grown into a city of millions.", 0, "en")
+
+
+def test_a_section_leaves_the_subjects_own_article_to_the_introduction_even_with_a_qualifier(tmp_path):
+    """ "Mercury is the smallest planet" opens the report on Mercury, not its section on planets."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    notes = [_passage("Mercury (planet)", "Mercury is the smallest planet and the closest to the Sun."),
+             _passage("Planet", "A planet is a large body that orbits a star and has cleared its orbit.")]
+    ctx = RunContext(topic="Mercury", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="write-1", agent="writer", kind="write", section="s1", aim="write")
+    inputs = {"notes": [p.model_dump() for p in notes], "title": "Planet", "keywords": ["planet"],
+              "section_id": "s1", "subject": "Mercury"}
+    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
+    assert [s["text"] for s in out] == ["A planet is a large body that orbits a star and has cleared its orbit."]

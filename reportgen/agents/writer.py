@@ -26,6 +26,7 @@ from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
 from reportgen.render.labels import render_labels
 from reportgen.sources.models import Passage
+from reportgen.sources.text import bare_title
 
 __all__ = ["WriterBrain"]
 
@@ -99,11 +100,11 @@ class WriterBrain(Brain):
                 extra = _new_in_sense(passages, extra, params["sense"], ctx, focus)
             passages += extra
         exclude = {s["text"] for sec in params["sections"] for s in sec.get("sentences", [])}
-        if kind == "write" and terms(params["title"], ctx.lang) != terms(ctx.topic, ctx.lang):
-            # The topic's own article is the introduction's: a section on "Sun"
-            # in a report on "Solar energy" does not quote its definition.
-            topic_terms = terms(ctx.topic, ctx.lang)
-            passages = [p for p in passages if terms(p.title, ctx.lang) != topic_terms]
+        subject_terms = terms(params.get("subject") or ctx.topic, ctx.lang)
+        if kind == "write" and terms(params["title"], ctx.lang) != subject_terms:
+            # The subject's own article is the introduction's: a section on "Sun" in a report on "Solar
+            # energy" does not quote its definition, nor one on "Planet" that of "Mercury (planet)"
+            passages = [p for p in passages if terms(bare_title(p.title), ctx.lang) != subject_terms]
         ranked = rank_sentences(
             passages, focus=focus, topic=topic, lang=ctx.lang, exclude=exclude,
             keywords=params["keywords"], companions=params.get("companions") or (),

@@ -22,6 +22,7 @@ import re
 import unicodedata
 
 __all__ = [
+    "bare_title",
     "CJK_RE",
     "chunk_text",
     "clean_text",
@@ -93,6 +94,24 @@ _MIXED_WORD_RE = re.compile(f"[{_HAN_KANA}]|[^\\W_{_HAN_KANA}]+")
 #: Combining diacritical marks (the block FTS5's ``remove_diacritics`` folds).
 _DIACRITICS_RE = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 _WORD_RE = re.compile(r"[^\W_]+")
+
+
+_QUALIFIER = re.compile(r"^(?P<name>.+?)\s+\((?P<qualifier>[^()A-Z\d]+)\)$")
+
+
+def bare_title(title: str) -> str:
+    """An encyclopedia title without its lowercase qualifier: "Hotspot (geology)" → "Hotspot",
+    "Mercury (planet)" → "Mercury"; a qualifier with a capital or a digit is part of the name
+    ("Eastern Front (World War II)" stays whole).
+
+    Args:
+        title: An article's title.
+
+    Returns:
+        The title without the qualifier, or the title itself.
+    """
+    m = _QUALIFIER.match(title.strip())
+    return m.group("name") if m else title
 
 
 def has_cjk(text: str) -> bool:
