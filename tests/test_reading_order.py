@@ -94,6 +94,7 @@ def test_the_conclusion_takes_the_sentences_naming_the_subject_first(tmp_path):
     assert conclusion(facts) == facts  # they name Mars: the moon of Neptune is not needed
     assert conclusion(facts[:1]) == [facts[0], near.text]  # one names Mars: Triton makes up the floor
     assert len(conclusion(facts[:1])) == CONCLUSION_FLOOR
+    assert conclusion([]) == []  # none names Mars: Triton alone is no conclusion
 
 
 def test_the_conclusion_searches_again_only_where_it_can_keep_to_the_sense(tmp_path):

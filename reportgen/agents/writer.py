@@ -227,7 +227,8 @@ def _summary(
     subject come first (a section's spare among them only when related to the
     overview's best sentences: the overview keeps to the subject's sense, a
     section's spares may not); the others only make up a conclusion of fewer than
-    :data:`CONCLUSION_FLOOR` sentences, and in a topic space such a sentence needs
+    :data:`CONCLUSION_FLOOR` sentences that has one naming the subject ("Sunlight is intense
+    in these climates" alone sums up nothing), and in a topic space such a sentence needs
     :data:`OTHER_SENTENCE_THRESHOLD` against the overview's best sentences
     (the body's own drift, a sausage beside a section on beef, does not
     count), and a sentence that points back is never taken.
@@ -256,6 +257,8 @@ def _summary(
     # the sentences naming the subject first; the others only make up a conclusion of fewer than
     # CONCLUSION_FLOOR ("Triton is the largest moon of Neptune" is near the planets, not about Mars)
     for naming in (True, False):
+        if not naming and not chosen:
+            break  # sentences that only relate to the subject top up a conclusion, never make one alone
         for _, sentence, origin in ordered:
             if len(chosen) >= (CONCLUSION_SENTENCES if naming else CONCLUSION_FLOOR):
                 break
