@@ -414,6 +414,7 @@ def test_a_long_subject_takes_its_part_the_corpus_holds(text, subjects, aspect):
     request = resolve_subject(read_request(text), FakeSearch(PARTS), "en")
     assert request.subjects == subjects
     assert aspect in request.aspects
+    assert plan_extractive("r", RunOptions(topic=text), FakeSearch(PARTS)).subject == read_request(text).subject
     themes, core, _ = gather_themes(request, FakeSearch(PARTS), 4, "en")
     assert "Protectionism" not in themes + [p.title for p in core]
 

@@ -931,7 +931,7 @@ def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request
     if subjects == request.subjects:
         return request
     return replace(request, subjects=subjects, aspects=list(dict.fromkeys([*aspects, *request.aspects])),
-                   alternatives=[], asked=request.subject if unheld else "")
+                   alternatives=[], asked=request.subject if unheld else "", title=request.subject)
 
 
 #: Prepositions that place a subject ("Deforestation in the Amazon", "Artificial intelligence in medicine"):
@@ -1011,7 +1011,7 @@ def plan_extractive(
         raise NoSourcesError(no_sources_message(request, search, options.lang))
     titles = titles or [request.subject]
     blueprint = compile_blueprint(report_id, options.topic, titles, options.lang, registry=registry,
-                                  local_corpus=bool(options.corpus_dirs), subject=request.subject,
+                                  local_corpus=bool(options.corpus_dirs), subject=request.title or request.subject,
                                   held=held_subject(request, core, options.lang),
                                   details=[{"companions": companions.get(t, [])} for t in titles],
                                   sense=[p.title for p in core])

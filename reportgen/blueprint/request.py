@@ -261,6 +261,9 @@ class Request:
             the corpora hold an article on because they hold no passage on
             the whole ("building resilient healthcare supply chains" →
             "Health care"); the report says so at the top. ``""`` otherwise.
+        title: The subject as the request wrote it, when the planner read a
+            part of it ("Buddhism in Japan" is planned as *Buddhism* with the
+            aspect *Japan*): the report's title. ``""`` otherwise.
     """
 
     text: str
@@ -271,6 +274,7 @@ class Request:
     alternatives: list[str] = field(default_factory=list)
     depth: str = ""
     asked: str = ""
+    title: str = ""
 
     @property
     def subject(self) -> str:
