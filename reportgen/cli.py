@@ -277,10 +277,13 @@ def _count(n: int, noun: str) -> str:
 
 
 def _print_result(result: Any) -> None:
-    summary = result.blueprint.summary()
+    from reportgen.render.appendix import OUTCOMES, outcome
+
+    # counted as the report's appendix draws them: "done", "degraded" (done without an optional input), ...
+    counts = Counter(outcome(t) for t in result.blueprint.tasks)
     print(f"report {result.report_id}: {_count(len(result.report.sections), 'section')}, "
           f"{_count(len(result.report.figures), 'figure')}, {_count(len(result.report.references), 'reference')}; "
-          f"tasks {', '.join(f'{k} {v}' for k, v in sorted(summary.items()))}")
+          f"tasks {', '.join(f'{k} {counts[k]}' for k in OUTCOMES if counts[k])}")
     report = result.report
     if report.mode == "model" and report.usage:
         usage = report.usage

@@ -70,3 +70,22 @@ def test_a_broken_user_template_is_refused_before_any_research(tmp_path):
     assert result.exit_code == 1
     assert result.stderr.startswith(f"error: template {folder / 'report.html.j2'}, line 2:")
     assert not out.exists()
+
+
+def test_the_summary_line_counts_tasks_as_the_appendix_draws_them(capsys):
+    """ "done 9, failed 3" beside an appendix of "6 done, 3 degraded, 3 failed" read as a contradiction."""
+    from types import SimpleNamespace
+
+    from reportgen.blueprint.model import TaskStatus
+    from reportgen.blueprint.planner import compile_blueprint
+    from reportgen.cli import _print_result
+
+    blueprint = compile_blueprint("r", "Tea", ["Camellia"], subject="Tea")
+    for task in blueprint.tasks:
+        task.status = TaskStatus.DONE
+    blueprint.task("chart-1").status = TaskStatus.FAILED
+    blueprint.task("write-1").degraded = True
+    report = SimpleNamespace(sections=[1, 2], figures=[], references=[1], mode="extractive", usage=None)
+    _print_result(SimpleNamespace(blueprint=blueprint, report_id="r", report=report, files={}))
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line.endswith(f"tasks done {len(blueprint.tasks) - 2}, degraded 1, failed 1")
