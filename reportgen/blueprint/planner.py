@@ -685,6 +685,7 @@ def gather_themes(
     candidates: list[Passage] = []
     parts: dict[str, Passage] = {}  # subject → the article of its part that stands for it (_part_article)
     space = topic_space(search)
+    part_of_request = len(request.subjects) > 1 or bool(request.aspects)
     for subject in [*request.subjects, *request.acronyms]:
         found = search.search(subject, k=PLAN_SEARCH_K)
         if subject in request.acronyms:  # "EV" as written, a word of its own: not the "eV" of electronvolts
@@ -693,7 +694,6 @@ def gather_themes(
         fallback = _core_terms(subject, found, lang) if not holding else ""
         if fallback:  # no passage holds every term of a long subject: the passages holding most of them
             holding, linked = _relevant(found, fallback, lang)
-        part_of_request = len(request.subjects) > 1 or bool(request.aspects)
         subject_core = _core(holding, subject, lang, space, phrase=not fallback)  # "resilient wind farms": "wind farm"
         if not subject_core:
             subject_core = (_part_article(subject, search, lang)
