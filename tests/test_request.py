@@ -527,6 +527,9 @@ def test_another_thing_of_the_subjects_kind_is_no_section():
 
 @pytest.mark.parametrize(("text", "lang", "subjects", "aspects"), [
     ("I need a short briefing on renewable energy for my team", "en", ["renewable energy"], []),
+    ("Prepare a short briefing for my manager on the impact of tourism on the environment", "en",
+     ["tourism", "environment"], []),
+    ("Write a report for the board meeting on climate risk", "en", ["climate risk"], []),
     ("Necesito un informe breve sobre el café para mi equipo", "es", ["café"], []),
     ("J'ai besoin d'un rapport sur la photosynthèse", "fr", ["photosynthèse"], []),
     ("Informe sobre la historia del café en Colombia", "es", ["café en Colombia"], []),

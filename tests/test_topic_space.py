@@ -102,6 +102,16 @@ def test_a_theme_may_name_the_subject_by_a_derived_word(corpus):
     assert "Early epoch" not in themes
 
 
+def test_a_questions_aspect_article_that_speaks_of_the_subject_answers_it(corpus):
+    """ "Why is the sky blue?": the article "Blue" says why, though the space puts colours far from the sky."""
+    docs = [*corpus, {"title": "Spiral", "text": "A spiral is a curve seen in galaxies, cosmic radiation, "
+                      "stars, light and matter; the universe expansion after inflation made spiral galaxies."}]
+    themes, _, _ = gather_themes(read_request("Why does inflation spiral?"), SpaceSearch(docs), 5, "en")
+    assert themes[0] == "Spiral"
+    themes, _, _ = gather_themes(read_request("Inflation"), SpaceSearch(docs), 60, "en")
+    assert "Spiral" not in themes  # not asked about: of the other sense, under the threshold
+
+
 def test_the_space_is_saved_and_read_back(tmp_path, search, corpus):
     space = search.space()
     path = tmp_path / "corpus.space.joblib"

@@ -341,6 +341,10 @@ DENSITY_WEIGHT = 0.3
 BOTH_SUBJECTS_BONUS = 0.3
 #: Added, times the share of the request's aspects a theme names, to its score.
 ASPECT_WEIGHT = 0.3
+#: Added to the score of an aspect's own article that speaks of the subject ("Blue" in "Why is the sky
+#: blue?": the topic space puts the colour far from the sky, 0.06, but its text says why the sky is blue):
+#: it is a theme whatever its relatedness, and the first.
+ANSWER_BONUS = 1.0
 
 
 def subject_density(text: str, request: Request, lang: str) -> float:
@@ -708,8 +712,13 @@ def gather_themes(
         core = _aspect_core(request, search, lang)
     if not core:
         return [], [], {}
+    answers: set[str] = set()  # the aspects' own articles that speak of the subject ("Blue" for the sky)
     for aspect in request.aspects:
         candidates += search.search(f"{request.subject} {aspect}", k=30)
+        own, _ = choose_themes(aspect, search.search(aspect, k=20), 0, lang) if terms(aspect, lang) else (None, [])
+        if own is not None and any(terms(s, lang) <= terms(f"{own.title} {own.text}", lang) for s in request.subjects):
+            answers.add(own.source_id)
+            candidates.append(own)
     if space is not None:  # in a topic space the search's loose matches (feedback terms) must hold a subject term
         # a subject a part's article stands for is named by that part ("automation"); its other words
         # ("driven", which Lung says of breathing) count only beside an aspect asked for
@@ -740,6 +749,8 @@ def gather_themes(
             score += BOTH_SUBJECTS_BONUS  # "Coral reefs and climate change": a text on both before one on either
         if aspect_terms:  # "Why is the sky blue?": a text on the sky that speaks of its blue first
             score += ASPECT_WEIGHT * sum(t <= held for t in aspect_terms) / len(aspect_terms)
+        if sid in answers:  # the article "Blue", which says why the sky is blue, leads
+            score += ANSWER_BONUS
         return score
 
     # of_other_sense is not applied to themes: the specific volcanoes (Mount Etna) score under the
@@ -747,7 +758,8 @@ def gather_themes(
     scored = [
         ps[0] if space is None else ps[0].model_copy(update={"score": theme_score(sid)})
         for sid, ps in by_doc.items()
-        if relatedness[sid] >= scorer.threshold and not _sibling(ps[0].title, docs[sid], request, core, lang)
+        if (relatedness[sid] >= scorer.threshold or sid in answers)
+        and not _sibling(ps[0].title, docs[sid], request, core, lang)
     ]
     if space is not None:
         scored.sort(key=lambda p: -p.score)

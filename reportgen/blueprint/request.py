@@ -66,12 +66,12 @@ _PLAIN_WORD = (r"(?!(?:of|on|about|for|in|into|to|the|a|an|regarding|covering|de
 #: Who the report is for: "for a general audience", "for policy makers", "pour le grand public".
 _AUDIENCE = (r"(?:for|pour|para)\s+(?:a\s+|an\s+|the\s+|le\s+|les\s+|la\s+|el\s+|los\s+|un\s+|my\s+|our\s+|"
              r"mi\s+|mis\s+|nuestro\s+|mon\s+|ma\s+|mes\s+|notre\s+)?"
-             r"(?:[\w-]+\s+){0,2}(?:audiences?|readers?|readership|policy\s*makers|decision[- ]makers|students|"
-             r"team|boss|class|colleagues|company|board|clients|customers|equipo|jefe|clase|colegas|empresa|"
-             r"équipe|patron|classe|collègues|entreprise|"
-             r"beginners|executives|children|kids|managers|investors|engineers|teachers|public|experts|"
-             r"laymen|lay\s+people|non-?specialists|grand\s+public|público|lectores|décideurs|élèves|étudiants|"
-             r"estudiantes)")
+             r"(?:[\w-]+\s+){0,2}(?:(?:audience|reader|policy\s*maker|decision[- ]maker|student|colleague|client|"
+             r"customer|beginner|executive|kid|manager|investor|engineer|teacher|expert|layman|non-?specialist|"
+             r"team|class|board|company)s?|readership|boss|bosses|children|child|laymen|lay\s+people|public|"
+             r"equipo|jefe|clase|colegas|empresa|équipe|patron|classe|collègues|entreprise|grand\s+public|"
+             r"público|lectores|décideurs|élèves|étudiants|estudiantes)(?:\s+(?:meeting|review|call|réunion|"
+             r"reunión))?")
 _INSTRUCTION = re.compile(
     rf"^(?:(?:please|s'il (?:te|vous) pla[iî]t|por favor)[,\s]+)?(?:{_VERB}\s+(?:me\s+|us\s+|moi\s+|nous\s+)?|"
     # "(I need) a report about ...", "Rapport sur ...": no verb, but an article or the document itself
