@@ -46,6 +46,7 @@ from reportgen.sources.local import (
 from reportgen.sources.models import Closing, Document, Passage, SearchBackend
 from reportgen.sources.text import (
     CJK_RE,
+    bare_title,
     chunk_text,
     clean_text,
     fold,
@@ -114,6 +115,7 @@ __all__ = [
     "WIKI_LICENSE",
     "WebCache",
     "WebSearch",
+    "bare_title",
     "chunk_text",
     "clean_text",
     "ddgs_search",

@@ -22,8 +22,8 @@ import re
 import unicodedata
 
 __all__ = [
-    "bare_title",
     "CJK_RE",
+    "bare_title",
     "chunk_text",
     "clean_text",
     "fold",
