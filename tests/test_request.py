@@ -551,3 +551,9 @@ def test_a_rambling_request_is_about_what_follows_something_about():
     assert request.subjects == ["bees"]
     assert read_request("A long title of a film that has more than ten words in it for sure").subjects == [
         "long title of a film that has more than ten words in it for sure"]
+
+
+def test_a_long_request_keeps_its_lead_in_removed():
+    request = read_request("Can you explain how vaccines work in the human body and why some people are afraid of "
+                           "them")
+    assert request.subjects[0].startswith("vaccines")

@@ -349,12 +349,12 @@ def read_request(text: str, lang: str = "en") -> Request:
     raw = _tidy(text)
     body = _tidy(_MARKUP.sub(" ", raw))
     lead = _LEAD_IN.sub("", body) if lang == "en" else _LEAD_IN_FR_ES.sub("", body) if lang in ("fr", "es") else body
-    if not _INSTRUCTION.match(lead if lead.strip() else body) and len(body.split()) > 10:
+    raw_lead = False
+    if lead == body and not _INSTRUCTION.match(body) and len(body.split()) > 10:
         buried = _BURIED.match(body)  # "So my boss asked me to put together something about bees, …"
-        body = lead = body[buried.end():] if buried else body
-        raw_lead = bool(buried)
-    else:
-        raw_lead = False
+        if buried:
+            body = lead = body[buried.end():]
+            raw_lead = True
     instruction = _INSTRUCTION.match(lead if lead.strip() else body)
     said = instruction.group(0) if instruction else ""
     nouns = list(re.finditer(rf"\b{_DOC}\b", said, re.IGNORECASE))
