@@ -242,7 +242,7 @@ def coordinate(
     sections: list[Section] = []
     figures: list[Figure] = []
     left_out: list[Limitation] = []
-    titles = [str(outputs.get(t.id, {}).get("section", {}).get("title", "")) for t in order if t.kind == "write"]
+    titles = [str((outputs.get(t.id, {}).get("section") or {}).get("title", "")) for t in order if t.kind == "write"]
     for task in order:
         raw = outputs.get(task.id, {}).get("section")
         if not raw:
