@@ -19,6 +19,7 @@ LABELS: dict[str, dict[str, str]] = {
                 "{titles}.",
         "senses": "This report reads {subject!r} as {chosen}; the corpora also hold {others}: ask for one by its "
                   "name for a report on it.",
+        "senses_other": "The corpora also hold {others}: ask for one by its name for a report on it.",
         "aim_introduction": "Write the introduction from the overview and the finished sections",
         "aim_conclusion": "Write the conclusion from the overview and the finished sections",
         "corpus_wiki": "Wikipedia's vital-article summaries (English, offline copy, CC BY-SA 4.0)",
@@ -70,6 +71,7 @@ LABELS: dict[str, dict[str, str]] = {
                 "sur ce qu'ils contiennent de plus proche : {titles}.",
         "senses": "Ce rapport prend « {subject} » au sens de {chosen} ; les corpus contiennent aussi {others} : "
                   "demandez-en un par son nom pour un rapport sur lui.",
+        "senses_other": "Les corpus contiennent aussi {others} : demandez-en un par son nom pour un rapport sur lui.",
         "aim_introduction": "Rédiger l'introduction à partir de la synthèse et des sections",
         "aim_conclusion": "Rédiger la conclusion à partir de la synthèse et des sections",
         "corpus_wiki": "les résumés des articles essentiels de Wikipédia (français, copie hors ligne, CC BY-SA 4.0)",
@@ -121,6 +123,7 @@ LABELS: dict[str, dict[str, str]] = {
                 "más cercano que contienen: {titles}.",
         "senses": "Este informe toma «{subject}» en el sentido de {chosen}; los corpus también contienen {others}: "
                   "pida uno por su nombre para un informe sobre él.",
+        "senses_other": "Los corpus también contienen {others}: pida uno por su nombre para un informe sobre él.",
         "aim_introduction": "Redactar la introducción a partir del panorama y las secciones",
         "aim_conclusion": "Redactar la conclusión a partir del panorama y las secciones",
         "corpus_wiki": (

@@ -469,6 +469,11 @@ def test_the_report_names_the_sense_it_took_and_how_to_ask_for_another():
     assert read_request("Electric vehicle (EV) adoption").acronyms == ["EV"]
     blueprint = plan_extractive("r", RunOptions(topic="Mercury (element)"), FakeSearch(docs))
     assert "Mercury (element)" in blueprint.tasks[0].inputs["query"].value and not blueprint.note
+    java = [_doc("Java", "Java is an island of Indonesia with volcanoes and rice fields."),
+            _doc("Java (programming language)", "Java is a programming language for software on Java islands."),
+            _doc("Jakarta", "Jakarta, on Java, is the capital of Indonesia.")]
+    note = plan_extractive("r", RunOptions(topic="Java"), FakeSearch(java)).note
+    assert note.startswith("The corpora also hold Java (programming language)")  # not "reads 'Java' as Java"
 
 
 @pytest.mark.parametrize(("text", "subjects"), [

@@ -596,6 +596,8 @@ def sense_note(request: Request, core: list[Passage], search: SearchBackend, lan
               if fold(t).startswith(f"{key} (") and fold(t).endswith(")") and t not in mine]
     if not others:
         return ""
+    if fold(core[0].title).strip() == key:  # "Java" is the article "Java": only the others need saying
+        return labels(lang)["senses_other"].format(others=", ".join(others))
     return labels(lang)["senses"].format(subject=request.subject, chosen=core[0].title, others=", ".join(others))
 
 
