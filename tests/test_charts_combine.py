@@ -297,3 +297,26 @@ def test_incubation_periods_of_several_diseases_make_one_chart() -> None:
         ("Malaria", 10, 15), ("Dengue fever", 3, 14), ("Mumps", 16, 18)]
     assert spec.y_label == "Onset of symptoms (days)"
     assert_printed_in_cited_passage(spec, notes)
+
+
+def test_a_chart_of_other_things_numbers_is_no_chart_of_the_subject() -> None:
+    """Megabat and maple species in a section on *Pteropus* (seen in a "Bat" report): neither bar is the
+    subject's own and neither article says it is a thing of the subject, so there is no chart; with the
+    subject's own number beside them there is one. Dams that say they are hydroelectric still make a chart on
+    hydroelectricity (the dams test above)."""
+    docs = {"Pteropus": "Pteropus is a genus of megabats. They live in South Asia and Australia.",
+            "Megabat": "Megabats constitute the family Pteropodidae. As of 2018, 197 species of megabat had "
+                       "been described.",
+            "Maple": "Acer is a genus of trees known as maples. There are approximately 132 species, most "
+                     "native to Asia."}
+    facts = extract_facts(passages(docs))
+    assert len({f.source_id for f in facts}) == 2 and propose_chart([], "Pteropus", facts) is None
+    own = {**docs, "Pteropus": "Pteropus is a genus of megabats. There are about 65 species of Pteropus."}
+    notes = passages(own)
+    spec = propose_chart([], "Pteropus", extract_facts(notes))
+    assert spec is not None and "Pteropus" in {p.label for p in spec.points}
+    assert_printed_in_cited_passage(spec, notes)
+    moons = {"Callisto (moon)": "Callisto is the second-largest moon of Jupiter. With a diameter of 4,821 km, "
+                                "Callisto is larger than Earth's Moon.",
+             "Mars": "Mars is the fourth planet from the Sun. Its mean diameter, 6,779 km, is twice the Moon's."}
+    assert propose_chart([], "Moon", extract_facts(passages(moons))) is None  # both name the Moon, neither is it

@@ -368,3 +368,23 @@ def test_a_caption_spans_single_years_even_when_a_source_gives_a_range() -> None
     spec = ChartSpec(kind="timeline", title="Key dates: Rome", y_label="Year", unit="year",
                      points=[point("753–509 BC", -753, "a"), point("44 BC", -44, "b"), point("1590", 1590, "c")])
     assert caption(spec) == "Key dates: Rome, 753 BC–1590"
+
+
+def test_articles_named_with_the_subjects_word_give_no_events_of_the_subject() -> None:
+    """ "Rhapsody in Blue is a 1924 musical composition" is no date of the colour blue: the article is named
+    with the word but headed by another noun (``ranking.head_noun``). A sentence that names blue outside the
+    name still counts, and so does an instance of the subject ("1906 San Francisco earthquake")."""
+    works = {"Rhapsody in Blue": "Rhapsody in Blue is a 1924 musical composition by George Gershwin.",
+             "Kind of Blue": "Kind of Blue is a studio album by Miles Davis, released in 1959.",
+             "The Blue Marble": "The Blue Marble is a photograph of Earth taken in 1972 by the crew of Apollo 17.",
+             "Blue": "Blue is one of the three primary colours. Blue pigments were made from lapis lazuli in 1200."}
+    assert propose_timeline(passages(works), "Blue", ["blue"], "en") is None
+    named = {**works, "Kind of Blue": "In 1959 the album's cover was printed in blue ink, a rare blue for jazz.",
+             "Ultramarine": "Ultramarine is a deep blue pigment, made synthetically from 1826."}
+    spec = propose_timeline(passages(named), "Blue", ["blue"], "en")
+    assert spec is not None and [p.year for p in spec.points] == [1200, 1826, 1959]  # blue outside the name
+    quakes = {"Earthquake": "An earthquake is the shaking of the Earth. The first seismometer was built in AD 132.",
+              "1906 San Francisco earthquake": "The 1906 San Francisco earthquake struck the coast of California.",
+              "1755 Lisbon earthquake": "The 1755 Lisbon earthquake destroyed most of Lisbon."}
+    spec = propose_timeline(passages(quakes), "Earthquake", ["earthquake"], "en")
+    assert spec is not None and [p.year for p in spec.points] == [132, 1755, 1906]

@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from reportgen.blueprint import planner
 from reportgen.blueprint.planner import companion_themes, gather_themes
 from reportgen.blueprint.relevance import MIN_SPACE_DOCUMENTS, SEMANTIC_THRESHOLD, Relatedness, TopicSpace
 from reportgen.blueprint.request import read_request
@@ -204,3 +205,32 @@ def test_a_broadened_conclusion_keeps_to_the_cores_sense(search, tmp_path):
     raw = brain.call(params, ctx)
     assert not [p for p in raw["passages"] if p.title.startswith("Cosmos")]  # broadened, still one sense
     assert any(p.title.startswith("Economy") for p in raw["passages"])
+
+
+def test_a_question_takes_the_articles_on_what_the_subjects_texts_say_causes_it(corpus, monkeypatch):
+    """ "Why is the sky blue?": *Blue* says "because of … Rayleigh scattering", and *Scattering*, which never
+    names the sky, is a theme (``planner.explained``). A one-word cause most texts hold is none
+    (``BROAD_WORD_PASSAGES``, lowered to this corpus's size)."""
+    docs = [d for d in corpus if d["title"] != "Inflation"] + [
+        {"title": "Inflation", "text": "Inflation is a rise of prices: money buys fewer goods. Inflation results "
+                                       "from demand and from monetary expansion by central banks."},
+        {"title": "Monetary expansion", "text": "Monetary expansion is growth of the money supply when central "
+                                                "banks lower interest rates."},
+        {"title": "Demand", "text": "Demand is what consumers want to buy at given prices in markets."}]
+    monkeypatch.setattr(planner, "BROAD_WORD_PASSAGES", 50)
+    themes, _, _ = gather_themes(read_request("What causes inflation?"), SpaceSearch(docs), 5, "en")
+    assert themes[0] == "Monetary expansion"
+    assert "Demand" not in themes  # "demand" fills most of this corpus: it says what causes nothing
+    themes, _, _ = gather_themes(read_request("Inflation"), SpaceSearch(docs), 60, "en")
+    assert "Monetary expansion" not in themes  # not asked why: it never names inflation
+
+
+def test_head_nouns() -> None:
+    from reportgen.agents.ranking import head_noun
+    assert head_noun("Rhapsody in Blue", "en") == "rhapsody"
+    assert head_noun("The Blue Marble", "en") == "marble"
+    assert head_noun("World War II", "en") == "war"
+    assert head_noun("Civil war", "en") == "war"  # "civil" is no Roman numeral
+    assert head_noun("2004 Indian Ocean earthquake", "en") == "earthquake"
+    assert head_noun("Guerra civil de Nigeria", "es") == "guerra"
+    assert head_noun("of the", "en") == ""

@@ -10,8 +10,8 @@ from reportgen.sources.models import Passage
 from reportgen.sources.text import has_cjk, split_sentences, stopwords, tokenize
 
 __all__ = [
-    "MENTION_PREFIX", "RankedSentence", "about", "mentions", "names_subject", "quotable", "rank_sentences", "stem",
-    "terms", "written_subjects",
+    "MENTION_PREFIX", "RankedSentence", "about", "head_noun", "mentions", "names_subject", "quotable",
+    "rank_sentences", "stem", "terms", "written_subjects",
     "with_antecedents", "writes_phrase",
 ]
 
@@ -118,6 +118,36 @@ def terms(text: str, lang: str) -> set[str]:
     # one-letter tokens are noise in alphabets, but a Han character or kana is a word
     kept = {stem(t) for t in tokens if t not in stop and (len(t) > 1 or has_cjk(t)) or t.isdigit()}
     return kept or {stem(t) for t in tokens}
+
+
+#: Words that end an English noun phrase's head ("Rhapsody *in* Blue", "Battle *of* Hastings").
+_HEAD_ENDS = frozenset("of in on at for from with by to into over under about against between".split())
+
+
+_ROMAN = re.compile(r"^(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$")
+
+
+def head_noun(name: str, lang: str) -> str:
+    """The head noun of a title, folded: what kind of thing it names.
+
+    English puts it last in the phrase before its first preposition ("Rhapsody in Blue" → "rhapsody",
+    "2004 Indian Ocean earthquake" → "earthquake", "Battle of Hastings" → "battle"); French and Spanish
+    first ("Guerra civil de Nigeria" → "guerra"). Stop words and numbers, Roman numerals too ("World War II" →
+    "war"), are skipped.
+
+    Args:
+        name: A title or short noun phrase, any case.
+        lang: Its language (``"en"``, ``"fr"``, ``"es"``; others read as English).
+
+    Returns:
+        The head word as :func:`~reportgen.sources.text.tokenize` gives it, ``""`` when there is none.
+    """
+    words = tokenize(name)
+    if lang not in ("fr", "es"):
+        cut = next((i for i, w in enumerate(words) if i and w in _HEAD_ENDS), len(words))
+        words = words[:cut][::-1]
+    stop = stopwords(lang)
+    return next((w for w in words if w not in stop and not w.isdigit() and not _ROMAN.match(w)), "")
 
 
 def writes_phrase(text: str, phrase: str) -> bool:

@@ -22,7 +22,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from reportgen.agents.ranking import mentions, terms, writes_phrase
+from reportgen.agents.ranking import head_noun, mentions, terms, writes_phrase
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
 from reportgen.blueprint.relevance import Relatedness, TopicSpace, term_counts
 from reportgen.blueprint.request import Request, is_aspect, read_request, section_count, strip_article
@@ -557,6 +557,115 @@ def _aspect_core(request: Request, search: SearchBackend, lang: str) -> list[Pas
     return _core(holding, request.subject, lang, phrase=False)
 
 
+#: Words after which a sentence says what causes something ("the sky appears blue *because of* …",
+#: "tides are the rise and fall of sea level *resulting from* …"), by language.
+_CAUSE_MARKERS = {
+    "en": re.compile(r"\b(?:because(?:\s+of)?|due\s+to|owing\s+to|thanks\s+to|caused\s+by|driven\s+by|"
+                     r"produced\s+by|generated\s+by|created\s+by|formed\s+by|result(?:s|ing|ed)?\s+from|"
+                     r"arising\s+from|(?:the\s+)?results?\s+of)\s+", re.IGNORECASE),
+    "fr": re.compile(r"\b(?:à\s+cause\s+d(?:e|u|es|['’])|en\s+raison\s+d(?:e|u|es|['’])|grâce\s+à|"
+                     r"du(?:e|s|es)?\s+à|causée?s?\s+par|provoquée?s?\s+par|produite?s?\s+par|"
+                     r"résult(?:e|ent|ant)\s+d(?:e|u|es|['’])|sous\s+l['’]effet\s+d(?:e|u|es|['’]))\s*",
+                     re.IGNORECASE),
+    "es": re.compile(r"\b(?:debido\s+a|a\s+causa\s+de|gracias\s+a|causad[oa]s?\s+por|provocad[oa]s?\s+por|"
+                     r"producid[oa]s?\s+por|result(?:ado|a|an)\s+de)\s+", re.IGNORECASE),
+}
+#: Where the cause a marker introduces ends: a clause break.
+_CAUSE_END = re.compile(r"[,;:()\[\]]|\s(?:whereas|while|but|which|mais|tandis|pero|mientras)\s", re.IGNORECASE)
+#: Words inside a cause that end a noun phrase in English: participles and adverbs ("forces *exerted primarily* by
+#: the Moon", "an optical effect *known* as Rayleigh scattering").
+_PHRASE_BREAK_EN = re.compile(r"^(?:\w+(?:ed|ly)|known|called|named|such|including|another|other)$", re.IGNORECASE)
+#: Passages of one search (:data:`PLAN_SEARCH_K`) holding a one-word cause beyond which it is too broad to be
+#: a theme: in the English encyclopedia "energy", "force", "region", "Earth" and "light" fill 186-200 of them;
+#: "Sun" 100, "wave" 81, "orbit" 46, "scattering" 7 (issue 11's reader checks).
+BROAD_WORD_PASSAGES = 150
+#: Most articles on causes one question adds as themes (the first causes its subject's texts give).
+MAX_EXPLAINED = 3
+#: Cause words among the aspects that make a request ask why, as a question does ("the causes of the French
+#: Revolution"), folded and stemmed.
+_CAUSE_ASPECTS = {"cause", "reason", "origin", "causa", "razon", "origen", "raison", "origine"}
+
+
+def asks_why(request: Request, lang: str) -> bool:
+    """Whether a request asks what causes its subject: a question, or a cause among its aspects."""
+    return request.question or any(terms(a, lang) & _CAUSE_ASPECTS for a in request.aspects)
+
+
+def explained(request: Request, texts: list[Passage], search: SearchBackend, lang: str) -> list[Passage]:
+    """The own articles of the causes the subject's texts give, for a request that asks why.
+
+    A sentence that names the subject and says what causes it ("The clear daytime sky and the deep sea
+    appear blue because of an optical effect known as Rayleigh scattering", in *Blue*; "Tides are … resulting
+    from the differential gravitational forces exerted primarily by the Moon and the Sun") names the
+    answer's parts. Each noun phrase of the cause (a run of content words, English participles and adverbs
+    breaking it: :data:`_PHRASE_BREAK_EN`) is looked up whole, then by its parts of two words, then by its
+    head noun or a capitalised word: the article whose title holds the same terms (*Scattering*, *Moon*,
+    *Sun*, *Plate tectonics* for "tectonic plates") is a theme. These articles need not name the subject:
+    the topic space put *Scattering* far from *Sky*. A one word cause most texts hold
+    (:data:`BROAD_WORD_PASSAGES`: "energy", "Earth") is none.
+
+    Args:
+        request: The read request (:func:`asks_why` holds).
+        texts: The subject's own passages and its answering aspects' articles, best first.
+        search: The search backend.
+        lang: The request's language (cause markers in English, French and Spanish: :data:`_CAUSE_MARKERS`).
+
+    Returns:
+        Up to :data:`MAX_EXPLAINED` passages, one per article, none a subject's own, in the order the
+        causes are written.
+    """
+    marker = _CAUSE_MARKERS.get(lang)
+    if marker is None:
+        return []
+    stop = stopwords(lang)
+    wanted = [terms(x, lang) for x in request.subjects]
+    taken = {fold(x) for x in request.subjects} | {fold(p.title) for p in texts}
+    found: list[Passage] = []
+    looked: set[str] = set()
+
+    def own_article(phrase: str) -> Passage | None:
+        wanted_terms = terms(phrase, lang)
+        key = " ".join(sorted(wanted_terms))
+        if not key or key in looked:
+            return None
+        looked.add(key)
+        hits = search.search(phrase, k=PLAN_SEARCH_K)
+        if len(wanted_terms) == 1 and sum(wanted_terms <= terms(f"{p.title} {p.text}", lang)
+                                          for p in hits) >= BROAD_WORD_PASSAGES:
+            return None  # "energy", "region", "Earth": a word too many texts hold to say what causes anything
+        own, _ = choose_themes(phrase, hits[:20], 0, lang)
+        return own if own is not None and fold(own.title) not in taken else None
+
+    for passage in texts:
+        for sentence in split_sentences(passage.text, lang):
+            held = terms(sentence, lang)
+            if not any(w and all(mentions(held, t) for t in w) for w in wanted):
+                continue
+            for m in marker.finditer(sentence):
+                cause = _CAUSE_END.split(sentence[m.end():], maxsplit=1)[0]
+                words = re.findall(r"[^\W\d_]+(?:[-‐][^\W\d_]+)*", re.sub(r"['’]s\b", "", cause))
+                runs: list[list[str]] = [[]]
+                for w in words:
+                    if fold(w) in stop or (lang == "en" and _PHRASE_BREAK_EN.match(w)):
+                        runs.append([])
+                    else:
+                        runs[-1].append(w)
+                for run in (r for r in runs if r):
+                    head = run[-1] if lang == "en" else run[0]
+                    tries = [" ".join(run)] if len(run) <= 3 else []
+                    tries += [" ".join(run[i:i + 2]) for i in range(len(run) - 1)] if len(run) > 2 else []
+                    tries += [w for w in run if len(run) == 1 or w == head or w[:1].isupper()]
+                    for phrase in tries:
+                        own = own_article(phrase)
+                        if own is not None:
+                            taken.add(fold(own.title))
+                            found.append(own)
+                            break
+                    if len(found) == MAX_EXPLAINED:
+                        return found
+    return found
+
+
 def thin_note(request: Request, core: list[Passage], lang: str) -> str:
     """A note for the top of the report when the core passages do not hold the subject ("" otherwise).
 
@@ -721,6 +830,11 @@ def gather_themes(
         if own is not None and any(terms(s, lang) <= terms(f"{own.title} {own.text}", lang) for s in request.subjects):
             answers.add(own.source_id)
             candidates.append(own)
+    if asks_why(request, lang):  # "Why is the sky blue?": the articles on what its texts say causes it
+        answering = [p for p in candidates if p.source_id in answers]
+        for own in explained(request, [*core, *answering], search, lang):
+            answers.add(own.source_id)
+            candidates.append(own)
     if space is not None:  # in a topic space the search's loose matches (feedback terms) must hold a subject term
         # a subject a part's article stands for is named by that part ("automation"); its other words
         # ("driven", which Lung says of breathing) count only beside an aspect asked for
@@ -731,8 +845,8 @@ def gather_themes(
         def names(held: set[str]) -> bool:  # "hydroelectric" names hydroelectricity (ranking.mentions)
             return any(mentions(held, t) for t in named)
 
-        candidates = [p for p in candidates
-                      if names(held := terms(f"{p.title} {p.text}", lang)) or (loose & held and asked & held)]
+        candidates = [p for p in candidates if p.source_id in answers
+                      or names(held := terms(f"{p.title} {p.text}", lang)) or (loose & held and asked & held)]
     by_doc: dict[str, list[Passage]] = {}
     for p in candidates:
         if p.text not in {q.text for q in by_doc.get(p.source_id, [])}:
@@ -787,8 +901,8 @@ def _sibling(title: str, text: str, request: Request, core: list[Passage], lang:
 
     "Guerra civil de Nigeria" beside "Guerra Civil Española", "Philippine
     Revolution" beside "French Revolution", "Wind power" beside "Solar
-    power": the title holds the subject's head noun (the last word in
-    English, the first in French and Spanish) but not all its words, and its
+    power": the title holds the subject's head noun (:func:`~reportgen.agents.ranking.head_noun`:
+    the last before a preposition in English, the first in French and Spanish) but not all its words, and its
     text never writes the subject. "Solar energy" stays in a report on
     renewable energy when it says it is renewable energy; "Solar cell" stays
     in one on solar power (no head noun). Only for one subject of two or
@@ -805,7 +919,7 @@ def _sibling(title: str, text: str, request: Request, core: list[Passage], lang:
     wanted = terms(subject, lang)
     if len(wanted) < 2 or not words or not any(terms(p.title, lang) == wanted for p in core):
         return False
-    head = terms(words[-1] if lang == "en" else words[0], lang)
+    head = terms(head_noun(subject, lang), lang)
     held = terms(title, lang)
     return bool(head) and head <= held and not wanted <= held and not writes_phrase(f"{title} {text}", subject)
 

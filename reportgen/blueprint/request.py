@@ -167,6 +167,10 @@ _QUESTION_FORMS = [
     re.compile(r"^(?:qu['’]est-ce\s+qu(?:e\s+|['’])|qu[ée]\s+(?:es|son)\s+)(?P<subject>.+?)(?P<aspect>)$",
                re.IGNORECASE),
 ]
+#: Who a question asks about when it asks about what people do: "Why do we dream?", "Why do people yawn?" are
+#: on the verb (dreams, yawning), not on "we".
+_PEOPLE = frozenset("we i you they people humans someone anyone one nous on vous ils nosotros ustedes ellos "
+                    "gente".split()) | {"human beings", "la gente", "les gens"}
 #: Framing words before the subject: "the rise of DeFi", "the history and future of nuclear energy".
 _FRAMING = re.compile(
     r"^(?:(?:l['’]|la\s+|les\s+|le\s+|el\s+|los\s+|las\s+)?(?:histoire|évolution|avenir|historia|evolución|futuro|"
@@ -378,6 +382,9 @@ def read_request(text: str, lang: str = "en") -> Request:
             m = form.match(subject)
             if m:
                 subject, aspects = _tidy(m.group("subject")), [_tidy(m.group("aspect"))]
+                if subject.casefold() in _PEOPLE and aspects[0]:  # "Why do we dream?" is on dreams
+                    subject, aspects = aspects[0], []
+                    break
                 if re.match(r"^(?:why|how|when|where)\s+(?:do|does|did|can|could|will|would)\b", body, re.I):
                     words = strip_article(subject).split()  # the verb may follow the subject
                     alternatives = [" ".join(words[:n]) for n in range(len(words) - 1, 0, -1)]

@@ -111,6 +111,9 @@ class NumericFact(BaseModel):
             ``"width"``, ``"depth"``, ``"height"``, ``"diameter"``, ...),
             else ``""``. Two lengths with different measures are not
             comparable.
+        opening: The first sentence of the passage the fact was read from
+            (what its article says it is: "The Guri Dam is a hydroelectric
+            dam in Venezuela"); ``""`` when not known.
         kind: What kind of quantity the value is, read from the words around
             it (:func:`quantity_kind`): ``"capacity"``, ``"population"``,
             ``"production"``, ``"distance"``, ``"area"``, ... ; ``""`` when
@@ -132,6 +135,7 @@ class NumericFact(BaseModel):
     base: str = ""
     measure: str = ""
     kind: str = ""
+    opening: str = ""
 
 
 # --------------------------------------------------------------------------
@@ -1344,6 +1348,7 @@ class _Found:
     base: str = ""
     measure: str = ""
     kind: str = ""
+    opening: str = ""
     segment: int = 0
     label: str = ""
     year: int | None = None
@@ -1596,7 +1601,9 @@ def extract_facts(passages: list[Passage], lang: str = "en") -> list[NumericFact
     seen: set[tuple[str, str, str, float]] = set()
     for passage in passages:
         text = passage.text or ""
-        for s, e in _sentences(text):
+        spans = _sentences(text)
+        opening = text[spans[0][0]:spans[0][1]] if spans else ""
+        for s, e in spans:
             sentence = text[s:e]
             if not re.search(r"\d", sentence):
                 continue
@@ -1605,6 +1612,7 @@ def extract_facts(passages: list[Passage], lang: str = "en") -> list[NumericFact
                 if key in seen:
                     continue
                 seen.add(key)
+                fact.opening = opening
                 facts.append(fact)
     return facts
 

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, Field, model_validator
 
+from reportgen.agents.ranking import head_noun, mentions, stem, terms
 from reportgen.charts.numbers import NumericFact, generic_label
 
 __all__ = [
@@ -401,6 +402,42 @@ def _about_article(fact: NumericFact) -> bool:
                      re.IGNORECASE) is not None
 
 
+def _holds_subject(spec: ChartSpec, group: list[NumericFact], subject: str) -> bool:
+    """A chart of several articles' numbers is a chart of the subject.
+
+    It is when one bar is the subject's own (its label, or the name of the article it was read from, and the
+    subject name each other, bracketed qualifiers aside: "Mercury" for *Mercury (planet)*, not "Crane" for
+    *Crane fly*), when the quantity is the subject ("temperature": Titan's and Mars's), or when every bar's
+    article says in its opening sentence that it is a thing of the subject's head noun
+    (:func:`~reportgen.agents.ranking.head_noun` in English word order, since charts are not told the
+    language: "The Guri Dam is a hydroelectric dam" in a section on
+    hydroelectricity; "Jupiter is the fifth planet" beside *Mercury (planet)*). Otherwise it compares other
+    things: the species of megabats and of maples in a section on *Pteropus*, the diameters of Callisto and
+    Mars in a section on the Moon, crane and black fly species under *Crane fly* (all found reading reports
+    of issue 11). One article's numbers always pass.
+
+    Args:
+        spec: The chart.
+        group: The facts the chart was drawn from (each point's quote and raw among them).
+        subject: The section's subject (any script).
+
+    Returns:
+        Whether the chart may stand for the subject.
+    """
+    named = _tokens(re.sub(r"\s*\([^)]*\)\s*$", "", subject)) or _tokens(subject)
+    if len({p.source_id for p in spec.points}) < 2 or not named:
+        return True
+    facts = [f for p in spec.points for f in group if f.raw == p.raw and f.sentence == p.quote]
+    for f in facts:
+        for name in (_tokens(f.label), _tokens(_article_name(f))):
+            if _covers(named, name) and _covers(name, named):
+                return True
+        if f.kind and _overlap(named, _tokens(f.kind)):
+            return True
+    head = stem(head_noun(subject, "en"))
+    return bool(facts) and bool(head) and all(mentions(terms(f.opening or f.sentence, "en"), head) for f in facts)
+
+
 def _comparable_run(facts: list[NumericFact]) -> list[NumericFact]:
     """The facts, in rank order, that stay comparable with every one kept before them.
 
@@ -454,7 +491,8 @@ def propose_chart(facts: list[NumericFact], subject: str, related: Iterable[Nume
        other, dated within :data:`YEAR_WINDOW` years, no negative value but
        for temperatures). Numbers of several articles must each be about
        their own article or name the subject in their label ("Callisto is
-       4,821 km across" in *Callisto*, not a crater's size in *Mercury*).
+       4,821 km across" in *Callisto*, not a crater's size in *Mercury*),
+       and one of the bars must be the subject's own (:func:`_holds_subject`).
        This is how the installed capacity of several
        dams, or the populations of several cities, read from their own
        articles, make one chart, each bar cited to its own source and
@@ -536,6 +574,8 @@ def propose_chart(facts: list[NumericFact], subject: str, related: Iterable[Nume
         if len(group) < 2:
             continue
         for spec in _specs(group, subject, kind):
+            if tier == 0 and not _holds_subject(spec, group, subject):
+                continue  # other things' numbers side by side, none of them the subject's
             used = [
                 f
                 for f in group

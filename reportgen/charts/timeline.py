@@ -36,7 +36,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.agents.ranking import about, terms
+from reportgen.agents.ranking import about, head_noun, terms
 from reportgen.charts.numbers import (
     _ADVERBS,
     _CONJUNCTIONS,
@@ -230,11 +230,16 @@ def _events(passages: list[Passage], keywords: list[str], lang: str, related: Co
         statistics = {(f.sentence, f.year) for f in extract_facts([passage], lang) if f.year is not None}
         name = _article_name(passage)
         own = sorted(terms(name, lang))
+        # an article named after the subject's word but on another thing ("Rhapsody in Blue" in a section on
+        # Blue): its title does not make its events the subject's, nor does its name in a sentence
+        named_other = about(name, keywords, lang) and not terms(head_noun(name, lang), lang) & set(keywords)
+        unnamed = re.compile(re.escape(name), re.IGNORECASE) if named_other else None
         for s, e in _sentences(text):
             sentence = text[s:e]
             if not re.search(r"\d", sentence) or (passage.source_id, sentence) in seen:
                 continue
-            core = about(f"{passage.title} {sentence}", keywords, lang)
+            core = (about(unnamed.sub(" ", sentence), keywords, lang) if unnamed is not None
+                    else about(f"{passage.title} {sentence}", keywords, lang))
             joins = (not core and passage.source_id in related and passage.source_id not in joined
                      and about(sentence, own, lang))
             if not (core or joins):
@@ -280,7 +285,10 @@ def propose_timeline(passages: list[Passage], subject: str, keywords: list[str],
     """A timeline of the dated events the passages give on ``subject``, or ``None``.
 
     Events are the sentences about the subject that print a year (module
-    docstring). Like the numbers of a combined bar chart
+    docstring). An article named with the subject's word but headed by
+    another noun (:func:`~reportgen.agents.ranking.head_noun`: "Rhapsody in
+    Blue", "The Blue Marble" beside *Blue*) gives events only where a sentence
+    names the subject outside that name. Like the numbers of a combined bar chart
     (:func:`reportgen.charts.propose_chart`, rule 2), the articles of
     ``related`` sources (:func:`reportgen.agents.plot.related_sources`: close
     to the subject's passages in vocabulary) may each add their first dated
