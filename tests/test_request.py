@@ -20,6 +20,8 @@ from fakes import FakeSearch
      []),
     ("Why do volcanoes erupt?", ["volcanoes"], ["erupt"]),
     ("What causes inflation?", ["inflation"], ["causes"]),
+    ("Write a short report on the causes of the French Revolution", ["French Revolution"], ["causes"]),
+    ("The origins of the Cold War", ["Cold War"], ["origins"]),
     ("Why do we dream?", ["dream"], []),  # a question on what people do is on the doing, not on "we"
     ("Why do people procrastinate?", ["procrastinate"], []),
     ("How do nuclear power plants work?", ["nuclear power plants"], []),  # "work" asks how, it is no aspect

@@ -174,13 +174,16 @@ _PEOPLE = frozenset("we i you they people humans someone anyone one nous on vous
 #: Framing words before the subject: "the rise of DeFi", "the history and future of nuclear energy".
 _FRAMING = re.compile(
     r"^(?:(?:l['’]|la\s+|les\s+|le\s+|el\s+|los\s+|las\s+)?(?:histoire|évolution|avenir|historia|evolución|futuro|"
-    r"or[íi]gen(?:es)?|origines?)\s+(?:del|de\s+los|de\s+las|de\s+la|de\s+l['’]|des|du|de|d['’])\s*)|"
+    r"or[íi]gen(?:es)?|origines?|causes|causas|raisons|razones)\s+(?:del|de\s+los|de\s+las|de\s+la|de\s+l['’]|des|du|de|d['’])\s*)|"
     r"^(?:the\s+)?(?:(?:rise|history|future|state|role|impact|evolution|growth|development|economics|science|"
     r"politics|basics|fundamentals|shift|transition|causes|effects?|impacts|benefits|risks|challenges|prospects|"
-    r"pros|cons|advantages|disadvantages|uses|applications|influence|consequences?)"
+    r"pros|cons|advantages|disadvantages|uses|applications|influence|consequences?|origins|reasons)"
     r"(?:\s*(?:,|and|&)\s*(?:the\s+)?)?)+\s+(?:of|in|from)\s+",
     re.IGNORECASE,
 )
+#: Framing words that ask what causes the subject: kept as its aspect ("the causes of the French Revolution").
+_CAUSE_FRAMING = re.compile(r"\b(?:causes|origins|origines|or[íi]genes|causas|reasons|raisons|razones)\b",
+                            re.IGNORECASE)
 #: "The impact of X on Y", "the role of X in Y", "l'effet de X sur Y", "el impacto de X en Y": a report on
 #: how one subject bears on another is on both (each searched, a text on both first).
 _RELATION = re.compile(
@@ -416,6 +419,9 @@ def read_request(text: str, lang: str = "en") -> Request:
         second, more = _split_aspects(_DATES.sub("", _ACRONYM.sub("", second)), colon=asked)
         aspects += more
         second = strip_article(second)
+    framing = _FRAMING.match(_tidy(subject))
+    if framing and _CAUSE_FRAMING.search(framing.group(0)):  # "the causes of the French Revolution" asks why
+        aspects.insert(0, _CAUSE_FRAMING.search(framing.group(0)).group(0).lower())
     subject = _tidy(_FRAMING.sub("", _tidy(subject)))
     subject, head_aspects = _head_aspects(subject)
     aspects = head_aspects + aspects
