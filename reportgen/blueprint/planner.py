@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from reportgen.agents.ranking import head_noun, mentions, terms, writes_phrase
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
 from reportgen.blueprint.relevance import Relatedness, TopicSpace, term_counts
-from reportgen.blueprint.request import Request, is_aspect, read_request, section_count, strip_article
+from reportgen.blueprint.request import Request, asks_why, is_aspect, read_request, section_count, strip_article
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
 from reportgen.i18n import labels
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from reportgen.agents.registry import Registry
 
 __all__ = [
-    "choose_themes", "companion_themes", "compile_blueprint", "compound", "gather_themes", "one_sense",
+    "choose_themes", "companion_themes", "compile_blueprint", "compound", "explained", "gather_themes", "one_sense",
     "plan_extractive", "resolve_subject",
     "section_keywords",
 ]
@@ -581,16 +581,6 @@ _PHRASE_BREAK_EN = re.compile(r"^(?:\w+(?:ed|ly)|known|called|named|such|includi
 BROAD_WORD_PASSAGES = 150
 #: Most articles on causes one question adds as themes (the first causes its subject's texts give).
 MAX_EXPLAINED = 3
-#: Cause words among the aspects that make a request ask why, as a question does ("the causes of the French
-#: Revolution"), folded and stemmed.
-_CAUSE_ASPECTS = {"cause", "reason", "origin", "causa", "razon", "origen", "raison", "origine"}
-
-
-def asks_why(request: Request, lang: str) -> bool:
-    """Whether a request asks what causes its subject: a question, or a cause among its aspects."""
-    return request.question or any(terms(a, lang) & _CAUSE_ASPECTS for a in request.aspects)
-
-
 def explained(request: Request, texts: list[Passage], search: SearchBackend, lang: str) -> list[Passage]:
     """The own articles of the causes the subject's texts give, for a request that asks why.
 
@@ -605,7 +595,7 @@ def explained(request: Request, texts: list[Passage], search: SearchBackend, lan
     (:data:`BROAD_WORD_PASSAGES`: "energy", "Earth") is none.
 
     Args:
-        request: The read request (:func:`asks_why` holds).
+        request: The read request (:func:`~reportgen.blueprint.request.asks_why` holds).
         texts: The subject's own passages and its answering aspects' articles, best first.
         search: The search backend.
         lang: The request's language (cause markers in English, French and Spanish: :data:`_CAUSE_MARKERS`).
@@ -651,10 +641,10 @@ def explained(request: Request, texts: list[Passage], search: SearchBackend, lan
                     else:
                         runs[-1].append(w)
                 for run in (r for r in runs if r):
-                    head = run[-1] if lang == "en" else run[0]
+                    head = head_noun(" ".join(run), lang)
                     tries = [" ".join(run)] if len(run) <= 3 else []
                     tries += [" ".join(run[i:i + 2]) for i in range(len(run) - 1)] if len(run) > 2 else []
-                    tries += [w for w in run if len(run) == 1 or w == head or w[:1].isupper()]
+                    tries += [w for w in run if len(run) == 1 or tokenize(w) == [head] or w[:1].isupper()]
                     for phrase in tries:
                         own = own_article(phrase)
                         if own is not None:
@@ -830,7 +820,7 @@ def gather_themes(
         if own is not None and any(terms(s, lang) <= terms(f"{own.title} {own.text}", lang) for s in request.subjects):
             answers.add(own.source_id)
             candidates.append(own)
-    if asks_why(request, lang):  # "Why is the sky blue?": the articles on what its texts say causes it
+    if asks_why(request):  # "Why is the sky blue?": the articles on what its texts say causes it
         answering = [p for p in candidates if p.source_id in answers]
         for own in explained(request, [*core, *answering], search, lang):
             answers.add(own.source_id)

@@ -43,8 +43,8 @@ from dataclasses import dataclass, field
 from reportgen.agents.ranking import stem
 from reportgen.sources.text import fold
 
-__all__ = ["DEFAULT_SECTIONS", "LONG_SECTIONS", "SHORT_SECTIONS", "Request", "is_aspect", "read_request",
-           "section_count", "strip_article"]
+__all__ = ["DEFAULT_SECTIONS", "LONG_SECTIONS", "SHORT_SECTIONS", "Request", "asks_why", "is_aspect",
+           "read_request", "section_count", "strip_article"]
 
 #: Words of an instruction asking for length or brevity ("Write a comprehensive report on ..."): they set
 #: :attr:`Request.depth`, and with the other adjectives of :data:`_ADJ` they are part of the instruction.
@@ -182,8 +182,8 @@ _FRAMING = re.compile(
     re.IGNORECASE,
 )
 #: Framing words that ask what causes the subject: kept as its aspect ("the causes of the French Revolution").
-_CAUSE_FRAMING = re.compile(r"\b(?:causes|origins|origines|or[íi]genes|causas|reasons|raisons|razones)\b",
-                            re.IGNORECASE)
+_CAUSE_WORDS = re.compile(r"\b(?:causes?|origins?|origines?|or[íi]gen(?:es)?|causas?|reasons?|raisons?|"
+                          r"raz[óo]n(?:es)?)\b", re.IGNORECASE)
 #: "The impact of X on Y", "the role of X in Y", "l'effet de X sur Y", "el impacto de X en Y": a report on
 #: how one subject bears on another is on both (each searched, a text on both first).
 _RELATION = re.compile(
@@ -420,8 +420,9 @@ def read_request(text: str, lang: str = "en") -> Request:
         aspects += more
         second = strip_article(second)
     framing = _FRAMING.match(_tidy(subject))
-    if framing and _CAUSE_FRAMING.search(framing.group(0)):  # "the causes of the French Revolution" asks why
-        aspects.insert(0, _CAUSE_FRAMING.search(framing.group(0)).group(0).lower())
+    cause = _CAUSE_WORDS.search(framing.group(0)) if framing else None
+    if cause:  # "the causes of the French Revolution" asks why
+        aspects.insert(0, cause.group(0).lower())
     subject = _tidy(_FRAMING.sub("", _tidy(subject)))
     subject, head_aspects = _head_aspects(subject)
     aspects = head_aspects + aspects
@@ -436,6 +437,19 @@ def read_request(text: str, lang: str = "en") -> Request:
     aspects = [a for a in dict.fromkeys(aspects) if a.casefold() not in {s.casefold() for s in subjects}]
     return Request(text=raw, subjects=subjects, aspects=aspects[:6], question=question, acronyms=acronyms,
                    alternatives=alternatives if len(subjects) == 1 else [], depth=depth)
+
+
+def asks_why(request: Request) -> bool:
+    """Whether a request asks what causes its subject: a question, or a cause word among its aspects
+    ("the causes of the French Revolution", "Les causes de la Révolution française").
+
+    Args:
+        request: The read request (:func:`read_request`).
+
+    Returns:
+        True when the planner should look for the causes its subject's texts give.
+    """
+    return request.question or any(_CAUSE_WORDS.search(a) for a in request.aspects)
 
 
 def section_count(requested: int | None, request: Request) -> int:
