@@ -35,7 +35,10 @@ A worker killed mid-report stops renewing, and its lease runs out.
 
 Events: every ACP message a run logs is also a row of ``job_events``
 (``seq`` 1, 2, ... per job, the SSE ``id``), so any API replica replays a
-stream after ``Last-Event-ID`` from the database.
+stream after ``Last-Event-ID`` from the database. The job's row counts its
+events (``last_event_seq``): an append bumps it and inserts in one
+transaction, so concurrent appends from several processes queue on the row
+instead of clashing on ``max(seq) + 1``.
 """
 
 from __future__ import annotations
@@ -175,6 +178,16 @@ def m006_api_keys(db: Connection) -> None:
     # One live key per name; revoked ones stay as a record.
     db.exec_driver_sql(
         "CREATE UNIQUE INDEX IF NOT EXISTS api_keys_live_name ON api_keys (name) WHERE revoked_at IS NULL"
+    )
+
+
+@migration
+def m007_event_counter(db: Connection) -> None:
+    # Each job counts its own events: an append takes the next seq by one UPDATE of the job's row
+    # (a row lock on PostgreSQL, the write lock on SQLite), never by racing on max(seq) + 1.
+    db.exec_driver_sql("ALTER TABLE jobs ADD COLUMN last_event_seq INTEGER NOT NULL DEFAULT 0")
+    db.exec_driver_sql(
+        "UPDATE jobs SET last_event_seq = coalesce((SELECT max(seq) FROM job_events WHERE job_id = jobs.id), 0)"
     )
 
 
@@ -738,20 +751,19 @@ class JobStore(Database):
         Returns:
             Its ``seq`` (1-based, the SSE id), or ``None`` when the job is gone.
         """
-        for _ in range(5):  # a concurrent append took the same seq: take the next
-            try:
-                with self._tx() as db:
-                    if db.execute(text("SELECT 1 FROM jobs WHERE id = :id"), {"id": job_id}).first() is None:
-                        return None
-                    seq = int(db.execute(
-                        text("SELECT coalesce(max(seq), 0) + 1 FROM job_events WHERE job_id = :id"), {"id": job_id},
-                    ).scalar_one())
-                    db.execute(text("INSERT INTO job_events (job_id, seq, data) VALUES (:id, :seq, :data)"),
-                               {"id": job_id, "seq": seq, "data": data})
-                    return seq
-            except IntegrityError:
-                continue
-        raise RuntimeError(f"could not append an event to job {job_id} (five clashes in a row)")
+        with self._tx() as db:
+            # One statement both takes the next seq and serialises concurrent appends to this job:
+            # PostgreSQL holds the row lock until commit, SQLite's write transaction the whole file.
+            row = db.execute(
+                text("UPDATE jobs SET last_event_seq = last_event_seq + 1 WHERE id = :id RETURNING last_event_seq"),
+                {"id": job_id},
+            ).first()
+            if row is None:
+                return None
+            seq = int(row[0])
+            db.execute(text("INSERT INTO job_events (job_id, seq, data) VALUES (:id, :seq, :data)"),
+                       {"id": job_id, "seq": seq, "data": data})
+            return seq
 
     def import_events(self, job_id: str, lines: builtins.list[tuple[int, str]]) -> bool:
         """Fill an empty event log at once from ``messages.jsonl`` (a report made before the log existed).
@@ -775,6 +787,8 @@ class JobStore(Database):
                     return False
                 db.execute(text("INSERT INTO job_events (job_id, seq, data) VALUES (:id, :seq, :data)"),
                            [{"id": job_id, "seq": n, "data": data} for n, data in lines])
+                db.execute(text("UPDATE jobs SET last_event_seq = :seq WHERE id = :id AND last_event_seq < :seq"),
+                           {"id": job_id, "seq": max(n for n, _ in lines)})
                 return True
         except IntegrityError:
             return False

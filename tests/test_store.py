@@ -17,7 +17,7 @@ import sqlalchemy
 from reportgen.store import MIGRATIONS, Idempotent, JobStatus, JobStore, migrate, open_engine
 
 ALL_MIGRATIONS = ["m001_jobs", "m002_idempotency_keys", "m003_plan_review", "m004_leases", "m005_job_events",
-                  "m006_api_keys"]
+                  "m006_api_keys", "m007_event_counter"]
 
 
 def _columns(db: sqlite3.Connection, table: str) -> list[tuple[str, str, int, object, int]]:
@@ -63,6 +63,7 @@ def test_a_blank_database_migrates_to_the_exact_schema(tmp_path):
         ("lease_owner", "TEXT", 0, None, 0),
         ("lease_expires", "TEXT", 0, None, 0),
         ("queued_at", "TEXT", 0, None, 0),
+        ("last_event_seq", "INTEGER", 1, "0", 0),
     ]
     assert _columns(db, "idempotency_keys") == [
         ("client", "TEXT", 1, None, 1),
@@ -88,7 +89,7 @@ def test_both_databases_migrate_to_the_same_tables(database_url):
         assert migrate(conn) == ALL_MIGRATIONS and migrate(conn) == []
         columns = sqlalchemy.inspect(conn).get_columns("jobs")
     engine.dispose()
-    assert [c["name"] for c in columns][-3:] == ["lease_owner", "lease_expires", "queued_at"]
+    assert [c["name"] for c in columns][-4:] == ["lease_owner", "lease_expires", "queued_at", "last_event_seq"]
 
 
 def test_processes_starting_together_migrate_once(database_url):
@@ -132,6 +133,35 @@ def test_a_failing_migration_leaves_no_trace(tmp_path, monkeypatch):
     assert "half_done" not in tables and "jobs" in tables
     assert "m999_broken" not in {r[0] for r in db.execute("SELECT name FROM _migrations")}
     db.close()
+
+
+def test_an_event_log_from_before_the_counter_carries_on_where_it_stopped(tmp_path, monkeypatch):
+    path = tmp_path / "jobs.sqlite"
+    before = [m for m in MIGRATIONS if m[0] != "m007_event_counter"]
+    monkeypatch.setattr("reportgen.store.MIGRATIONS", before)
+    engine = open_engine(path)
+    with engine.connect() as conn:
+        migrate(conn)
+    engine.dispose()
+    db = sqlite3.connect(path)
+    db.execute("INSERT INTO jobs (id, topic, options, status, client, created_at) "
+               "VALUES ('old-000001', 'Old', '{}', 'completed', 'ip:1', '2026-01-01T00:00:00Z')")
+    db.executemany("INSERT INTO job_events (job_id, seq, data) VALUES ('old-000001', ?, '{}')", [(1,), (2,), (3,)])
+    db.commit()
+    db.close()
+    monkeypatch.setattr("reportgen.store.MIGRATIONS", MIGRATIONS)
+    store = JobStore(path)
+    assert store.append_event("old-000001", '{"late": true}') == 4  # the migration counted the three
+    store.close()
+
+
+def test_an_imported_log_is_continued_after_its_last_line(database_url):
+    store = JobStore(database_url)
+    store.create("imp-000001", "Imported", {}, "ip:1")
+    assert store.import_events("imp-000001", [(1, "{}"), (2, "{}"), (5, "{}")])
+    assert not store.import_events("imp-000001", [(1, "{}")])  # logged already: nothing changes
+    assert store.append_event("imp-000001", "{}") == 6
+    store.close()
 
 
 def test_job_lifecycle(database_url):
@@ -214,13 +244,28 @@ def test_the_event_log_numbers_events_per_job_and_replays_after_an_id(database_u
     assert store.events_after("a-000001", 3) == [] and store.events_after("missing", 0) == []
     assert store.append_event("missing", "{}") is None  # a deleted job's late message is dropped
 
+    # Concurrent appends from two stores (two replicas, each with its own connections): every
+    # append lands, no seq twice, none skipped — however many writers race (once 8 could clash out).
+    other = JobStore(database_url)
     seqs: list[int] = []
-    threads = [threading.Thread(target=lambda: seqs.append(store.append_event("b-000002", "{}"))) for _ in range(8)]
+    errors: list[BaseException] = []
+
+    def append(s: JobStore) -> None:
+        try:
+            for _ in range(4):
+                seqs.append(s.append_event("b-000002", "{}"))
+        except BaseException as e:  # noqa: BLE001 - reported by the assertion below
+            errors.append(e)
+
+    threads = [threading.Thread(target=append, args=(s,)) for s in (store, other) * 8]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert sorted(seqs) == list(range(2, 10))  # concurrent appends: no seq twice, none skipped
+    other.close()
+    assert errors == []
+    assert sorted(seqs) == list(range(2, 66))
+    assert [seq for seq, _ in store.events_after("b-000002", 0)] == list(range(1, 66))
     store.finish("a-000001", JobStatus.COMPLETED)
     assert store.delete("a-000001") and store.events_after("a-000001", 0) == []
     store.close()
