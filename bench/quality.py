@@ -13,8 +13,10 @@ sections by the project's measure (:func:`reportgen.blueprint.relevance.on_topic
 sections with a sentence that writes the subject (``naming``, see
 :func:`measure`), figures (all; then quantity charts and timelines apart: a
 timeline is the chart of dated events a section gets when its sources hold no
-comparable numbers, at most one per report), tables, citations per 100 words, repeated sentences, citations that
-do not resolve, and wall time. With a model configured (``REPORTGEN_LLM_*``)
+comparable numbers, at most one per report), tables, whether the report has an
+introduction and a conclusion (``ends``), citations per 100 words, repeated sentences, citations that
+do not resolve, and wall time. ``--out DIR`` keeps the reports (one folder
+each, as ``reportgen report`` writes them) for reading. With a model configured (``REPORTGEN_LLM_*``)
 the same bench runs in model mode.
 """
 
@@ -128,6 +130,8 @@ def measure(result: Any, started: float, space: Any = None, core: list[str] | No
         "charts": sum(f.kind != "timeline" for f in report.figures),
         "timelines": sum(f.kind == "timeline" for f in report.figures),
         "tables": len(report.tables),
+        "introduction": any(sec.role == "introduction" and sec.paragraphs for sec in report.sections),
+        "conclusion": any(sec.role == "conclusion" and sec.paragraphs for sec in report.sections),
         "cites_per_100w": round(100 * len(cited) / max(1, words), 1),
         "repeated": len(sentences) - len(set(sentences)),
         "unresolved": sum(n not in refs for n in cited),
@@ -193,10 +197,17 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "chart_share": round(sum(r["figures"] > 0 for r in made) / max(1, len(made)), 3),
         "quantity_chart_share": round(sum(r.get("charts", 0) > 0 for r in made) / max(1, len(made)), 3),
         "timeline_share": round(sum(r.get("timelines", 0) > 0 for r in made) / max(1, len(made)), 3),
+        "introduction_share": round(sum(bool(r.get("introduction")) for r in made) / max(1, len(made)), 3),
+        "conclusion_share": round(sum(bool(r.get("conclusion")) for r in made) / max(1, len(made)), 3),
         "median_body_words": statistics.median([r["body_words"] for r in made]) if made else 0,
         "repeated": sum(r["repeated"] for r in made),
         "unresolved": sum(r["unresolved"] for r in made),
     }
+
+
+def _ends(row: dict[str, Any]) -> str:
+    """``I`` for an introduction, ``C`` for a conclusion, ``-`` for a missing one ("I C", "I -")."""
+    return f"{'I' if row.get('introduction') else '-'} {'C' if row.get('conclusion') else '-'}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--topics", type=Path, default=TOPICS)
     parser.add_argument("--json", type=Path, default=RESULTS)
     parser.add_argument("--only", help="run only requests containing this text")
+    parser.add_argument("--out", type=Path, help="keep the reports in this folder (default: a temp folder, removed)")
     args = parser.parse_args(argv)
     from rich.console import Console
     from rich.table import Table
@@ -217,19 +229,19 @@ def main(argv: list[str] | None = None) -> int:
             cases.append(("own documents (vega_datasets: Iowa electricity)", "Electricity in Iowa",
                           own_documents(Path(tmp) / "iowa")))
         for kind, request, corpus in cases:
-            row = asyncio.run(run_one(request, Path(tmp) / "out", corpus))
+            row = asyncio.run(run_one(request, args.out or Path(tmp) / "out", corpus))
             rows.append({"kind": kind, "request": request, **row})
             print(f"{row['seconds']:6.1f} s  {request[:70]}", file=sys.stderr)
     table = Table(title="make bench-quality")
     columns = ("request", "report", "words", "sect.", "on-topic", "naming", "fig.", "charts", "timel.", "tab.",
-               "cit/100w", "rep.", "unres.", "s")
+               "ends", "cit/100w", "rep.", "unres.", "s")
     for col in columns:
         table.add_column(col, overflow="fold")
     for r in rows:
         if r["produced"]:
             table.add_row(r["request"][:48], "yes", str(r["body_words"]), str(r["sections"]), str(r["on_topic"]),
                           str(r["naming"]), str(r["figures"]), str(r["charts"]), str(r["timelines"]),
-                          str(r["tables"]), str(r["cites_per_100w"]), str(r["repeated"]),
+                          str(r["tables"]), _ends(r), str(r["cites_per_100w"]), str(r["repeated"]),
                           str(r["unresolved"]), str(r["seconds"]))
         else:
             table.add_row(r["request"][:48], "no: " + r["message"][:60], *[""] * (len(columns) - 3),

@@ -117,7 +117,8 @@ def _heading(title: str, titles: list[str]) -> str:
 
 def _limitations(blueprint: Blueprint, lang: str = "en") -> list[Limitation]:
     """One entry per failed or skipped task; degraded dependents are named in it, and a chart without data
-    is :attr:`~reportgen.report.Limitation.minor`."""
+    or an introduction or conclusion without an unquoted sentence (all 605) is
+    :attr:`~reportgen.report.Limitation.minor`."""
     out = []
     for task in blueprint.tasks:
         if task.status not in (TaskStatus.FAILED, TaskStatus.SKIPPED):
@@ -131,11 +132,14 @@ def _limitations(blueprint: Blueprint, lang: str = "en") -> list[Limitation]:
         reason = f"{task.aim}: {task.reason}"
         if degraded:
             reason += f". Done without it: {'; '.join(degraded)}"
-        # a chart the sources hold no data for leaves its section whole: listed, not counted at the top
-        minor = (task.kind == "chart" and code == StatusCode.INCOMPLETE_INFORMATION
-                 and all(t.status is TaskStatus.DONE for t in blueprint.dependents(task.id)))
+        # a chart the sources hold no data for leaves its section whole, and so does an introduction or a
+        # conclusion the sources hold no sentence on the subject for that the body does not quote already:
+        # listed, not counted at the top
+        minor = code == StatusCode.INCOMPLETE_INFORMATION and (
+            task.kind == "chart" and all(t.status is TaskStatus.DONE for t in blueprint.dependents(task.id))
+            or task.kind in ("introduction", "conclusion"))
         if minor and "subject" in task.inputs:  # said plainly, in the report's language (the details are logged)
-            reason = labels(lang)["no_chart"].format(title=task.inputs["subject"].value)
+            reason = labels(lang)[f"no_{task.kind}"].format(title=task.inputs["subject"].value)
         out.append(Limitation(task_id=task.id, status_code=code, reason=reason, minor=minor))
     return out
 

@@ -30,6 +30,10 @@ LABELS: dict[str, dict[str, str]] = {
         "incomplete_one": "part of the plan could not be completed as planned",
         "no_chart": "No chart for the section on {title}: its sources print no two comparable numbers and too few "
                     "dated events",
+        "no_introduction": "No introduction: the sources hold no sentence on {title} that the sections do not "
+                           "quote",
+        "no_conclusion": "No conclusion: the sources hold no sentence on {title} that the report does not already "
+                         "quote",
         "section_left_out": (
             "The section on {title} was left out: every sentence it found is already quoted earlier in the report"
         ),
@@ -82,6 +86,10 @@ LABELS: dict[str, dict[str, str]] = {
         "incomplete_one": "partie du plan n'a pas pu être réalisée comme prévu",
         "no_chart": "Pas de graphique pour la section {title} : ses sources ne donnent pas deux nombres comparables "
                     "ni assez d'événements datés",
+        "no_introduction": "Pas d'introduction : les sources ne donnent aucune phrase sur {title} que les sections "
+                           "ne citent pas",
+        "no_conclusion": "Pas de conclusion : les sources ne donnent aucune phrase sur {title} que le rapport ne "
+                         "cite pas déjà",
         "section_left_out": (
             "La section sur {title} a été omise : chaque phrase trouvée est déjà citée plus haut dans le rapport"
         ),
@@ -136,6 +144,9 @@ LABELS: dict[str, dict[str, str]] = {
         "incomplete_one": "parte del plan no pudo completarse como estaba previsto",
         "no_chart": "Sin gráfico para la sección {title}: sus fuentes no dan dos cifras comparables ni bastantes "
                     "hechos fechados",
+        "no_introduction": "Sin introducción: las fuentes no dan ninguna frase sobre {title} que las secciones no "
+                           "citen",
+        "no_conclusion": "Sin conclusión: las fuentes no dan ninguna frase sobre {title} que el informe no cite ya",
         "section_left_out": (
             "La sección sobre {title} se omitió: cada frase encontrada ya se cita antes en el informe"
         ),

@@ -191,7 +191,10 @@ class Limitation(BaseModel):
         status_code: The ACP status code that ended it, when there is one.
         reason: Plain-text explanation for readers.
         minor: Whether the report stands whole without it: a chart whose
-            sources print no comparable numbers (605) is listed at the end,
+            sources print no comparable numbers (605), or an introduction or
+            conclusion whose sources hold no sentence on the subject the report
+            does not quote already (605),
+            is listed at the end,
             but not counted in the note at the top (which would otherwise
             say "6 parts of the plan could not be completed" of a report
             every section of which was written).

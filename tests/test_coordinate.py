@@ -147,6 +147,29 @@ def test_a_chart_task_without_data_is_a_minor_limitation():
     assert not _limitations(blueprint)[0].minor
 
 
+def test_an_introduction_or_conclusion_the_sources_hold_no_sentence_for_is_a_minor_limitation():
+    """Most encyclopedia subjects are quoted whole by the body: the report says so at the end, not at the top."""
+    from reportgen.coordinate import _limitations
+
+    blueprint = compile_blueprint("r", "Tea", ["Camellia"], subject="Tea")
+    for task in blueprint.tasks:
+        task.status = TaskStatus.DONE
+    conclusion = blueprint.task("conclusion")
+    conclusion.status, conclusion.status_codes = TaskStatus.FAILED, [605, 605]
+    conclusion.reason = "the notes hold no usable sentence for 'Conclusion'"
+    (lim,) = _limitations(blueprint)
+    assert lim.task_id == "conclusion" and lim.minor
+    assert lim.reason == "No conclusion: the sources hold no sentence on Tea that the report does not already quote"
+    assert _limitations(blueprint, "es")[0].reason.startswith("Sin conclusión: las fuentes no dan ninguna frase")
+    conclusion.status_codes = [604]  # a writer that crashed is a part of the plan not done
+    assert not _limitations(blueprint)[0].minor
+    conclusion.status = TaskStatus.DONE
+    introduction = blueprint.task("introduction")  # two subjects' own sections may say all there is
+    introduction.status, introduction.status_codes = TaskStatus.FAILED, [605]
+    (lim,) = _limitations(blueprint, "fr")
+    assert lim.minor and lim.reason.startswith("Pas d'introduction : les sources ne donnent aucune phrase sur Tea")
+
+
 def test_a_heading_drops_the_encyclopedias_lowercase_qualifier_unless_two_would_read_alike():
     from reportgen.coordinate import _heading
 

@@ -221,3 +221,29 @@ def test_a_section_leaves_the_subjects_own_article_to_the_introduction_even_with
               "section_id": "s1", "subject": "Mercury"}
     out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
     assert [s["text"] for s in out] == ["A planet is a large body that orbits a star and has cleared its orbit."]
+
+
+def test_the_introduction_quotes_the_subjects_own_article_whole_and_in_order(tmp_path):
+    """ "Solar panels use the photovoltaic effect" is about solar power though it does not write it."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    own = ("Solar power is the conversion of sunlight into electricity. Solar panels use the photovoltaic effect "
+           "to turn light into a current. Concentrated solar power systems focus sunlight with mirrors.")
+    notes = [_passage("Solar power", own),
+             _passage("Steam turbine", "A steam turbine extracts thermal energy from pressurized steam.")]
+    ctx = RunContext(topic="Solar power", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="introduction", agent="writer", kind="introduction", section="introduction", aim="intro")
+    section = {"id": "s1", "title": "Steam turbine", "sentences": [{"text": "Turbines turn."}]}
+    inputs = {"notes": [p.model_dump() for p in notes], "subject": "Solar power", "section_1": section}
+    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
+    assert [s["text"] for s in out] == [
+        "Solar power is the conversion of sunlight into electricity.",
+        "Solar panels use the photovoltaic effect to turn light into a current.",
+        "Concentrated solar power systems focus sunlight with mirrors.",
+    ]  # the turbine's sentence, which names neither, stays out

@@ -190,6 +190,15 @@ def test_the_conclusion_searches_the_subject_again_in_the_cores_sense(search, co
     assert _more_on_the_subject(have, ["Inflation"], ctx, "inflation") == []  # adds nothing, loses nothing
 
 
+def test_the_introduction_and_conclusion_are_told_the_cores_sense():
+    """A broadened introduction searched "Pitch" again without it, and opened a report on the field with music."""
+    from reportgen.blueprint.planner import compile_blueprint
+
+    blueprint = compile_blueprint("r", "Pitch", ["Cricket"], sense=["Softball", "Association football"])
+    for kind in ("research-overview", "introduction", "conclusion"):
+        assert blueprint.task(kind).inputs["sense"].value == ["Softball", "Association football"]
+
+
 def test_a_broadened_conclusion_keeps_to_the_cores_sense(search, tmp_path):
     from reportgen.acp import MessageLog
     from reportgen.agents.runtime import RunContext
@@ -205,6 +214,33 @@ def test_a_broadened_conclusion_keeps_to_the_cores_sense(search, tmp_path):
     raw = brain.call(params, ctx)
     assert not [p for p in raw["passages"] if p.title.startswith("Cosmos")]  # broadened, still one sense
     assert any(p.title.startswith("Economy") for p in raw["passages"])
+
+
+FIELD = ("players teams ball grass match goal referee stadium league season kick score tournament bat innings "
+         "umpire wicket club fans").split()
+SOUND = ("music notes frequency sound instrument melody tone octave scale voice chord orchestra pipes keys "
+         "singer harmony vibration ear").split()
+
+
+def test_a_word_without_an_article_of_its_own_keeps_one_sense_in_its_themes():
+    """ "Pitch" has no article: its core is the passages densest in it (the field), and a theme that is far
+    nearer the word's other sense (an organ, 0.2 to the field) is of that sense, not a section."""
+    rng = random.Random(11)
+    docs = []
+    for sense, words, times in (("Field", FIELD, 3), ("Sound", SOUND, 1)):
+        for i in range(120):
+            body = " ".join(rng.choice(words) for _ in range(40))
+            docs.append({"title": f"{sense} {i}", "text": body + " pitch" * (times if i % 3 == 0 else 0) + "."})
+    organ = " ".join(rng.choice(SOUND) for _ in range(26)) + " " + " ".join(rng.choice(FIELD) for _ in range(14))
+    docs.append({"title": "Organ", "text": f"{organ} pitch."})
+    search = SpaceSearch(docs)
+    request = read_request("Pitch", "en")
+    themes, core, _ = gather_themes(request, search, 100, "en")  # room for every candidate
+    assert core and all(p.title.startswith("Field") for p in core)
+    scorer = Relatedness([p.text for p in core], [], "en", subject="pitch", space=search.space())
+    assert scorer.score(f"Organ {docs[-1]['text']}") >= SEMANTIC_THRESHOLD  # related enough by itself ...
+    assert "Organ" not in themes  # ... but of the other sense
+    assert themes and all(t.startswith("Field") for t in themes)
 
 
 def test_a_question_takes_the_articles_on_what_the_subjects_texts_say_causes_it(corpus, monkeypatch):

@@ -113,14 +113,19 @@ class WriterBrain(Brain):
         if kind == "write" and params["subject_notes"]:
             ranked, spare = _about_the_subject(ranked, params["subject_notes"], ctx, params["title"],
                                                params.get("companions") or (), params.get("subject") or "")
-        naming = [r for r in ranked if names_subject(r.text, focus)] if kind != "write" else []
         led = any(names_subject(str(sec.get("title", "")), focus) for sec in params["sections"])
+
+        def own(r: Any) -> bool:  # a sentence of the subject's own article is about it, named or not
+            return not led and terms(bare_title(str(r.source.get("title", ""))), ctx.lang) == subject_terms
+
+        naming = [r for r in ranked if names_subject(r.text, focus) or own(r)] if kind != "write" else []
         if kind == "introduction" and (naming or led):
-            # only sentences writing the subject open the report ("a regulated mental health profession", not
-            # "sexual and reproductive health"); where sections titled by the subjects say what each is, only
-            # sentences writing them all ("sleep helps memory"), or none
+            # only sentences writing the subject, or its own article's ("Solar panels use the photovoltaic
+            # effect"), open the report ("a regulated mental health profession", not "sexual and reproductive
+            # health"); where sections titled by the subjects say what each is, only sentences writing them all
+            # ("sleep helps memory"), or none
             need = written_subjects(focus, focus) if led else 1
-            ranked = sorted((r for r in naming if written_subjects(r.text, focus) >= need),
+            ranked = sorted((r for r in naming if written_subjects(r.text, focus) >= need or own(r)),
                             key=lambda r: -written_subjects(r.text, focus))  # a sentence on both first
         elif kind == "conclusion" and naming:  # ordered as the introduction's, to know which ones it takes
             ranked = naming + [r for r in ranked if r not in naming]
@@ -202,10 +207,15 @@ def _about_the_subject(
     scorer = Relatedness(core, [s.text for s in ranked], ctx.lang, subject=about, space=topic_space(ctx.search))
     scores = scorer.scores([s.text for s in ranked])
     own = {theme, *companions}
+
+    def named(text: str) -> bool:
+        # one word of a subject of several is not the subject: "the Solar System" does not name solar power
+        return bool(subject & terms(text, ctx.lang)) if len(subject) < 2 else names_subject(text, about)
+
     related: list[Any] = []
     for s, score in zip(ranked, scores, strict=True):  # a sentence reading on from a related one is related
         cut = scorer.threshold if s.source.get("title") in own or scorer.space is None else OTHER_SENTENCE_THRESHOLD
-        if subject & terms(s.text, ctx.lang) or score >= cut or (
+        if named(s.text) or score >= cut or (
                 s.after is not None and s.after in {r.text for r in related}):
             related.append(s)
     # the section's own best sentences fill it up when too few name the subject: its theme was kept as related

@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Any
 
 from reportgen.agents.ranking import head_noun, mentions, terms, writes_phrase
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
-from reportgen.blueprint.relevance import Relatedness, TopicSpace, term_counts
+from reportgen.blueprint.relevance import Relatedness, TopicSpace, of_other_sense, term_counts
 from reportgen.blueprint.request import Request, asks_why, is_aspect, read_request, section_count, strip_article
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
 from reportgen.i18n import labels
 from reportgen.sources.index import topic_space
 from reportgen.sources.models import Passage, SearchBackend
-from reportgen.sources.text import fold, split_sentences, stopwords, tokenize
+from reportgen.sources.text import bare_title, fold, split_sentences, stopwords, tokenize
 
 if TYPE_CHECKING:
     from reportgen.agents.registry import Registry
@@ -321,8 +321,8 @@ def compile_blueprint(
                 inputs={
                     "notes": TaskInput(from_task="research-overview", output="notes"),
                     "subject": TaskInput(value=subject),
-                    **({"sense": TaskInput(value=list(dict.fromkeys(sense)))} if sense and kind == "conclusion"
-                       else {}),
+                    # both keep to the core's sense when they search more ("Pitch": the field, not the note)
+                    **({"sense": TaskInput(value=list(dict.fromkeys(sense)))} if sense else {}),
                     **{
                         f"section_{n}": TaskInput(from_task=f"write-{n}", output="section", optional=True)
                         for n in range(1, len(themes) + 1)
@@ -859,12 +859,21 @@ def gather_themes(
             score += ANSWER_BONUS
         return score
 
-    # of_other_sense is not applied to themes: the specific volcanoes (Mount Etna) score under the
-    # threshold to the Volcano article as Apple Inc. does to the fruit's, so it dropped Etna with Steve Jobs
+    # of_other_sense is not applied to themes of a subject with an article of its own: the specific volcanoes
+    # (Mount Etna) score under the threshold to the Volcano article as Apple Inc. does to the fruit's, so it
+    # dropped Etna with Steve Jobs. A word with no article of its own ("Pitch": its core is the passages
+    # densest in it, on the playing field) has no such anchor, and a theme far nearer its other sense (Pipe
+    # organ, 0.22 to the field, near the musical passages) is of that sense.
+    other_sense = dict.fromkeys(by_doc, False)
+    if len(request.subjects) == 1 and not any(
+            terms(bare_title(p.title), lang) == terms(request.subject, lang) for p in core):
+        flags = of_other_sense([f"{by_doc[sid][0].title} {docs[sid]}" for sid in by_doc], scorer,
+                               request.subject, lang)
+        other_sense = dict(zip(by_doc, flags, strict=True))
     scored = [
         ps[0] if space is None else ps[0].model_copy(update={"score": theme_score(sid)})
         for sid, ps in by_doc.items()
-        if (relatedness[sid] >= scorer.threshold or sid in answers)
+        if (relatedness[sid] >= scorer.threshold and not other_sense[sid] or sid in answers)
         and not _sibling(ps[0].title, docs[sid], request, core, lang)
     ]
     if space is not None:
