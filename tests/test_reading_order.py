@@ -247,3 +247,20 @@ def test_the_introduction_quotes_the_subjects_own_article_whole_and_in_order(tmp
         "Solar panels use the photovoltaic effect to turn light into a current.",
         "Concentrated solar power systems focus sunlight with mirrors.",
     ]  # the turbine's sentence, which names neither, stays out
+
+
+def test_one_word_of_a_compound_subject_does_not_name_it(tmp_path):
+    """ "The Solar System" says "solar", not solar power: a companion's sentence on it is no sentence on the subject."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import _about_the_subject
+
+    from fakes import FakeSearch
+
+    ctx = RunContext(topic="Solar power", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    notes = [{"text": "Solar power converts sunlight into electricity with panels."}]
+    sun = _passage("Sun", "The Sun is the star at the centre of the Solar System. Sunlight feeds solar power plants.")
+    ranked = rank_sentences([sun], focus="Sun", topic=ctx.topic, lang="en", keywords=["sun"])
+    kept, spare = _about_the_subject(ranked, notes, ctx, "Sun", (), "solar power")
+    assert kept[0].text == "Sunlight feeds solar power plants."  # the one naming the subject leads ...
+    assert [s.text for s in kept[1:]] == ["The Sun is the star at the centre of the Solar System."]  # ... this fills
