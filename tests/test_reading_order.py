@@ -124,11 +124,13 @@ def test_a_pronoun_after_an_opening_phrase_points_back_too():
     from reportgen.agents.ranking import quotable
 
     for text in ("In 1770, he married Marie Antoinette.", "Later, it became a province of the Achaemenid Empire.",
-                 "For example, they eat fish and rice."):
+                 "For example, they eat fish and rice.",
+                 "Like Saturn's largest moon, Titan, it is larger than the planet Mercury."):  # two opening phrases
         assert not quotable(text, 0, "en"), text
     assert not quotable("En 1770, il épousa Marie-Antoinette.", 0, "fr")
     for text in ("In 1928, Alexander Fleming discovered penicillin.", "Paris, the capital of France, is large.",
-                 "Mercury, Venus, Earth and Mars are rocky planets."):
+                 "Mercury, Venus, Earth and Mars are rocky planets.",
+                 "In France, in 2019, it was estimated that a million people were ill."):
         assert quotable(text, 0, "en"), text
     louis = _passage("Louis XVI", "Louis XVI was the last king of France before the fall of the monarchy. In 1770, "
                      "he married Marie Antoinette.")
@@ -264,3 +266,25 @@ def test_one_word_of_a_compound_subject_does_not_name_it(tmp_path):
     kept, spare = _about_the_subject(ranked, notes, ctx, "Sun", (), "solar power")
     assert kept[0].text == "Sunlight feeds solar power plants."  # the one naming the subject leads ...
     assert [s.text for s in kept[1:]] == ["The Sun is the star at the centre of the Solar System."]  # ... this fills
+
+
+def test_the_introduction_leaves_out_sentences_that_measure_other_things_by_the_subject(tmp_path):
+    """ "Callisto is nearly as large as the planet Mercury" is about Callisto: it does not open a report on Mercury."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    notes = [_passage("Mercury (planet)", "Mercury is the first planet from the Sun and the smallest."),
+             _passage("Callisto", "Callisto is nearly as large as the planet Mercury."),
+             _passage("Caloris", "The Caloris basin is the largest crater on Mercury.")]
+    ctx = RunContext(topic="Mercury", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="introduction", agent="writer", kind="introduction", section="introduction", aim="intro")
+    section = {"id": "s1", "title": "Planet", "sentences": [{"text": "A planet orbits a star."}]}
+    inputs = {"notes": [p.model_dump() for p in notes], "subject": "Mercury", "section_1": section}
+    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
+    assert sorted(s["text"] for s in out) == ["Mercury is the first planet from the Sun and the smallest.",
+                                              "The Caloris basin is the largest crater on Mercury."]

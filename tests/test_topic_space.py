@@ -270,3 +270,63 @@ def test_head_nouns() -> None:
     assert head_noun("2004 Indian Ocean earthquake", "en") == "earthquake"
     assert head_noun("Guerra civil de Nigeria", "es") == "guerra"
     assert head_noun("of the", "en") == ""
+
+
+@pytest.mark.parametrize("text, expected", [
+    # every mention measures something else by the subject: the text is about that other thing
+    ("Ganymede is the largest moon. Like Titan, it is larger than the planet Mercury, but has less surface "
+     "gravity than Mercury, Io, or Earth's Moon.", True),
+    ("Callisto is nearly as large as the planet Mercury.", True),
+    ("Ganymède est plus grand que Mercure.", False),  # another word: the subject is not written
+    ("Ganymède est plus grand que la planète Mercury.", True),
+    # a mention outside a comparison, "known as", or none at all
+    ("Mercury is the smallest planet. It is smaller than Ganymede.", False),
+    ("Venus is closer than Mercury to Earth at times. Mercury orbits fastest.", False),
+    ("The innermost planet, known as Mercury, has no moon.", False),
+    ("Jupiter is the largest planet.", False),
+])
+def test_a_subject_written_only_in_comparisons(text, expected):
+    from reportgen.agents.ranking import compared_only
+
+    assert compared_only(text, "Mercury") is expected
+
+
+def test_a_candidate_that_only_measures_something_by_the_subject_is_no_theme():
+    from reportgen.blueprint.planner import _compared
+
+    request = read_request("Mercury", "en")
+    assert _compared("Titan is larger than the planet Mercury and has a dense atmosphere.", request)
+    assert not _compared("Mercury is the closest planet to the Sun; Titan is larger than it.", request)
+    both = read_request("Malaria and tuberculosis", "en")  # every subject it writes must be compared only
+    assert not _compared("Tuberculosis kills more people than malaria.", both)
+    assert _compared("Measles spreads faster than malaria.", both)
+
+
+def _passing(mix: int, naming: int) -> dict[str, str]:
+    """A document on the early universe with ``mix`` words of prices in each sentence, ``naming`` of its nine
+    sentences naming inflation."""
+    rng = random.Random(5)
+    sentences = [" ".join(rng.choice(COSMOS) for _ in range(8 - mix)) + " " + " ".join(
+        rng.choice(ECONOMY) for _ in range(mix)) for _ in range(9 - naming)]
+    sentences += ["Prices and inflation rose there"] * naming
+    return {"title": "Passing", "text": ". ".join(s.capitalize() for s in sentences) + "."}
+
+
+def test_a_loosely_related_theme_that_names_the_subject_in_passing_is_no_section(monkeypatch):
+    """ "Kabul" says "urbanization" once in nine sentences, 0.30 from the Urbanization article: no section."""
+    from reportgen.blueprint.planner import LOOSE_RELATEDNESS, PASSING_DENSITY, subject_density
+
+    request = read_request("Inflation", "en")
+    passing = _passing(mix=2, naming=1)
+    search = SpaceSearch([*_corpus(), passing])
+    scorer = Relatedness([_corpus()[-1]["text"]], [], "en", subject="inflation", space=search.space())
+    assert SEMANTIC_THRESHOLD <= scorer.score(f"Passing {passing['text']}") < LOOSE_RELATEDNESS
+    assert subject_density(passing["text"], request, "en") < PASSING_DENSITY
+    themes, _, _ = gather_themes(request, search, 100, "en")
+    assert "Passing" not in themes
+    monkeypatch.setattr(planner, "LOOSE_RELATEDNESS", 0.0)  # the rule is what drops it
+    assert "Passing" in gather_themes(request, search, 100, "en")[0]
+    monkeypatch.undo()
+    naming = _passing(mix=2, naming=3)  # a third of its sentences on the subject: a section
+    assert subject_density(naming["text"], request, "en") >= PASSING_DENSITY
+    assert "Passing" in gather_themes(request, SpaceSearch([*_corpus(), naming]), 100, "en")[0]

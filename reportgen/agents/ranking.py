@@ -10,8 +10,8 @@ from reportgen.sources.models import Passage
 from reportgen.sources.text import has_cjk, split_sentences, stopwords, tokenize
 
 __all__ = [
-    "MENTION_PREFIX", "RankedSentence", "about", "head_noun", "mentions", "names_subject", "quotable",
-    "rank_sentences", "stem", "terms", "written_subjects",
+    "MENTION_PREFIX", "RankedSentence", "about", "compared_only", "head_noun", "mentions", "names_subject",
+    "quotable", "rank_sentences", "stem", "terms", "written_subjects",
     "with_antecedents", "writes_phrase",
 ]
 
@@ -34,11 +34,13 @@ _ANAPHORIC = {
 
 
 #: A pronoun after an opening phrase points back as well: "In 1770, he married Marie Antoinette",
-#: "Later, it became a province of the Achaemenid Empire".
+#: "Later, it became a province of the Achaemenid Empire", "Like Saturn's largest moon, Titan, it is larger"
+#: (English: up to two opening phrases).
 #: An impersonal "it" or "il" points nowhere: "In 2019, it was estimated that …", "En France, il existe …".
 _ANAPHORIC_AFTER = {
-    "en": re.compile(r"^[^,;:()]{1,40},\s+(?:he|she|they|his|her|its|their|it(?!\s+(?:is|was|has\s+been|had\s+been|"
-                     r"will\s+be)\s+(?:estimated|thought|believed|said|known|reported|claimed|expected|"
+    "en": re.compile(r"^(?:[^,;:()]{1,40},\s+){1,2}(?:he|she|they|his|her|its|their|"
+                     r"it(?!\s+(?:is|was|has\s+been|had\s+been|will\s+be)\s+"
+                     r"(?:estimated|thought|believed|said|known|reported|claimed|expected|"
                      r"possible|likely|clear|common|necessary|important)))\b", re.IGNORECASE),
     "fr": re.compile(r"^[^,;:()]{1,40},\s+(?:elle|ils|elles|il(?!\s+(?:y\s+a|existe|faut|est\s+(?:possible|probable|"
                      r"nécessaire|clair)|semble)))\b", re.IGNORECASE),
@@ -168,6 +170,47 @@ def writes_phrase(text: str, phrase: str) -> bool:
     have = [stem(t) for t in tokenize(text)]
     n = len(wanted)
     return any(have[i:i + n] == wanted for i in range(len(have) - n + 1) if have[i] == wanted[0])
+
+
+#: Words that make what follows them a measure of comparison: "larger than the planet Mercury".
+_THAN = frozenset({"than", "que"})
+#: Words allowed between a comparison word and the subject ("than *the planet* Mercury").
+COMPARISON_GAP = 2
+
+
+def compared_only(text: str, subject: str) -> bool:
+    """Whether ``text`` writes ``subject`` only as the measure of a comparison.
+
+    "Ganymede … is larger than the planet Mercury" and "Callisto is nearly as
+    large as the planet Mercury" set another thing beside the subject: a text
+    whose every mention is such is about that other thing (three moons had
+    made a report on Mercury). A comparison is "than" (French and Spanish
+    "que": "plus grand que", "más grande que") or the second "as" of "as
+    large as" ("known as" and "como" name a thing: they are no comparison), at most
+    :data:`COMPARISON_GAP` words before the subject (:func:`writes_phrase`'s
+    matching, any inflection).
+
+    Args:
+        text: A document's title and text.
+        subject: The subject as the planner read it.
+
+    Returns:
+        True when ``text`` writes the subject and every time in a comparison; False when it writes it
+        otherwise at least once, or never.
+    """
+    wanted = [stem(t) for t in tokenize(subject)]
+    words = tokenize(text)
+    have = [stem(t) for t in words]
+    n = len(wanted)
+    found = [i for i in range(len(have) - n + 1) if n and have[i:i + n] == wanted]
+
+    def compared(i: int) -> bool:
+        for j in range(max(0, i - COMPARISON_GAP - 1), i):
+            if words[j] in _THAN or words[j] == "as" and j >= 2 and words[j - 2] == "as":
+                return True
+        return False
+
+    return bool(found) and all(compared(i) for i in found)
 
 
 def names_subject(text: str, subject: str) -> bool:

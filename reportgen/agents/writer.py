@@ -20,7 +20,14 @@ from typing import Any
 
 from reportgen.acp import StatusCode
 from reportgen.agents.model_common import quoted, section_output
-from reportgen.agents.ranking import names_subject, rank_sentences, terms, with_antecedents, written_subjects
+from reportgen.agents.ranking import (
+    compared_only,
+    names_subject,
+    rank_sentences,
+    terms,
+    with_antecedents,
+    written_subjects,
+)
 from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
@@ -118,7 +125,9 @@ class WriterBrain(Brain):
         def own(r: Any) -> bool:  # a sentence of the subject's own article is about it, named or not
             return not led and terms(bare_title(str(r.source.get("title", ""))), ctx.lang) == subject_terms
 
-        naming = [r for r in ranked if names_subject(r.text, focus) or own(r)] if kind != "write" else []
+        # a sentence measuring another thing by the subject ("larger than the planet Mercury") is not on it
+        naming = [r for r in ranked if names_subject(r.text, focus) and not compared_only(r.text, focus) or own(r)
+                  ] if kind != "write" else []
         if kind == "introduction" and (naming or led):
             # only sentences writing the subject, or its own article's ("Solar panels use the photovoltaic
             # effect"), open the report ("a regulated mental health profession", not "sexual and reproductive
