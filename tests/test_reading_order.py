@@ -288,3 +288,23 @@ def test_the_introduction_leaves_out_sentences_that_measure_other_things_by_the_
     out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
     assert sorted(s["text"] for s in out) == ["Mercury is the first planet from the Sun and the smallest.",
                                               "The Caloris basin is the largest crater on Mercury."]
+
+
+def test_the_conclusion_takes_the_subjects_own_article_and_leaves_out_comparisons(tmp_path):
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import _summary
+
+    from fakes import FakeSearch
+
+    ctx = RunContext(topic="Mars", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    own = _passage("Mars", "Mars is the fourth planet. A thin atmosphere of carbon dioxide covers the planet. "
+                           "Two small moons, Phobos and Deimos, orbit close.")
+    moon = _passage("Ganymede", "Ganymede is a moon of Jupiter larger than the planet Mars.")
+    ranked = rank_sentences([own, moon], focus="Mars", topic="Mars", lang="en", keywords=["mars"])
+    section = {"id": "s1", "sentences": [{"text": "The planet Mars has been explored by spacecraft."}],
+               "alternates": []}
+    chosen, _ = _summary(ranked, [section], {"Mars is the fourth planet."}, ctx)
+    # the article's other sentences are on Mars without writing it; the moon only measures itself by Mars
+    assert sorted(s["text"] for s in chosen) == ["A thin atmosphere of carbon dioxide covers the planet.",
+                                                 "Two small moons, Phobos and Deimos, orbit close."]

@@ -243,7 +243,8 @@ def _summary(
     scored by :class:`~reportgen.blueprint.relevance.Relatedness` to the body's
     text, and the best are kept, at most one per section, so the conclusion
     sums up the body instead of listing its titles. The sentences naming the
-    subject come first (a section's spare among them only when related to the
+    subject (not merely measuring another thing by it, :func:`~reportgen.agents.ranking.compared_only`),
+    and those of its own article the introduction left, come first (a section's spare among them only when related to the
     overview's best sentences: the overview keeps to the subject's sense, a
     section's spares may not); the others only make up a conclusion of fewer than
     :data:`CONCLUSION_FLOOR` sentences that has one naming the subject ("Sunlight is intense
@@ -273,6 +274,12 @@ def _summary(
     about = Relatedness([c.text for c in ranked[:INTRO_SENTENCES]] or [subject_text], [], ctx.lang,
                         subject=subject_text, space=scorer.space)
     ordered = sorted(candidates, key=lambda c: -c[0])
+    own_terms = terms(subject_text, ctx.lang)
+
+    def on_subject(sentence: dict[str, Any]) -> bool:  # writes the subject, or is its own article's
+        if terms(bare_title(str(sentence["sources"][0].get("title", ""))), ctx.lang) == own_terms:
+            return True
+        return names_subject(sentence["text"], subject_text) and not compared_only(sentence["text"], subject_text)
     # the sentences naming the subject first; the others only make up a conclusion of fewer than
     # CONCLUSION_FLOOR ("Triton is the largest moon of Neptune" is near the planets, not about Mars)
     for naming in (True, False):
@@ -283,7 +290,7 @@ def _summary(
                 break
             if sentence["text"] in exclude or (origin != "overview" and origin in used_sections):
                 continue
-            if names_subject(sentence["text"], subject_text) != naming:
+            if on_subject(sentence) != naming:
                 continue
             if naming and origin != "overview" and scorer.space is not None \
                     and about.score(sentence["text"]) < about.threshold:
