@@ -244,8 +244,8 @@ def _summary(
     text, and the best are kept, at most one per section, so the conclusion
     sums up the body instead of listing its titles. The sentences naming the
     subject (not merely measuring another thing by it, :func:`~reportgen.agents.ranking.compared_only`),
-    and those of its own article the introduction left, come first (a section's spare among them only when related to the
-    overview's best sentences: the overview keeps to the subject's sense, a
+    and those of its own article the introduction left, come first (a section's
+    spare among them only when related to the overview's best sentences: the overview keeps to the subject's sense, a
     section's spares may not); the others only make up a conclusion of fewer than
     :data:`CONCLUSION_FLOOR` sentences that has one naming the subject ("Sunlight is intense
     in these climates" alone sums up nothing), and in a topic space such a sentence needs
