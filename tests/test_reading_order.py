@@ -125,7 +125,8 @@ def test_a_pronoun_after_an_opening_phrase_points_back_too():
 
     for text in ("In 1770, he married Marie Antoinette.", "Later, it became a province of the Achaemenid Empire.",
                  "For example, they eat fish and rice.",
-                 "Like Saturn's largest moon, Titan, it is larger than the planet Mercury."):  # two opening phrases
+                 "Like Saturn's largest moon, Titan, it is larger than the planet Mercury.",  # two opening phrases
+                 "Among the most influential figures in jazz, his career spanned five decades."):
         assert not quotable(text, 0, "en"), text
     assert not quotable("En 1770, il épousa Marie-Antoinette.", 0, "fr")
     for text in ("In 1928, Alexander Fleming discovered penicillin.", "Paris, the capital of France, is large.",
@@ -308,3 +309,25 @@ def test_the_conclusion_takes_the_subjects_own_article_and_leaves_out_comparison
     # the article's other sentences are on Mars without writing it; the moon only measures itself by Mars
     assert sorted(s["text"] for s in chosen) == ["A thin atmosphere of carbon dioxide covers the planet.",
                                                  "Two small moons, Phobos and Deimos, orbit close."]
+
+
+def test_a_work_named_with_the_subjects_words_does_not_open_the_report(tmp_path):
+    """ "The Jazz Singer" is a film: its name in a sentence does not write jazz (the timelines' rule)."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    notes = [_passage("Jazz", "Jazz is a music genre that originated in New Orleans."),
+             _passage("The Jazz Singer", "The Jazz Singer is a 1927 American musical drama film."),
+             _passage("Duke Ellington", "Duke Ellington was an American jazz pianist and composer.")]
+    ctx = RunContext(topic="Jazz", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="introduction", agent="writer", kind="introduction", section="introduction", aim="intro")
+    section = {"id": "s1", "title": "Blues", "sentences": [{"text": "Blues is a genre."}]}
+    inputs = {"notes": [p.model_dump() for p in notes], "subject": "Jazz", "section_1": section}
+    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
+    assert sorted(s["text"] for s in out) == ["Duke Ellington was an American jazz pianist and composer.",
+                                              "Jazz is a music genre that originated in New Orleans."]

@@ -330,3 +330,14 @@ def test_a_loosely_related_theme_that_names_the_subject_in_passing_is_no_section
     naming = _passing(mix=2, naming=3)  # a third of its sentences on the subject: a section
     assert subject_density(naming["text"], request, "en") >= PASSING_DENSITY
     assert "Passing" in gather_themes(request, SpaceSearch([*_corpus(), naming]), 100, "en")[0]
+
+
+def test_an_article_named_with_the_subjects_words_but_headed_by_another_noun():
+    from reportgen.agents.ranking import named_after, terms
+
+    assert named_after("The Jazz Singer", terms("Jazz", "en"), "en")
+    assert named_after("Rhapsody in Blue", terms("blue", "en"), "en")
+    assert not named_after("1755 Lisbon earthquake", terms("earthquake", "en"), "en")  # an instance of it
+    assert not named_after("Jazz", terms("Jazz", "en"), "en")
+    assert not named_after("Blues", terms("Jazz", "en"), "en")  # does not hold the words at all
+    assert not named_after("Anything", set(), "en")

@@ -10,8 +10,8 @@ from reportgen.sources.models import Passage
 from reportgen.sources.text import has_cjk, split_sentences, stopwords, tokenize
 
 __all__ = [
-    "MENTION_PREFIX", "RankedSentence", "about", "compared_only", "head_noun", "mentions", "names_subject",
-    "quotable", "rank_sentences", "stem", "terms", "written_subjects",
+    "MENTION_PREFIX", "RankedSentence", "about", "compared_only", "head_noun", "mentions", "named_after",
+    "names_subject", "quotable", "rank_sentences", "stem", "terms", "written_subjects",
     "with_antecedents", "writes_phrase",
 ]
 
@@ -35,16 +35,17 @@ _ANAPHORIC = {
 
 #: A pronoun after an opening phrase points back as well: "In 1770, he married Marie Antoinette",
 #: "Later, it became a province of the Achaemenid Empire", "Like Saturn's largest moon, Titan, it is larger"
-#: (English: up to two opening phrases).
+#: (English: up to two opening phrases), "Among the most influential figures in jazz, his career spanned …"
+#: (an opening phrase of up to 60 characters).
 #: An impersonal "it" or "il" points nowhere: "In 2019, it was estimated that …", "En France, il existe …".
 _ANAPHORIC_AFTER = {
-    "en": re.compile(r"^(?:[^,;:()]{1,40},\s+){1,2}(?:he|she|they|his|her|its|their|"
+    "en": re.compile(r"^(?:[^,;:()]{1,60},\s+){1,2}(?:he|she|they|his|her|its|their|"
                      r"it(?!\s+(?:is|was|has\s+been|had\s+been|will\s+be)\s+"
                      r"(?:estimated|thought|believed|said|known|reported|claimed|expected|"
                      r"possible|likely|clear|common|necessary|important)))\b", re.IGNORECASE),
-    "fr": re.compile(r"^[^,;:()]{1,40},\s+(?:elle|ils|elles|il(?!\s+(?:y\s+a|existe|faut|est\s+(?:possible|probable|"
+    "fr": re.compile(r"^[^,;:()]{1,60},\s+(?:elle|ils|elles|il(?!\s+(?:y\s+a|existe|faut|est\s+(?:possible|probable|"
                      r"nécessaire|clair)|semble)))\b", re.IGNORECASE),
-    "es": re.compile(r"^[^,;:()]{1,40},\s+(?:él|ella|ellos|ellas)\b", re.IGNORECASE),
+    "es": re.compile(r"^[^,;:()]{1,60},\s+(?:él|ella|ellos|ellas)\b", re.IGNORECASE),
 }
 
 
@@ -150,6 +151,23 @@ def head_noun(name: str, lang: str) -> str:
         words = words[:cut][::-1]
     stop = stopwords(lang)
     return next((w for w in words if w not in stop and not w.isdigit() and not _ROMAN.match(w)), "")
+
+
+def named_after(name: str, keywords: Iterable[str], lang: str) -> bool:
+    """Whether an article's name holds every keyword but is headed by another noun (:func:`head_noun`):
+    "Rhapsody in Blue" and "Kind of Blue" are no events of the colour, "The Jazz Singer" is a film, not jazz.
+    Such an article's name in a sentence does not name the subject; "1755 Lisbon earthquake" is one.
+
+    Args:
+        name: The article's name, without its bracketed qualifier.
+        keywords: The subject's terms (:func:`terms`).
+        lang: The language.
+
+    Returns:
+        True for a work or thing named with the subject's words.
+    """
+    wanted = set(keywords)
+    return bool(wanted) and about(name, sorted(wanted), lang) and not terms(head_noun(name, lang), lang) & wanted
 
 
 def writes_phrase(text: str, phrase: str) -> bool:

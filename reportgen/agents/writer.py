@@ -22,6 +22,7 @@ from reportgen.acp import StatusCode
 from reportgen.agents.model_common import quoted, section_output
 from reportgen.agents.ranking import (
     compared_only,
+    named_after,
     names_subject,
     rank_sentences,
     terms,
@@ -125,9 +126,8 @@ class WriterBrain(Brain):
         def own(r: Any) -> bool:  # a sentence of the subject's own article is about it, named or not
             return not led and terms(bare_title(str(r.source.get("title", ""))), ctx.lang) == subject_terms
 
-        # a sentence measuring another thing by the subject ("larger than the planet Mercury") is not on it
-        naming = [r for r in ranked if names_subject(r.text, focus) and not compared_only(r.text, focus) or own(r)
-                  ] if kind != "write" else []
+        naming = [r for r in ranked if _writes_subject(r.text, str(r.source.get("title", "")), focus, ctx.lang)
+                  or own(r)] if kind != "write" else []
         if kind == "introduction" and (naming or led):
             # only sentences writing the subject, or its own article's ("Solar panels use the photovoltaic
             # effect"), open the report ("a regulated mental health profession", not "sexual and reproductive
@@ -188,6 +188,30 @@ class WriterBrain(Brain):
                         "rewrite the section from the notes",
                     )
         return {"section": section}
+
+
+def _writes_subject(text: str, title: str, subject: str, lang: str) -> bool:
+    """Whether a source sentence is on the subject by writing it, as the introduction and conclusion take them.
+
+    It writes the subject (:func:`~reportgen.agents.ranking.names_subject`), not only as the measure of
+    another thing ("larger than the planet Mercury": :func:`~reportgen.agents.ranking.compared_only`), nor
+    only inside the name of its article when that article is another thing named with the subject's words
+    ("The Jazz Singer is a 1927 American part-talkie musical drama film":
+    :func:`~reportgen.agents.ranking.named_after`, the rule timelines follow).
+
+    Args:
+        text: The sentence.
+        title: Its source's title.
+        subject: The subject as the planner read it.
+        lang: The language.
+
+    Returns:
+        True when the sentence is on the subject by what it writes.
+    """
+    name = bare_title(title)
+    if name and named_after(name, terms(subject, lang), lang):
+        text = re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
+    return names_subject(text, subject) and not compared_only(text, subject)
 
 
 def _about_the_subject(
@@ -277,9 +301,10 @@ def _summary(
     own_terms = terms(subject_text, ctx.lang)
 
     def on_subject(sentence: dict[str, Any]) -> bool:  # writes the subject, or is its own article's
-        if terms(bare_title(str(sentence["sources"][0].get("title", ""))), ctx.lang) == own_terms:
+        title = str(sentence["sources"][0].get("title", ""))
+        if terms(bare_title(title), ctx.lang) == own_terms:
             return True
-        return names_subject(sentence["text"], subject_text) and not compared_only(sentence["text"], subject_text)
+        return _writes_subject(sentence["text"], title, subject_text, ctx.lang)
     # the sentences naming the subject first; the others only make up a conclusion of fewer than
     # CONCLUSION_FLOOR ("Triton is the largest moon of Neptune" is near the planets, not about Mars)
     for naming in (True, False):

@@ -36,7 +36,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.agents.ranking import about, head_noun, terms
+from reportgen.agents.ranking import about, named_after, terms
 from reportgen.charts.numbers import (
     _ADVERBS,
     _CONJUNCTIONS,
@@ -232,7 +232,7 @@ def _events(passages: list[Passage], keywords: list[str], lang: str, related: Co
         own = sorted(terms(name, lang))
         # an article named after the subject's word but on another thing ("Rhapsody in Blue" in a section on
         # Blue): its title does not make its events the subject's, nor does its name in a sentence
-        named_other = about(name, keywords, lang) and not terms(head_noun(name, lang), lang) & set(keywords)
+        named_other = named_after(name, keywords, lang)
         unnamed = re.compile(re.escape(name), re.IGNORECASE) if named_other else None
         for s, e in _sentences(text):
             sentence = text[s:e]
