@@ -338,10 +338,11 @@ def compile_blueprint(
 #: Weight of :func:`subject_density` in a theme's score in a topic space (relatedness is in [-1, 1]).
 DENSITY_WEIGHT = 0.3
 #: A theme related to the core by less than this in a topic space must name the subject in at least
-#: :data:`PASSING_DENSITY` of its sentences: one sentence in nine of "Kabul" says "urbanization" (0.30),
-#: one in eleven of "History of India" (0.27), where Seismology (0.26), Alexander Fleming (0.31) and Plasmid
-#: (0.29) name their subjects in a quarter of theirs or more. Measured on the handed requests (README,
-#: "Report quality"); not applied where a part's article stands for a subject the corpora never write.
+#: :data:`PASSING_DENSITY` of its sentences (:func:`subject_density`, over the passages found of it): one
+#: sentence in nine of "Kabul" says "urbanization" (0.30), where Seismology (0.26), Alexander Fleming (0.31)
+#: and Plasmid (0.29) name their subjects in a quarter of theirs or more. Measured on the handed requests
+#: (README, "Report quality"); not applied where a part's article stands for a subject the corpora never
+#: write (its density is always 0).
 LOOSE_RELATEDNESS = 0.35
 #: See :data:`LOOSE_RELATEDNESS`.
 PASSING_DENSITY = 0.2
@@ -780,6 +781,11 @@ def gather_themes(
        (a shorter on-topic report beats a longer wandering one), so an
        ambiguous word keeps the sense of its core and a subject with no
        article of its own is found through the passages that mention it.
+       So are a candidate that names the subject only in passing (under
+       :data:`LOOSE_RELATEDNESS` and :data:`PASSING_DENSITY`) or only to
+       measure another thing by it (:func:`_compared`), and, for a word
+       without an article of its own, one of the word's other sense
+       (:func:`~reportgen.blueprint.relevance.of_other_sense`).
     4. With two subjects, each subject's own document leads; then the best
        scored themes, one per document, no theme twice (see :func:`choose_themes`).
 
