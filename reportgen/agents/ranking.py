@@ -194,6 +194,8 @@ def writes_phrase(text: str, phrase: str) -> bool:
 _THAN = frozenset({"than", "que"})
 #: Words allowed between a comparison word and the subject ("than *the planet* Mercury").
 COMPARISON_GAP = 2
+#: What ends a clause: a comparison does not reach past it.
+_CLAUSE = re.compile(r"[,;:.!?()\[\]]")
 
 
 def compared_only(text: str, subject: str) -> bool:
@@ -205,8 +207,8 @@ def compared_only(text: str, subject: str) -> bool:
     made a report on Mercury). A comparison is "than" (French and Spanish
     "que": "plus grand que", "más grande que") or the second "as" of "as
     large as" ("known as" and "como" name a thing: they are no comparison), at most
-    :data:`COMPARISON_GAP` words before the subject (:func:`writes_phrase`'s
-    matching, any inflection).
+    :data:`COMPARISON_GAP` words before the subject in the same clause ("prices rise faster than wages,
+    inflation lowers …" is no comparison of inflation; :func:`writes_phrase`'s matching, any inflection).
 
     Args:
         text: A document's title and text.
@@ -217,18 +219,20 @@ def compared_only(text: str, subject: str) -> bool:
         otherwise at least once, or never.
     """
     wanted = [stem(t) for t in tokenize(subject)]
-    words = tokenize(text)
-    have = [stem(t) for t in words]
     n = len(wanted)
-    found = [i for i in range(len(have) - n + 1) if n and have[i:i + n] == wanted]
-
-    def compared(i: int) -> bool:
-        for j in range(max(0, i - COMPARISON_GAP - 1), i):
-            if words[j] in _THAN or words[j] == "as" and j >= 2 and words[j - 2] == "as":
-                return True
+    if not n:
         return False
-
-    return bool(found) and all(compared(i) for i in found)
+    mentions = compared = 0
+    for clause in _CLAUSE.split(text):  # a comparison never reaches past a comma: "faster than wages, inflation"
+        words = tokenize(clause)
+        have = [stem(t) for t in words]
+        for i in range(len(have) - n + 1):
+            if have[i:i + n] != wanted:
+                continue
+            mentions += 1
+            compared += any(words[j] in _THAN or words[j] == "as" and j >= 2 and words[j - 2] == "as"
+                            for j in range(max(0, i - COMPARISON_GAP - 1), i))
+    return mentions > 0 and compared == mentions
 
 
 def names_subject(text: str, subject: str) -> bool:
