@@ -566,3 +566,21 @@ def test_a_long_request_keeps_its_lead_in_removed():
     request = read_request("Can you explain how vaccines work in the human body and why some people are afraid of "
                            "them")
     assert request.subjects[0].startswith("vaccines")
+
+
+@pytest.mark.parametrize("text, lang, subjects, title", [
+    # a second subject with its own article shares no head noun, and loses its article
+    ("Les abeilles et la pollinisation", "fr", ["abeilles", "pollinisation"], "abeilles et pollinisation"),
+    ("El café y el té", "es", ["café", "té"], "café y té"),
+    ("Malaria and tuberculosis", "en", ["Malaria", "tuberculosis"], ""),  # English keeps the subject phrase
+    ("Wind and solar power", "en", ["Wind power", "solar power"], ""),
+])
+def test_two_subjects_with_articles_are_two_noun_phrases_titled_in_the_requests_language(text, lang, subjects, title):
+    request = read_request(text, lang)
+    assert request.subjects == subjects and request.title == title
+
+
+def test_a_subject_never_ends_on_a_preposition():
+    """ "in autumn" goes to the aspects; "in" does not stay behind ("Leaves change colour in")."""
+    request = read_request("Why do leaves change colour in autumn?", "en")
+    assert request.subjects == ["leaves change colour"] and "autumn" in request.aspects

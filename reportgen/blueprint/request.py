@@ -231,6 +231,11 @@ _TITLE_ASPECTS = re.compile(rf"^(?P<subject>[^:]+?)\s*:\s*(?:an?\s+|the\s+)?"
                             rf"(?P<aspects>{_ASPECT_WORD}(?:{_AND}{_ASPECT_WORD})*)\s*$", re.IGNORECASE)
 #: Nouns that name an aspect of a subject rather than the subject ("adoption rates", "costs").
 _ASPECT_NOUNS = r"(?:rates?|adoption|costs?|prices?|trends?|challenges?|risks?|benefits?|impacts?|effects?)"
+#: Function words a subject never ends on: "Why do leaves change colour in autumn?" with "autumn" an aspect.
+_DANGLING = re.compile(r"(?:\s+(?:in|on|at|of|for|to|from|with|by|the|a|an|during|de|du|des|en|dans|del|el|la|"
+                       r"le|les|en|con|por|para))+$", re.IGNORECASE)
+#: How two subjects are joined in a title, where it is not English.
+_TITLE_AND = {"fr": "et", "es": "y"}
 _ARTICLE = re.compile(r"^(?:(?:the|a|an|le|la|les|el|los|las|un|une)\s+|l['’])", re.IGNORECASE)
 #: Markup is not a subject: "<script>alert(1)</script>" asks about nothing.
 _MARKUP = re.compile(r"<[^<>]{0,200}>|&[a-z]+;|&#\d+;")
@@ -333,6 +338,8 @@ def _two_subjects(subject: str, limit: int = 6) -> list[str]:
     if not m or len(subject.split()) > limit:
         return [subject]
     a, b = _tidy(m.group(1)), _tidy(m.group(2))
+    if _ARTICLE.match(b):  # "les abeilles et la pollinisation": a noun phrase of its own shares no head noun
+        return [strip_article(a), strip_article(b)]
     a_words, b_words = a.split(), b.split()
     if len(a_words) == 1 and len(b_words) >= 2 and stem(fold(a)) != stem(fold(b_words[0])):
         # "wind and solar power": the head noun is shared (not in "antibiotics and antibiotic resistance")
@@ -429,14 +436,17 @@ def read_request(text: str, lang: str = "en") -> Request:
     driver = _DRIVER.match(subject)
     if driver:  # "AI-driven automation" keeps its subject, with AI an aspect of it
         aspects.insert(0, driver.group(1))
-    subject = strip_article(subject) or raw
+    subject = strip_article(_DANGLING.sub("", subject)) or raw  # "leaves change colour in" ends on no preposition
     if second:
         subjects = [subject, second]
     else:
         subjects = _two_subjects(subject) if not compared else _two_subjects(subject, limit=12)
     aspects = [a for a in dict.fromkeys(aspects) if a.casefold() not in {s.casefold() for s in subjects}]
+    # two subjects are titled in the request's language ("Abeilles et pollinisation"); the subject phrase
+    # itself joins them with "and" for every rule that reads it (names_subject)
+    title = f" {_TITLE_AND[lang]} ".join(subjects) if len(subjects) == 2 and lang in _TITLE_AND else ""
     return Request(text=raw, subjects=subjects, aspects=aspects[:6], question=question, acronyms=acronyms,
-                   alternatives=alternatives if len(subjects) == 1 else [], depth=depth)
+                   alternatives=alternatives if len(subjects) == 1 else [], depth=depth, title=title)
 
 
 def asks_why(request: Request) -> bool:
