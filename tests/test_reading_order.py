@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from reportgen.agents.ranking import rank_sentences, with_antecedents
 from reportgen.sources.models import Passage
 
@@ -12,6 +14,24 @@ TEXT = ("Penicillin is a group of antibiotics obtained from moulds. It was the f
 def _passage(title: str, text: str) -> Passage:
     return Passage(source_id=f"wiki:{title}", title=title, url=f"https://example.org/{title}", text=text,
                    corpus="c")
+
+
+def _introduction(tmp_path, subject: str, notes: list[Passage], section_title: str) -> list[str]:
+    """The sentences the writer's introduction quotes from ``notes`` beside one body section."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    ctx = RunContext(topic=subject, lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="introduction", agent="writer", kind="introduction", section="introduction", aim="intro")
+    section = {"id": "s1", "title": section_title, "sentences": [{"text": f"{section_title} is a subject."}]}
+    inputs = {"notes": [p.model_dump() for p in notes], "subject": subject, "section_1": section}
+    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
+    return [s["text"] for s in out]
 
 
 def test_a_sentence_that_points_back_follows_its_antecedent():
@@ -228,24 +248,11 @@ def test_a_section_leaves_the_subjects_own_article_to_the_introduction_even_with
 
 def test_the_introduction_quotes_the_subjects_own_article_whole_and_in_order(tmp_path):
     """ "Solar panels use the photovoltaic effect" is about solar power though it does not write it."""
-    from reportgen.acp import MessageLog
-    from reportgen.agents.runtime import RunContext
-    from reportgen.agents.writer import WriterBrain
-    from reportgen.blueprint.model import Task
-
-    from fakes import FakeSearch
-
     own = ("Solar power is the conversion of sunlight into electricity. Solar panels use the photovoltaic effect "
            "to turn light into a current. Concentrated solar power systems focus sunlight with mirrors.")
     notes = [_passage("Solar power", own),
              _passage("Steam turbine", "A steam turbine extracts thermal energy from pressurized steam.")]
-    ctx = RunContext(topic="Solar power", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
-    writer = WriterBrain()
-    task = Task(id="introduction", agent="writer", kind="introduction", section="introduction", aim="intro")
-    section = {"id": "s1", "title": "Steam turbine", "sentences": [{"text": "Turbines turn."}]}
-    inputs = {"notes": [p.model_dump() for p in notes], "subject": "Solar power", "section_1": section}
-    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
-    assert [s["text"] for s in out] == [
+    assert _introduction(tmp_path, "Solar power", notes, "Steam turbine") == [
         "Solar power is the conversion of sunlight into electricity.",
         "Solar panels use the photovoltaic effect to turn light into a current.",
         "Concentrated solar power systems focus sunlight with mirrors.",
@@ -269,28 +276,6 @@ def test_one_word_of_a_compound_subject_does_not_name_it(tmp_path):
     assert [s.text for s in kept[1:]] == ["The Sun is the star at the centre of the Solar System."]  # ... this fills
 
 
-def test_the_introduction_leaves_out_sentences_that_measure_other_things_by_the_subject(tmp_path):
-    """ "Callisto is nearly as large as the planet Mercury" is about Callisto: it does not open a report on Mercury."""
-    from reportgen.acp import MessageLog
-    from reportgen.agents.runtime import RunContext
-    from reportgen.agents.writer import WriterBrain
-    from reportgen.blueprint.model import Task
-
-    from fakes import FakeSearch
-
-    notes = [_passage("Mercury (planet)", "Mercury is the first planet from the Sun and the smallest."),
-             _passage("Callisto", "Callisto is nearly as large as the planet Mercury."),
-             _passage("Caloris", "The Caloris basin is the largest crater on Mercury.")]
-    ctx = RunContext(topic="Mercury", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
-    writer = WriterBrain()
-    task = Task(id="introduction", agent="writer", kind="introduction", section="introduction", aim="intro")
-    section = {"id": "s1", "title": "Planet", "sentences": [{"text": "A planet orbits a star."}]}
-    inputs = {"notes": [p.model_dump() for p in notes], "subject": "Mercury", "section_1": section}
-    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
-    assert sorted(s["text"] for s in out) == ["Mercury is the first planet from the Sun and the smallest.",
-                                              "The Caloris basin is the largest crater on Mercury."]
-
-
 def test_the_conclusion_takes_the_subjects_own_article_and_leaves_out_comparisons(tmp_path):
     from reportgen.acp import MessageLog
     from reportgen.agents.runtime import RunContext
@@ -311,23 +296,21 @@ def test_the_conclusion_takes_the_subjects_own_article_and_leaves_out_comparison
                                                  "Two small moons, Phobos and Deimos, orbit close."]
 
 
-def test_a_work_named_with_the_subjects_words_does_not_open_the_report(tmp_path):
-    """ "The Jazz Singer" is a film: its name in a sentence does not write jazz (the timelines' rule)."""
-    from reportgen.acp import MessageLog
-    from reportgen.agents.runtime import RunContext
-    from reportgen.agents.writer import WriterBrain
-    from reportgen.blueprint.model import Task
-
-    from fakes import FakeSearch
-
-    notes = [_passage("Jazz", "Jazz is a music genre that originated in New Orleans."),
-             _passage("The Jazz Singer", "The Jazz Singer is a 1927 American musical drama film."),
-             _passage("Duke Ellington", "Duke Ellington was an American jazz pianist and composer.")]
-    ctx = RunContext(topic="Jazz", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
-    writer = WriterBrain()
-    task = Task(id="introduction", agent="writer", kind="introduction", section="introduction", aim="intro")
-    section = {"id": "s1", "title": "Blues", "sentences": [{"text": "Blues is a genre."}]}
-    inputs = {"notes": [p.model_dump() for p in notes], "subject": "Jazz", "section_1": section}
-    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
-    assert sorted(s["text"] for s in out) == ["Duke Ellington was an American jazz pianist and composer.",
-                                              "Jazz is a music genre that originated in New Orleans."]
+@pytest.mark.parametrize("subject, notes, section_title, kept", [
+    # "Callisto is nearly as large as the planet Mercury" is about Callisto
+    ("Mercury", [("Mercury (planet)", "Mercury is the first planet from the Sun and the smallest."),
+                 ("Callisto", "Callisto is nearly as large as the planet Mercury."),
+                 ("Caloris", "The Caloris basin is the largest crater on Mercury.")], "Planet",
+     ["Mercury is the first planet from the Sun and the smallest.",
+      "The Caloris basin is the largest crater on Mercury."]),
+    # "The Jazz Singer" is a film: its name does not write jazz (the timelines' rule, ranking.named_after)
+    ("Jazz", [("Jazz", "Jazz is a music genre that originated in New Orleans."),
+              ("The Jazz Singer", "The Jazz Singer is a 1927 American musical drama film."),
+              ("Duke Ellington", "Duke Ellington was an American jazz pianist and composer.")], "Blues",
+     ["Duke Ellington was an American jazz pianist and composer.",
+      "Jazz is a music genre that originated in New Orleans."]),
+])
+def test_the_introduction_leaves_out_comparisons_and_works_named_with_the_subjects_words(
+        tmp_path, subject, notes, section_title, kept):
+    passages = [_passage(title, text) for title, text in notes]
+    assert sorted(_introduction(tmp_path, subject, passages, section_title)) == kept
