@@ -584,3 +584,4 @@ def test_a_subject_never_ends_on_a_preposition():
     """ "in autumn" goes to the aspects; "in" does not stay behind ("Leaves change colour in")."""
     request = read_request("Why do leaves change colour in autumn?", "en")
     assert request.subjects == ["leaves change colour"] and "autumn" in request.aspects
+    assert read_request("Vitamin A", "en").subjects == ["Vitamin A"]  # a letter is no article here

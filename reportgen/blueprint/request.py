@@ -232,8 +232,9 @@ _TITLE_ASPECTS = re.compile(rf"^(?P<subject>[^:]+?)\s*:\s*(?:an?\s+|the\s+)?"
 #: Nouns that name an aspect of a subject rather than the subject ("adoption rates", "costs").
 _ASPECT_NOUNS = r"(?:rates?|adoption|costs?|prices?|trends?|challenges?|risks?|benefits?|impacts?|effects?)"
 #: Function words a subject never ends on: "Why do leaves change colour in autumn?" with "autumn" an aspect.
-_DANGLING = re.compile(r"(?:\s+(?:in|on|at|of|for|to|from|with|by|the|a|an|during|de|du|des|en|dans|del|el|la|"
-                       r"le|les|en|con|por|para))+$", re.IGNORECASE)
+#: Not "a": "Vitamin A", "Hepatitis A".
+_DANGLING = re.compile(r"(?:\s+(?:in|on|at|of|for|to|from|with|the|during|de|du|des|en|dans|del|el|la|le|les|"
+                       r"con|por|para))+$", re.IGNORECASE)
 #: How two subjects are joined in a title, where it is not English.
 _TITLE_AND = {"fr": "et", "es": "y"}
 _ARTICLE = re.compile(r"^(?:(?:the|a|an|le|la|les|el|los|las|un|une)\s+|l['’])", re.IGNORECASE)
