@@ -141,24 +141,7 @@ def _limitations(blueprint: Blueprint, lang: str = "en") -> list[Limitation]:
         if minor and "subject" in task.inputs:  # said plainly, in the report's language (the details are logged)
             reason = labels(lang)[f"no_{task.kind}"].format(title=task.inputs["subject"].value)
         out.append(Limitation(task_id=task.id, status_code=code, reason=reason, minor=minor))
-    return _one_line_for_charts(out, blueprint, lang)
-
-
-def _one_line_for_charts(limitations: list[Limitation], blueprint: Blueprint, lang: str) -> list[Limitation]:
-    """The minor chart limitations of several sections as one line, where the first of them stood: "No chart
-    for the sections on A, B and C: …" (six lines of the same reason outnumbered a short report's paragraphs)."""
-    charts = [lim for lim in limitations if lim.minor and blueprint.task(lim.task_id).kind == "chart"
-              and "subject" in blueprint.task(lim.task_id).inputs]
-    if len(charts) < 2:
-        return limitations
-    words = labels(lang)
-    titles = [str(blueprint.task(lim.task_id).inputs["subject"].value) for lim in charts]
-    joined = f"{', '.join(titles[:-1])} {words['and']} {titles[-1]}"
-    merged = Limitation(task_id=", ".join(lim.task_id for lim in charts), status_code=charts[0].status_code,
-                        reason=words["no_charts"].format(titles=joined), minor=True)
-    first = limitations.index(charts[0])
-    rest = [lim for lim in limitations if lim not in charts]
-    return rest[:first] + [merged] + rest[first:]
+    return out
 
 
 def _tables(blueprint: Blueprint, outputs: dict[str, dict[str, Any]], sections: list[Section],

@@ -30,9 +30,6 @@ LABELS: dict[str, dict[str, str]] = {
         "incomplete_one": "part of the plan could not be completed as planned",
         "no_chart": "No chart for the section on {title}: its sources print no two comparable numbers and too few "
                     "dated events",
-        "no_charts": "No chart for the sections on {titles}: their sources print no two comparable numbers and too "
-                     "few dated events",
-        "and": "and",
         "no_introduction": "No introduction: the sources hold no sentence on {title} that the sections do not "
                            "quote",
         "no_conclusion": "No conclusion: the sources hold no sentence on {title} that the report does not already "
@@ -89,9 +86,6 @@ LABELS: dict[str, dict[str, str]] = {
         "incomplete_one": "partie du plan n'a pas pu être réalisée comme prévu",
         "no_chart": "Pas de graphique pour la section {title} : ses sources ne donnent pas deux nombres comparables "
                     "ni assez d'événements datés",
-        "no_charts": "Pas de graphique pour les sections {titles} : leurs sources ne donnent pas deux nombres "
-                     "comparables ni assez d'événements datés",
-        "and": "et",
         "no_introduction": "Pas d'introduction : les sources ne donnent aucune phrase sur {title} que les sections "
                            "ne citent pas",
         "no_conclusion": "Pas de conclusion : les sources ne donnent aucune phrase sur {title} que le rapport ne "
@@ -150,9 +144,6 @@ LABELS: dict[str, dict[str, str]] = {
         "incomplete_one": "parte del plan no pudo completarse como estaba previsto",
         "no_chart": "Sin gráfico para la sección {title}: sus fuentes no dan dos cifras comparables ni bastantes "
                     "hechos fechados",
-        "no_charts": "Sin gráfico para las secciones {titles}: sus fuentes no dan dos cifras comparables ni bastantes "
-                     "hechos fechados",
-        "and": "y",
         "no_introduction": "Sin introducción: las fuentes no dan ninguna frase sobre {title} que las secciones no "
                            "citen",
         "no_conclusion": "Sin conclusión: las fuentes no dan ninguna frase sobre {title} que el informe no cite ya",

@@ -178,22 +178,3 @@ def test_a_heading_drops_the_encyclopedias_lowercase_qualifier_unless_two_would_
     assert _heading("Eastern Front (World War II)", titles) == "Eastern Front (World War II)"
     assert _heading("Mercury (planet)", titles) == "Mercury (planet)"  # two Mercury sections stay apart
     assert _heading("Lava", titles) == "Lava"
-
-
-def test_sections_without_a_chart_are_said_in_one_line():
-    """Six "No chart for the section on …" lines outnumbered a short report's paragraphs."""
-    from reportgen.coordinate import _limitations
-
-    blueprint = compile_blueprint("r", "Tea", ["Camellia", "Drink", "Theaceae"], subject="Tea")
-    for task in blueprint.tasks:
-        task.status = TaskStatus.DONE
-    for task in [t for t in blueprint.tasks if t.kind == "chart"]:
-        task.status, task.status_codes, task.reason = TaskStatus.FAILED, [605], "no comparable numbers"
-    blueprint.task("research-2").status, blueprint.task("research-2").status_codes = TaskStatus.FAILED, [604]
-    lims = _limitations(blueprint)
-    assert [lim.task_id for lim in lims] == ["chart-1, chart-2, chart-3", "research-2"]  # where the first stood
-    (charts,) = [lim for lim in lims if lim.task_id.startswith("chart")]
-    assert charts.minor and charts.status_code == 605
-    assert charts.reason.startswith("No chart for the sections on Camellia, Drink and Theaceae: their sources")
-    (fr,) = [lim for lim in _limitations(blueprint, "fr") if lim.task_id.startswith("chart")]
-    assert fr.reason.startswith("Pas de graphique pour les sections Camellia, Drink et Theaceae")
