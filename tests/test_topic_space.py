@@ -277,6 +277,9 @@ def test_head_nouns() -> None:
     ("Ganymede is the largest moon. Like Titan, it is larger than the planet Mercury, but has less surface "
      "gravity than Mercury, Io, or Earth's Moon.", True),
     ("Callisto is nearly as large as the planet Mercury.", True),
+    # the sentence's other mentions explain the comparison
+    ("Titan is the largest moon of Saturn. It is larger than Mercury, and yet Titan is only 40% as massive as "
+     "Mercury, because Mercury is mainly iron and rock, whereas Titan is mostly ice.", True),
     ("Ganymède est plus grand que Mercure.", False),  # another word: the subject is not written
     ("Ganymède est plus grand que la planète Mercury.", True),
     # a mention outside a comparison, "known as", or none at all
@@ -342,3 +345,78 @@ def test_an_article_named_with_the_subjects_words_but_headed_by_another_noun():
     assert not named_after("Jazz", terms("Jazz", "en"), "en")
     assert not named_after("Blues", terms("Jazz", "en"), "en")  # does not hold the words at all
     assert not named_after("Anything", set(), "en")
+
+
+def test_a_subject_without_an_article_is_named_by_its_own_words_not_its_head_noun(monkeypatch):
+    """ "Battle of Hastings" has no article: Alaric I, who won another battle, writes only its head noun and
+    names another thing of its kind; Bayeux Tapestry, which writes "Hastings", names it."""
+    rng = random.Random(3)
+
+    def text(extra: str) -> str:
+        return " ".join(rng.choice(ECONOMY) for _ in range(30)) + f" {extra}."
+
+    docs = [*_corpus(),
+            {"title": "Bayeux Tapestry", "text": text("The tapestry shows the Battle of Hastings")},
+            {"title": "William", "text": text("William won the Battle of Hastings")},
+            {"title": "Harold", "text": text("Harold died at Hastings in the battle")},
+            {"title": "Alaric", "text": text("Alaric won a battle. The battle was long. Another battle followed")}]
+    request = read_request("The Battle of Hastings", "en")
+    assert planner.distinctive(request.subject, "en") == read_terms("Hastings")
+    themes, core, _ = gather_themes(request, SpaceSearch(docs), 100, "en")
+    assert {"Bayeux Tapestry", "William"} <= {p.title for p in core}
+    assert "Harold" in themes and "Alaric" not in themes
+    monkeypatch.setattr(planner, "distinctive", lambda subject, lang, space=None: read_terms(subject))
+    assert "Alaric" in gather_themes(request, SpaceSearch(docs), 100, "en")[0]  # the rule is what drops it
+
+
+def read_terms(text: str) -> set[str]:
+    from reportgen.agents.ranking import terms
+
+    return terms(text, "en")
+
+
+@pytest.mark.parametrize("subject, expected", [
+    ("Battle of Hastings", "Hastings"),
+    ("food security", "food"),
+    ("Solar power", "solar"),
+    ("Guerra civil de Nigeria", "civil Nigeria"),
+    ("Inflation", "Inflation"),  # one term: itself
+])
+def test_the_distinctive_words_of_a_subject(subject, expected):
+    lang = "es" if subject.startswith("Guerra") else "en"
+    from reportgen.agents.ranking import terms
+
+    assert planner.distinctive(subject, lang) == terms(expected, lang)
+
+
+def test_a_compound_subjects_core_is_the_passages_that_write_it():
+    """ "food security" is what Food security passages write, not National security, which holds both words
+    apart ("security … food")."""
+    from reportgen.blueprint.planner import _core
+
+    passages = [Passage(source_id=t, title=t, text=x, url=f"file://{t}", corpus="test", score=1.0) for t, x in [
+        ("National security", "National security protects the state; its food and security agencies. Security "
+                              "forces guard the security of the nation and its security."),
+        ("Famine", "Famine ends food security for millions."),
+        ("Cereal", "Cereal crops underpin food security in poor countries, and food prices."),
+    ]]
+    assert {p.title for p in _core(passages, "food security", "en")} == {"Famine", "Cereal"}
+
+
+def test_a_head_noun_commoner_than_the_other_words_is_read_so_in_a_space():
+    """The words that name a subject are rarer than its head noun, as "Hastings" is rarer than "battle";
+    "urban to suburban living" read as headed by "urban" (the word before "to") has "living", commoner,
+    among its naming words: the head is in doubt, and every term names the subject."""
+    rng = random.Random(13)
+    docs = []
+    for i in range(240):
+        words = [rng.choice(ECONOMY) for _ in range(20)]
+        words += ["battle", "living"] if i % 2 else []
+        words += ["hastings"] if i % 40 == 0 else []
+        words += ["urban", "suburban"] if i % 30 == 0 else []
+        docs.append(" ".join(words))
+    space = TopicSpace.build(docs, "en")
+    assert space is not None
+    assert planner.distinctive("Battle of Hastings", "en", space) == read_terms("Hastings")
+    assert planner.distinctive("urban to suburban living", "en") == read_terms("suburban living")
+    assert planner.distinctive("urban to suburban living", "en", space) == read_terms("urban suburban living")

@@ -209,30 +209,37 @@ def compared_only(text: str, subject: str) -> bool:
     large as" ("known as" and "como" name a thing: they are no comparison), at most
     :data:`COMPARISON_GAP` words before the subject in the same clause ("prices rise faster than wages,
     inflation lowers …" is no comparison of inflation; :func:`writes_phrase`'s matching, any inflection).
+    The other mentions in a sentence that holds a comparison explain it ("Titan is only 40% as massive
+    as Mercury, because Mercury is mainly iron and rock"): they count as the comparison's.
 
     Args:
         text: A document's title and text.
         subject: The subject as the planner read it.
 
     Returns:
-        True when ``text`` writes the subject and every time in a comparison; False when it writes it
-        otherwise at least once, or never.
+        True when ``text`` writes the subject and only in sentences that compare something with it; False
+        when a sentence writes it without a comparison, or it is never written.
     """
     wanted = [stem(t) for t in tokenize(subject)]
     n = len(wanted)
     if not n:
         return False
-    mentions = compared = 0
-    for clause in _CLAUSE.split(text):  # a comparison never reaches past a comma: "faster than wages, inflation"
-        words = tokenize(clause)
-        have = [stem(t) for t in words]
-        for i in range(len(have) - n + 1):
-            if have[i:i + n] != wanted:
-                continue
-            mentions += 1
-            compared += any(words[j] in _THAN or words[j] == "as" and j >= 2 and words[j - 2] == "as"
-                            for j in range(max(0, i - COMPARISON_GAP - 1), i))
-    return mentions > 0 and compared == mentions
+    named = False
+    for sentence in split_sentences(text):
+        mentions = compared = 0
+        for clause in _CLAUSE.split(sentence):  # a comparison never reaches past a comma: "faster than wages, x"
+            words = tokenize(clause)
+            have = [stem(t) for t in words]
+            for i in range(len(have) - n + 1):
+                if have[i:i + n] != wanted:
+                    continue
+                mentions += 1
+                compared += any(words[j] in _THAN or words[j] == "as" and j >= 2 and words[j - 2] == "as"
+                                for j in range(max(0, i - COMPARISON_GAP - 1), i))
+        if mentions and not compared:  # written outside a comparison
+            return False
+        named = named or bool(mentions)
+    return named
 
 
 def names_subject(text: str, subject: str) -> bool:

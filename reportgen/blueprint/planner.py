@@ -356,6 +356,37 @@ ASPECT_WEIGHT = 0.3
 ANSWER_BONUS = 1.0
 
 
+def distinctive(subject: str, lang: str, space: TopicSpace | None = None) -> set[str]:
+    """The terms of a subject that name it in a candidate: all but its head noun's, for a subject of two
+    or more terms.
+
+    A text that writes only the head noun (:func:`~reportgen.agents.ranking.head_noun`) of "Battle of
+    Hastings", "Food security" or "Solar power" names another thing of its kind: Alaric I's battle of
+    Adrianople, national security, hydropower. A word of its own ("Hastings", "food", "solar") or the
+    subject as a whole names it. A subject of one term is named by that term. In a topic space the other
+    words must each be rarer in the corpus than the head noun (:meth:`TopicSpace.rarity`), as a name
+    is rarer than its kind; otherwise the head noun was misread ("urban to suburban living" is headed by
+    "living", not by "urban", the word before "to") and every term names the subject.
+
+    Args:
+        subject: One subject as the request gives it.
+        lang: Its language.
+        space: The corpus's topic space, if any.
+
+    Returns:
+        The stemmed terms (:func:`~reportgen.agents.ranking.terms`); all of the subject's when it has one
+        term or the head noun is in doubt.
+    """
+    wanted = terms(subject, lang)
+    head = terms(head_noun(subject, lang), lang) & wanted
+    rest = wanted - head
+    if len(wanted) < 2 or not head or not rest:
+        return wanted
+    if space is not None and min(space.rarity(t) for t in rest) <= max(space.rarity(t) for t in head):
+        return wanted
+    return rest
+
+
 def subject_density(text: str, request: Request, lang: str) -> float:
     """Share of a text's sentences that name the subject (every term of one subject, or an acronym).
 
@@ -429,7 +460,9 @@ def _core(
     destroys), and the passages nearest both words in the topic space, the
     earlier rule, were Aircraft engine and Cluster munition. The request then
     takes the aspect core (:func:`_aspect_core`, which unsets ``phrase``)
-    or is answered with the closest subjects the corpora hold. A longer
+    or is answered with the closest subjects the corpora hold; when some do,
+    the core is theirs ("food security" is not National security's "food"
+    and "security" apart). A longer
     subject ("building resilient healthcare supply chains") keeps the
     densest passages.
     """
@@ -440,8 +473,11 @@ def _core(
     sense = _main_sense(holding, subject, space)
     if sense:
         return sense
-    if phrase and compound(subject, lang) and not any(writes_phrase(f"{p.title} {p.text}", subject) for p in holding):
-        return []
+    if phrase and compound(subject, lang):
+        writing = [p for p in holding if writes_phrase(f"{p.title} {p.text}", subject)]
+        if not writing:
+            return []
+        holding = writing  # "food security" is the passages that write it, not National security's "food"
 
     def density(p: Passage) -> float:
         counts = term_counts(f"{p.title} {p.text}", lang)
@@ -772,7 +808,9 @@ def gather_themes(
        (:func:`~reportgen.agents.ranking.mentions`); where a part's article stands for
        the subject, by that part, the subject's other words ("driven" in
        "AI-driven automation", which Lung says of breathing) counting only
-       beside a term of an aspect asked for.
+       beside a term of an aspect asked for; where the subject has no article
+       of its own, by a term other than its head noun (:func:`distinctive`:
+       Alaric I's "battle" does not name the Battle of Hastings).
     2. Each aspect asked for is searched with the subject.
     3. Every candidate document is scored by :class:`~reportgen.blueprint.relevance.Relatedness`
        to the core passages; those below its threshold
@@ -846,8 +884,16 @@ def gather_themes(
         named |= {a.lower() for a in request.acronyms}
         loose = terms(request.subject, lang) - named
         asked = set().union(*(terms(a, lang) for a in request.aspects)) - named
+        # a subject without an article of its own is named by its distinctive words (distinctive): its core
+        # is the passages that name it, and the passages on another battle or another security are near them
+        own_titles = {frozenset(terms(p.title, lang)) for p in core}
+        naming = [terms(parts[s].title, lang) if s in parts
+                  else terms(s, lang) if frozenset(terms(s, lang)) in own_titles else distinctive(s, lang, space)
+                  for s in request.subjects]
+        naming += [{a.lower()} for a in request.acronyms]
+
         def names(held: set[str]) -> bool:  # "hydroelectric" names hydroelectricity (ranking.mentions)
-            return any(mentions(held, t) for t in named)
+            return any(mentions(held, t) for ts in naming for t in ts)
 
         candidates = [p for p in candidates if p.source_id in answers
                       or names(held := terms(f"{p.title} {p.text}", lang)) or (loose & held and asked & held)]

@@ -154,6 +154,16 @@ class TopicSpace:
         norms = np.linalg.norm(reduced, axis=1, keepdims=True)
         return reduced / np.where(norms > 0, norms, 1.0)
 
+    def rarity(self, term: str) -> float:
+        """How rare a term is in the corpus: its inverse document frequency (scikit-learn's smoothed
+        ``ln((1 + n) / (1 + df)) + 1``), ``inf`` for a term in fewer than two documents.
+
+        Args:
+            term: A stemmed term (:func:`~reportgen.agents.ranking.terms`).
+        """
+        column = self.vectorizer.vocabulary_.get(term)
+        return math.inf if column is None else float(self.vectorizer.idf_[column])
+
     def save(self, path: Path) -> None:
         """Write the space to ``path`` atomically (joblib, scikit-learn's documented persistence)."""
         import joblib
