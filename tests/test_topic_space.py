@@ -312,7 +312,7 @@ def _passing(mix: int, naming: int) -> dict[str, str]:
     rng = random.Random(5)
     sentences = [" ".join(rng.choice(COSMOS) for _ in range(8 - mix)) + " " + " ".join(
         rng.choice(ECONOMY) for _ in range(mix)) for _ in range(9 - naming)]
-    sentences += ["Prices and inflation rose there"] * naming
+    sentences += ["Prices rose there with inflation"] * naming
     return {"title": "Passing", "text": ". ".join(s.capitalize() for s in sentences) + "."}
 
 
@@ -420,3 +420,34 @@ def test_a_head_noun_commoner_than_the_other_words_is_read_so_in_a_space():
     assert planner.distinctive("Battle of Hastings", "en", space) == read_terms("Hastings")
     assert planner.distinctive("urban to suburban living", "en") == read_terms("suburban living")
     assert planner.distinctive("urban to suburban living", "en", space) == read_terms("urban suburban living")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Gnosticism is an umbrella term for religious ideas.", True),  # the term, not the canopy
+    ("Crane flies are insects. The crane fly is harmless.", True),  # inflected head, same compound
+    ("Rain falls on an umbrella, and umbrella stands hold them.", False),  # written alone once
+    ("Cranes form pairs in spring.", False),  # inflected: "form" is a verb, not a compound's head
+    ("The bass guitar plays low notes.", False),  # the core writes "bass guitar"
+    ("Jupiter is the largest planet.", False),  # never written
+])
+def test_a_word_written_only_as_the_first_of_a_compound_names_another_thing(text, expected):
+    from reportgen.agents.ranking import compounded_only
+
+    subject = next(w for w in ("umbrella", "crane", "bass", "tea") if w in text.lower() or w == "tea")
+    core = "The bass guitar and the double bass. An umbrella is a canopy. Cranes are birds."
+    assert compounded_only(text, subject, core, "en") is expected
+
+
+def test_a_candidate_naming_the_subject_only_in_compounds_is_no_theme(monkeypatch):
+    """ "Umbrella": Gnosticism, Textile and Transgender each say "an umbrella term", which the Umbrella
+    article never writes, and are loosely related to it: no sections."""
+    compounded = _passing(mix=2, naming=0)
+    compounded["text"] += " Prices rose there as inflation measures show."
+    request = read_request("Inflation", "en")
+    search = SpaceSearch([*_corpus(), compounded])
+    scorer = Relatedness([_corpus()[-1]["text"]], [], "en", subject="inflation", space=search.space())
+    assert SEMANTIC_THRESHOLD <= scorer.score(f"Passing {compounded['text']}") < planner.LOOSE_RELATEDNESS
+    monkeypatch.setattr(planner, "PASSING_DENSITY", 0.0)  # not dropped as a passing mention
+    assert "Passing" not in gather_themes(request, search, 100, "en")[0]
+    monkeypatch.setattr(planner, "compounded_only", lambda *args: False)
+    assert "Passing" in gather_themes(request, search, 100, "en")[0]  # the rule is what drops it

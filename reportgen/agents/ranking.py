@@ -10,7 +10,8 @@ from reportgen.sources.models import Passage
 from reportgen.sources.text import has_cjk, split_sentences, stopwords, tokenize
 
 __all__ = [
-    "MENTION_PREFIX", "RankedSentence", "about", "compared_only", "head_noun", "mentions", "named_after",
+    "MENTION_PREFIX", "RankedSentence", "about", "compared_only", "compounded_only", "compounds", "head_noun",
+    "mentions", "named_after",
     "names_subject", "quotable", "rank_sentences", "stem", "terms", "written_subjects",
     "with_antecedents", "writes_phrase",
 ]
@@ -240,6 +241,59 @@ def compared_only(text: str, subject: str) -> bool:
             return False
         named = named or bool(mentions)
     return named
+
+
+def compounds(text: str, subject: str, lang: str) -> set[str]:
+    """The words a one-word subject is written before, in compounds, and whether it is ever written alone.
+
+    Args:
+        text: Any text.
+        subject: A subject of one word.
+        lang: The text's language (its stop words end no compound: "umbrella *is*").
+
+    Returns:
+        The stems of the words that follow the subject's ("umbrella term" → ``{"term"}``), with ``""``
+        for each mention written alone (before punctuation, a stop word or the end) or inflected: a
+        compound's first noun is written as the subject is ("crane fly"; "cranes form pairs" is a verb), and
+        a word in "-ed" after it is a verb ("urbanization occurred").
+    """
+    wanted = [stem(t) for t in tokenize(subject)]
+    if len(wanted) != 1:
+        return set()
+    stop = stopwords(lang)
+    base = tokenize(subject)[0]
+    found: set[str] = set()
+    for clause in _CLAUSE.split(text):
+        words = tokenize(clause)
+        for i, word in enumerate(words):
+            if stem(word) == wanted[0]:
+                after = words[i + 1] if i + 1 < len(words) else ""
+                alone = word != base or not after or after in stop or after.isdigit() or after.endswith("ed")
+                found.add("" if alone else stem(after))
+    return found
+
+
+def compounded_only(text: str, subject: str, core: str, lang: str) -> bool:
+    """Whether ``text`` writes a one-word subject only as the first word of a compound the core never writes.
+
+    "Gnosticism is an umbrella term", "Crane flies are insects", "a coffee table": each names another
+    thing, headed by the word after the subject's (the term, the fly, the table), not the subject; the
+    subject's own texts (``core``) never write those compounds. A compound the core writes ("bass guitar"
+    in a core on the instrument), or a mention written alone anywhere in the text, is the subject's.
+    Without parts of speech a verb after the bare word reads as a compound's head ("Tea contains …"): a
+    text on the subject writes it more than once and some time alone, so only a passing mention is lost.
+
+    Args:
+        text: A candidate document's text.
+        subject: The subject (only one word is tested; longer subjects give ``False``).
+        core: The subject's core texts, joined.
+        lang: The language.
+
+    Returns:
+        True when every mention is in such a compound.
+    """
+    found = compounds(text, subject, lang)
+    return bool(found) and "" not in found and not found & compounds(core, subject, lang)
 
 
 def names_subject(text: str, subject: str) -> bool:

@@ -22,7 +22,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from reportgen.agents.ranking import compared_only, head_noun, mentions, terms, writes_phrase
+from reportgen.agents.ranking import compared_only, compounded_only, head_noun, mentions, terms, writes_phrase
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
 from reportgen.blueprint.relevance import Relatedness, TopicSpace, of_other_sense, term_counts
 from reportgen.blueprint.request import Request, asks_why, is_aspect, read_request, section_count, strip_article
@@ -821,7 +821,8 @@ def gather_themes(
        article of its own is found through the passages that mention it.
        So are a candidate that names the subject only in passing (under
        :data:`LOOSE_RELATEDNESS` and :data:`PASSING_DENSITY`) or only to
-       measure another thing by it (:func:`_compared`), and, for a word
+       measure another thing by it (:func:`_compared`) or only in compounds
+       its core never writes ("umbrella term": :func:`~reportgen.agents.ranking.compounded_only`), and, for a word
        without an article of its own, one of the word's other sense
        (:func:`~reportgen.blueprint.relevance.of_other_sense`).
     4. With two subjects, each subject's own document leads; then the best
@@ -930,12 +931,16 @@ def gather_themes(
         flags = of_other_sense([f"{by_doc[sid][0].title} {docs[sid]}" for sid in by_doc], scorer,
                                request.subject, lang)
         other_sense = dict(zip(by_doc, flags, strict=True))
+    core_ids = {p.source_id for p in core}
+    core_text = " ".join(f"{p.title}. {p.text}" for p in core)  # "umbrella term" is no umbrella (compounded_only)
     scored = [
         ps[0] if space is None else ps[0].model_copy(update={"score": theme_score(sid)})
         for sid, ps in by_doc.items()
         if (relatedness[sid] >= scorer.threshold and not other_sense[sid] or sid in answers)
         and not _sibling(ps[0].title, docs[sid], request, core, lang)
         and not _compared(f"{ps[0].title} {docs[sid]}", request)
+        and not (sid not in answers and sid not in core_ids and relatedness[sid] < LOOSE_RELATEDNESS
+                 and compounded_only(f"{ps[0].title}. {docs[sid]}", request.subject, core_text, lang))
         and not (space is not None and not parts and sid not in answers and relatedness[sid] < LOOSE_RELATEDNESS
                  and subject_density(docs[sid], request, lang) < PASSING_DENSITY)  # a passing mention
     ]
@@ -951,7 +956,6 @@ def gather_themes(
     _, themes = choose_themes(request.subject, [p for p in scored if p not in leads and p.source_id not in senses],
                               max(0, count - len(leads)), lang)
     chosen = (leads + themes)[:count]
-    core_ids = {p.source_id for p in core}
     # only documents that name the subject join: the nearest neighbours of its core in the topic space
     # were tried and brought Gibbon into a section on tea plants
     spare = [p.title for p in scored if p not in chosen and p.source_id not in core_ids]
