@@ -939,7 +939,8 @@ def gather_themes(
         if (relatedness[sid] >= scorer.threshold and not other_sense[sid] or sid in answers)
         and not _sibling(ps[0].title, docs[sid], request, core, lang)
         and not _compared(f"{ps[0].title} {docs[sid]}", request)
-        and not (sid not in answers and sid not in core_ids and relatedness[sid] < LOOSE_RELATEDNESS
+        and not (space is not None and sid not in answers and sid not in core_ids
+                 and relatedness[sid] < LOOSE_RELATEDNESS
                  and compounded_only(f"{ps[0].title}. {docs[sid]}", request.subject, core_text, lang))
         and not (space is not None and not parts and sid not in answers and relatedness[sid] < LOOSE_RELATEDNESS
                  and subject_density(docs[sid], request, lang) < PASSING_DENSITY)  # a passing mention
