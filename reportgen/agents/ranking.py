@@ -257,16 +257,16 @@ def compounds(text: str, subject: str, lang: str) -> set[str]:
         compound's first noun is written as the subject is ("crane fly"; "cranes form pairs" is a verb), and
         a word in "-ed" after it is a verb ("urbanization occurred").
     """
-    wanted = [stem(t) for t in tokenize(subject)]
-    if len(wanted) != 1:
+    tokens = tokenize(subject)
+    if len(tokens) != 1:
         return set()
+    base, wanted = tokens[0], stem(tokens[0])
     stop = stopwords(lang)
-    base = tokenize(subject)[0]
     found: set[str] = set()
     for clause in _CLAUSE.split(text):
         words = tokenize(clause)
         for i, word in enumerate(words):
-            if stem(word) == wanted[0]:
+            if stem(word) == wanted:
                 after = words[i + 1] if i + 1 < len(words) else ""
                 alone = word != base or not after or after in stop or after.isdigit() or after.endswith("ed")
                 found.add("" if alone else stem(after))

@@ -387,6 +387,12 @@ def distinctive(subject: str, lang: str, space: TopicSpace | None = None) -> set
     return rest
 
 
+def _own_article(subject: str, core: list[Passage], lang: str) -> bool:
+    """Whether the core holds the subject's own article: a passage titled with exactly its terms."""
+    wanted = terms(subject, lang)
+    return any(terms(p.title, lang) == wanted for p in core)
+
+
 def subject_density(text: str, request: Request, lang: str) -> float:
     """Share of a text's sentences that name the subject (every term of one subject, or an acronym).
 
@@ -887,9 +893,8 @@ def gather_themes(
         asked = set().union(*(terms(a, lang) for a in request.aspects)) - named
         # a subject without an article of its own is named by its distinctive words (distinctive): its core
         # is the passages that name it, and the passages on another battle or another security are near them
-        own_titles = {frozenset(terms(p.title, lang)) for p in core}
         naming = [terms(parts[s].title, lang) if s in parts
-                  else terms(s, lang) if frozenset(terms(s, lang)) in own_titles else distinctive(s, lang, space)
+                  else terms(s, lang) if _own_article(s, core, lang) else distinctive(s, lang, space)
                   for s in request.subjects]
         naming += [{a.lower()} for a in request.acronyms]
 
@@ -927,7 +932,7 @@ def gather_themes(
     # organ, 0.22 to the field, near the musical passages) is of that sense; so has a word whose articles are
     # all of one sense or another ("Mercury (planet)": Project Mercury in "Apollo program" is of another).
     other_sense = dict.fromkeys(by_doc, False)
-    if len(request.subjects) == 1 and not any(terms(p.title, lang) == terms(request.subject, lang) for p in core):
+    if len(request.subjects) == 1 and not _own_article(request.subject, core, lang):
         flags = of_other_sense([f"{by_doc[sid][0].title} {docs[sid]}" for sid in by_doc], scorer,
                                request.subject, lang)
         other_sense = dict(zip(by_doc, flags, strict=True))
@@ -992,7 +997,7 @@ def _sibling(title: str, text: str, request: Request, core: list[Passage], lang:
     subject = request.subject
     words = [w for w in tokenize(subject) if w not in stopwords(lang)]
     wanted = terms(subject, lang)
-    if len(wanted) < 2 or not words or not any(terms(p.title, lang) == wanted for p in core):
+    if len(wanted) < 2 or not words or not _own_article(subject, core, lang):
         return False
     head = terms(head_noun(subject, lang), lang)
     held = terms(title, lang)
