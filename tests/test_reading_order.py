@@ -146,12 +146,17 @@ def test_a_pronoun_after_an_opening_phrase_points_back_too():
     for text in ("In 1770, he married Marie Antoinette.", "Later, it became a province of the Achaemenid Empire.",
                  "For example, they eat fish and rice.",
                  "Like Saturn's largest moon, Titan, it is larger than the planet Mercury.",  # two opening phrases
-                 "Among the most influential figures in jazz, his career spanned five decades."):
+                 "Among the most influential figures in jazz, his career spanned five decades.",
+                 "According to them, the literature has privileged sedentary empires.",  # the pronoun opens it
+                 "Despite this, trade grew."):
         assert not quotable(text, 0, "en"), text
     assert not quotable("En 1770, il épousa Marie-Antoinette.", 0, "fr")
+    assert not quotable("Selon eux, la route était ancienne.", 0, "fr")
+    assert not quotable("Por ello, el comercio creció.", 0, "es")
     for text in ("In 1928, Alexander Fleming discovered penicillin.", "Paris, the capital of France, is large.",
                  "Mercury, Venus, Earth and Mars are rocky planets.",
-                 "In France, in 2019, it was estimated that a million people were ill."):
+                 "In France, in 2019, it was estimated that a million people were ill.",
+                 "In this way, trade grew.", "The name Silk Road, coined in 1877, is recent."):
         assert quotable(text, 0, "en"), text
     louis = _passage("Louis XVI", "Louis XVI was the last king of France before the fall of the monarchy. In 1770, "
                      "he married Marie Antoinette.")

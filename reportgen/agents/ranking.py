@@ -50,6 +50,15 @@ _ANAPHORIC_AFTER = {
 }
 
 
+#: An opening phrase that ends on a pronoun points back through it: "According to them, the literature …",
+#: "Despite this, …", "Selon eux, …", "Por ello, …".
+_ANAPHORIC_OPENING = {
+    "en": re.compile(r"^[^,;:()]{0,60}\b(?:them|it|this|these|those|him|her|that)\s*,", re.IGNORECASE),
+    "fr": re.compile(r"^[^,;:()]{0,60}\b(?:eux|elles?|lui|cela|ceci|celui-ci|celle-ci)\s*,", re.IGNORECASE),
+    "es": re.compile(r"^[^,;:()]{0,60}\b(?:ellos|ellas|él|ella|ello|esto|eso)\s*,", re.IGNORECASE),
+}
+
+
 def quotable(sentence: str, position: int, lang: str) -> bool:
     """Whether a source sentence can stand alone in a report.
 
@@ -63,7 +72,9 @@ def quotable(sentence: str, position: int, lang: str) -> bool:
     if _META.search(sentence):
         return False
     after = _ANAPHORIC_AFTER.get(lang, _ANAPHORIC_AFTER["en"])
-    return not sentence.lower().startswith(_ANAPHORIC.get(lang, _ANAPHORIC["en"])) and not after.match(sentence)
+    opening = _ANAPHORIC_OPENING.get(lang, _ANAPHORIC_OPENING["en"])
+    return (not sentence.lower().startswith(_ANAPHORIC.get(lang, _ANAPHORIC["en"])) and not after.match(sentence)
+            and not opening.match(sentence))
 
 
 def stem(token: str) -> str:
