@@ -451,3 +451,28 @@ def test_a_candidate_naming_the_subject_only_in_compounds_is_no_theme(monkeypatc
     assert "Passing" not in gather_themes(request, search, 100, "en")[0]
     monkeypatch.setattr(planner, "compounded_only", lambda *args: False)
     assert "Passing" in gather_themes(request, search, 100, "en")[0]  # the rule is what drops it
+
+
+def test_the_conclusion_judges_sentences_not_naming_the_subject_by_the_subjects_own(search, tmp_path):
+    """Once the introduction took the Silk Road's best sentences, the overview's best left were Road's and
+    Road transport's, and judged against them "A road is a thoroughfare" made up the conclusion. Sentences
+    that do not name the subject are judged against the overview's sentences on the subject."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.ranking import rank_sentences
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import INTRO_SENTENCES, _summary
+
+    def passage(title: str, text: str) -> Passage:
+        return Passage(source_id=title, title=title, url=f"https://example.org/{title}", text=text, corpus="c")
+
+    rng = random.Random(17)
+    cosmos = [" ".join(rng.choice(COSMOS) for _ in range(9)).capitalize() + "." for _ in range(INTRO_SENTENCES + 3)]
+    ranked = rank_sentences([passage("Cosmos 1", " ".join(cosmos))], focus="universe", topic="universe",
+                            lang="en", keywords=["universe"])
+    ranked += rank_sentences([passage("Inflation", "Inflation is a rise of prices in the economy.")],
+                             focus="Inflation", topic="Inflation", lang="en", keywords=["inflation"])
+    section = {"id": "s1", "sentences": [{"text": "Prices and wages rose with inflation."}], "alternates": []}
+    ctx = RunContext(topic="Inflation", lang="en", search=search, log=MessageLog(tmp_path / "m.jsonl"))
+    chosen, _ = _summary(ranked, [section], set(), ctx, "Inflation")
+    assert [s["text"] for s in chosen][:1] == ["Inflation is a rise of prices in the economy."]
+    assert not set(cosmos) & {s["text"] for s in chosen}  # the universe does not sum up inflation

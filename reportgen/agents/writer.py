@@ -273,7 +273,7 @@ def _summary(
     section's spares may not); the others only make up a conclusion of fewer than
     :data:`CONCLUSION_FLOOR` sentences that has one naming the subject ("Sunlight is intense
     in these climates" alone sums up nothing), and in a topic space such a sentence needs
-    :data:`OTHER_SENTENCE_THRESHOLD` against the overview's best sentences
+    :data:`OTHER_SENTENCE_THRESHOLD` against the overview's best sentences on the subject
     (the body's own drift, a sausage beside a section on beef, does not
     count), and a sentence that points back is never taken.
 
@@ -294,9 +294,6 @@ def _summary(
     chosen: list[dict[str, Any]] = []
     used_sections: set[str] = set()
     subject_text = subject_text or ctx.topic  # the subject as read, not the request's other words
-    # the subject's own sentences (the introduction's, the best of the overview) judge the ones not naming it
-    about = Relatedness([c.text for c in ranked[:INTRO_SENTENCES]] or [subject_text], [], ctx.lang,
-                        subject=subject_text, space=scorer.space)
     ordered = sorted(candidates, key=lambda c: -c[0])
     own_terms = terms(subject_text, ctx.lang)
 
@@ -305,6 +302,10 @@ def _summary(
         if terms(bare_title(title), ctx.lang) == own_terms:
             return True
         return _writes_subject(sentence["text"], title, subject_text, ctx.lang)
+    # the overview's best sentences on the subject judge the ones not naming it: its best sentences alone
+    # were, once the introduction took the Silk Road's, those of Road and Road transport
+    own_best = [c.text for c in ranked if on_subject(quoted(c.text, c.source))][:INTRO_SENTENCES]
+    about = Relatedness(own_best or [subject_text], [], ctx.lang, subject=subject_text, space=scorer.space)
     # the sentences naming the subject first; the others only make up a conclusion of fewer than
     # CONCLUSION_FLOOR ("Triton is the largest moon of Neptune" is near the planets, not about Mars)
     for naming in (True, False):
