@@ -319,3 +319,34 @@ def test_the_introduction_leaves_out_comparisons_and_works_named_with_the_subjec
         tmp_path, subject, notes, section_title, kept):
     passages = [_passage(title, text) for title, text in notes]
     assert sorted(_introduction(tmp_path, subject, passages, section_title)) == kept
+
+
+def test_the_conclusions_spares_are_on_the_subject_as_its_sentences_are(tmp_path):
+    """A spare replaces a conclusion sentence the introduction also took (the coordinator's dedupe): "Road
+    transport is a type of transport using roads" had closed a report on the Silk Road."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    notes = [_passage("Silk Road", "The Silk Road was a network of Asian trade routes. Merchants carried silk "
+                                   "along the Silk Road. Scholars still debate the Silk Road's extent. The Silk "
+                                   "Road linked China and Rome. Buddhism spread along the Silk Road. Caravans "
+                                   "crossed deserts on the Silk Road."),
+             _passage("Marco Polo", "Marco Polo travelled the Silk Road to China. He wrote of the Silk Road's "
+                                    "cities. Venice traded on the Silk Road. Kublai Khan ruled the Silk Road's "
+                                    "east. Silk Road tales made Polo famous. Polo's Silk Road book sold well."),
+             _passage("Road transport", "Road transport is a type of transport using roads. Roads carry trucks "
+                                        "and buses. A road network links towns."),
+             _passage("Road", "A road is a thoroughfare between places. Roads have surfaces of asphalt.")]
+    ctx = RunContext(topic="Silk Road", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="conclusion", agent="writer", kind="conclusion", section="conclusion", aim="sum up")
+    section = {"id": "s1", "title": "Trade", "sentences": [{"text": "Trade grew in Asia."}], "alternates": []}
+    inputs = {"notes": [p.model_dump() for p in notes], "subject": "Silk Road", "section_1": section}
+    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]
+    spares = [s["text"] for s in out["alternates"]]
+    assert out["sentences"] and spares
+    assert all("Silk Road" in t for t in spares), spares  # none on roads alone

@@ -157,6 +157,10 @@ class WriterBrain(Brain):
         if kind == "conclusion" and params["sections"]:
             sentences, extra = _summary(ranked, params["sections"], exclude, ctx, params.get("subject") or "")
             passages += extra
+            # a spare replaces a sentence the introduction also took (the coordinator's dedupe): it must be
+            # on the subject as the conclusion's are, not "Road transport is a type of transport using roads"
+            alternates = [s for s in alternates if _on_subject(s.text, str(s.source.get("title", "")), focus,
+                                                                ctx.lang)]
         return {
             "section": section_output(params["section_id"], title, role, sentences, params["chart"],
                                       alternates=[quoted(s.text, s.source) for s in alternates]),
@@ -212,6 +216,19 @@ def _writes_subject(text: str, title: str, subject: str, lang: str) -> bool:
     if name and named_after(name, terms(subject, lang), lang):
         text = re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
     return names_subject(text, subject) and not compared_only(text, subject)
+
+
+def _on_subject(text: str, title: str, subject: str, lang: str) -> bool:
+    """Whether a source sentence is on the subject as the conclusion takes them: it is of the subject's own
+    article (named or not), or writes the subject (:func:`_writes_subject`).
+
+    Args:
+        text: The sentence.
+        title: Its source's title.
+        subject: The subject as the planner read it.
+        lang: The language.
+    """
+    return terms(bare_title(title), lang) == terms(subject, lang) or _writes_subject(text, title, subject, lang)
 
 
 def _about_the_subject(
@@ -295,13 +312,9 @@ def _summary(
     used_sections: set[str] = set()
     subject_text = subject_text or ctx.topic  # the subject as read, not the request's other words
     ordered = sorted(candidates, key=lambda c: -c[0])
-    own_terms = terms(subject_text, ctx.lang)
 
-    def on_subject(sentence: dict[str, Any]) -> bool:  # writes the subject, or is its own article's
-        title = str(sentence["sources"][0].get("title", ""))
-        if terms(bare_title(title), ctx.lang) == own_terms:
-            return True
-        return _writes_subject(sentence["text"], title, subject_text, ctx.lang)
+    def on_subject(sentence: dict[str, Any]) -> bool:
+        return _on_subject(sentence["text"], str(sentence["sources"][0].get("title", "")), subject_text, ctx.lang)
     # the overview's best sentences on the subject judge the ones not naming it: its best sentences alone
     # were, once the introduction took the Silk Road's, those of Road and Road transport
     own_best = [c.text for c in ranked if on_subject(quoted(c.text, c.source))][:INTRO_SENTENCES]
