@@ -476,3 +476,15 @@ def test_the_conclusion_judges_sentences_not_naming_the_subject_by_the_subjects_
     chosen, _ = _summary(ranked, [section], set(), ctx, "Inflation")
     assert [s["text"] for s in chosen][:1] == ["Inflation is a rise of prices in the economy."]
     assert not set(cosmos) & {s["text"] for s in chosen}  # the universe does not sum up inflation
+
+
+def test_a_candidate_that_writes_the_subject_only_in_its_own_name_of_another_thing_is_no_theme(monkeypatch):
+    """ "Spring and Autumn period" (a period of Chinese history) writes "spring" only in its name, headed by
+    "period": it does not name the season (``ranking.named_after``, the timelines' and introduction's rule)."""
+    rng = random.Random(23)
+    act = " ".join(rng.choice(ECONOMY) for _ in range(30))
+    docs = [*_corpus(), {"title": "Inflation Act", "text": f"The Inflation Act was a law on {act}."}]
+    request = read_request("Inflation", "en")
+    assert "Inflation Act" not in gather_themes(request, SpaceSearch(docs), 100, "en")[0]
+    monkeypatch.setattr(planner, "unnamed", lambda text, *args: text)
+    assert "Inflation Act" in gather_themes(request, SpaceSearch(docs), 100, "en")[0]  # the rule is what drops it

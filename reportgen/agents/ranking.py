@@ -11,7 +11,7 @@ from reportgen.sources.text import has_cjk, split_sentences, stopwords, tokenize
 
 __all__ = [
     "MENTION_PREFIX", "RankedSentence", "about", "compared_only", "compounded_only", "compounds", "head_noun",
-    "mentions", "named_after",
+    "mentions", "named_after", "unnamed",
     "names_subject", "quotable", "rank_sentences", "stem", "terms", "written_subjects",
     "with_antecedents", "writes_phrase",
 ]
@@ -180,6 +180,24 @@ def named_after(name: str, keywords: Iterable[str], lang: str) -> bool:
     """
     wanted = set(keywords)
     return bool(wanted) and about(name, sorted(wanted), lang) and not terms(head_noun(name, lang), lang) & wanted
+
+
+def unnamed(text: str, name: str, keywords: Iterable[str], lang: str) -> str:
+    """``text`` without the name of an article named with the subject's words but headed by another noun
+    (:func:`named_after`): "the Spring and Autumn period" does not write spring, the season.
+
+    Args:
+        text: Any text.
+        name: The article's name, without its bracketed qualifier.
+        keywords: The subject's terms (:func:`terms`).
+        lang: The language.
+
+    Returns:
+        ``text`` with each occurrence of ``name`` blanked, or ``text`` itself when the name is the subject's.
+    """
+    if not name or not named_after(name, keywords, lang):
+        return text
+    return re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
 
 
 def writes_phrase(text: str, phrase: str) -> bool:

@@ -22,10 +22,10 @@ from reportgen.acp import StatusCode
 from reportgen.agents.model_common import quoted, section_output
 from reportgen.agents.ranking import (
     compared_only,
-    named_after,
     names_subject,
     rank_sentences,
     terms,
+    unnamed,
     with_antecedents,
     written_subjects,
 )
@@ -212,9 +212,7 @@ def _writes_subject(text: str, title: str, subject: str, lang: str) -> bool:
     Returns:
         True when the sentence is on the subject by what it writes.
     """
-    name = bare_title(title)
-    if name and named_after(name, terms(subject, lang), lang):
-        text = re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
+    text = unnamed(text, bare_title(title), terms(subject, lang), lang)
     return names_subject(text, subject) and not compared_only(text, subject)
 
 

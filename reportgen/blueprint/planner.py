@@ -22,7 +22,15 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from reportgen.agents.ranking import compared_only, compounded_only, head_noun, mentions, terms, writes_phrase
+from reportgen.agents.ranking import (
+    compared_only,
+    compounded_only,
+    head_noun,
+    mentions,
+    terms,
+    unnamed,
+    writes_phrase,
+)
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
 from reportgen.blueprint.relevance import Relatedness, TopicSpace, of_other_sense, term_counts
 from reportgen.blueprint.request import Request, asks_why, is_aspect, read_request, section_count, strip_article
@@ -31,7 +39,7 @@ from reportgen.errors import NoSourcesError
 from reportgen.i18n import labels
 from reportgen.sources.index import topic_space
 from reportgen.sources.models import Passage, SearchBackend
-from reportgen.sources.text import fold, split_sentences, stopwords, tokenize
+from reportgen.sources.text import bare_title, fold, split_sentences, stopwords, tokenize
 
 if TYPE_CHECKING:
     from reportgen.agents.registry import Registry
@@ -901,8 +909,12 @@ def gather_themes(
         def names(held: set[str]) -> bool:  # "hydroelectric" names hydroelectricity (ranking.mentions)
             return any(mentions(held, t) for ts in naming for t in ts)
 
+        # "Spring and Autumn period" is named with the subject's word, not after the season (ranking.unnamed)
+        subject_terms = terms(request.subject, lang)
         candidates = [p for p in candidates if p.source_id in answers
-                      or names(held := terms(f"{p.title} {p.text}", lang)) or (loose & held and asked & held)]
+                      or names(held := terms(unnamed(f"{p.title} {p.text}", bare_title(p.title), subject_terms,
+                                                     lang), lang))
+                      or (loose & held and asked & held)]
     by_doc: dict[str, list[Passage]] = {}
     for p in candidates:
         if p.text not in {q.text for q in by_doc.get(p.source_id, [])}:
