@@ -36,7 +36,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.agents.ranking import about, named_after, terms
+from reportgen.agents.ranking import about, named_after, terms, unnamed
 from reportgen.charts.numbers import (
     _ADVERBS,
     _CONJUNCTIONS,
@@ -233,12 +233,11 @@ def _events(passages: list[Passage], keywords: list[str], lang: str, related: Co
         # an article named after the subject's word but on another thing ("Rhapsody in Blue" in a section on
         # Blue): its title does not make its events the subject's, nor does its name in a sentence
         named_other = named_after(name, keywords, lang)
-        unnamed = re.compile(re.escape(name), re.IGNORECASE) if named_other else None
         for s, e in _sentences(text):
             sentence = text[s:e]
             if not re.search(r"\d", sentence) or (passage.source_id, sentence) in seen:
                 continue
-            core = (about(unnamed.sub(" ", sentence), keywords, lang) if unnamed is not None
+            core = (about(unnamed(sentence, name, keywords, lang), keywords, lang) if named_other
                     else about(f"{passage.title} {sentence}", keywords, lang))
             joins = (not core and passage.source_id in related and passage.source_id not in joined
                      and about(sentence, own, lang))
