@@ -22,7 +22,7 @@ from typing import Any, Iterable
 from reportgen.acp import StatusCode
 from reportgen.blueprint.model import Blueprint, TaskStatus
 from reportgen.errors import RunError
-from reportgen.i18n import labels
+from reportgen.i18n import join_list, labels
 from reportgen.report import Figure, Limitation, Paragraph, Reference, Report, Section, Sentence, Table
 from reportgen.sources.text import bare_title, tokenize
 
@@ -141,7 +141,25 @@ def _limitations(blueprint: Blueprint, lang: str = "en") -> list[Limitation]:
         if minor and "subject" in task.inputs:  # said plainly, in the report's language (the details are logged)
             reason = labels(lang)[f"no_{task.kind}"].format(title=task.inputs["subject"].value)
         out.append(Limitation(task_id=task.id, status_code=code, reason=reason, minor=minor))
-    return out
+    return _charts_together(blueprint, out, lang)
+
+
+def _charts_together(blueprint: Blueprint, limitations: list[Limitation], lang: str) -> list[Limitation]:
+    """The minor notes of charts not drawn as one note naming every section, where the first of them stood
+    ("No chart for the sections on A, B and C: …" rather than a line per chart, which filled the
+    Limitations list of a report that lacked nothing but charts)."""
+    tasks = {task.id: task for task in blueprint.tasks}
+    charts = [lim for lim in limitations
+              if lim.minor and lim.task_id in tasks and tasks[lim.task_id].kind == "chart"
+              and "subject" in tasks[lim.task_id].inputs]
+    if len(charts) < 2:
+        return limitations
+    titles = join_list([str(tasks[lim.task_id].inputs["subject"].value) for lim in charts], lang)
+    together = Limitation(task_ids=[lim.task_id for lim in charts], status_code=charts[0].status_code,
+                          reason=labels(lang)["no_charts"].format(titles=titles), minor=True)
+    first = limitations.index(charts[0])
+    rest = [lim for lim in limitations if all(lim is not chart for chart in charts)]
+    return rest[:first] + [together] + rest[first:]
 
 
 def _tables(blueprint: Blueprint, outputs: dict[str, dict[str, Any]], sections: list[Section],

@@ -30,6 +30,8 @@ LABELS: dict[str, dict[str, str]] = {
         "incomplete_one": "part of the plan could not be completed as planned",
         "no_chart": "No chart for the section on {title}: its sources print no two comparable numbers and too few "
                     "dated events",
+        "no_charts": "No chart for the sections on {titles}: their sources print no two comparable numbers and too "
+                     "few dated events",
         "no_introduction": "No introduction: the sources hold no sentence on {title} that the sections do not "
                            "quote",
         "no_conclusion": "No conclusion: the sources hold no sentence on {title} that the report does not already "
@@ -86,6 +88,8 @@ LABELS: dict[str, dict[str, str]] = {
         "incomplete_one": "partie du plan n'a pas pu être réalisée comme prévu",
         "no_chart": "Pas de graphique pour la section {title} : ses sources ne donnent pas deux nombres comparables "
                     "ni assez d'événements datés",
+        "no_charts": "Pas de graphique pour les sections {titles} : leurs sources ne donnent pas deux nombres "
+                     "comparables ni assez d'événements datés",
         "no_introduction": "Pas d'introduction : les sources ne donnent aucune phrase sur {title} que les sections "
                            "ne citent pas",
         "no_conclusion": "Pas de conclusion : les sources ne donnent aucune phrase sur {title} que le rapport ne "
@@ -144,6 +148,8 @@ LABELS: dict[str, dict[str, str]] = {
         "incomplete_one": "parte del plan no pudo completarse como estaba previsto",
         "no_chart": "Sin gráfico para la sección {title}: sus fuentes no dan dos cifras comparables ni bastantes "
                     "hechos fechados",
+        "no_charts": "Sin gráfico para las secciones {titles}: sus fuentes no dan dos cifras comparables ni "
+                     "bastantes hechos fechados",
         "no_introduction": "Sin introducción: las fuentes no dan ninguna frase sobre {title} que las secciones no "
                            "citen",
         "no_conclusion": "Sin conclusión: las fuentes no dan ninguna frase sobre {title} que el informe no cite ya",
@@ -185,6 +191,25 @@ LABELS: dict[str, dict[str, str]] = {
 def labels(lang: str) -> dict[str, str]:
     """The label set for ``lang``, English when the language has none."""
     return LABELS.get(lang, LABELS["en"])
+
+
+def join_list(items: list[str], lang: str) -> str:
+    """``items`` as one phrase in ``lang``: "A, B, and C", "A, B et C", "A, B y C".
+
+    Args:
+        items: The phrases, in order (at least one).
+        lang: ISO 639-1 code; a language Babel's CLDR data does not know reads as English.
+
+    Returns:
+        The phrase, by CLDR's list pattern for the language (Babel's :func:`babel.lists.format_list`).
+    """
+    from babel.core import UnknownLocaleError
+    from babel.lists import format_list
+
+    try:
+        return format_list(items, locale=lang)
+    except (UnknownLocaleError, ValueError):
+        return format_list(items, locale="en")
 
 
 def detect_language(text: str, among: tuple[str, ...] | None = None) -> str:

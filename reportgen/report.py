@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 __all__ = [
     "Figure",
@@ -187,7 +187,11 @@ class Limitation(BaseModel):
     """Something that could not be done, shown in the report's Limitations note.
 
     Attributes:
-        task_id: The task that failed or was degraded (``""`` for run-wide notes).
+        task_id: The task that failed or was degraded (``""`` for run-wide notes);
+            the first of :attr:`task_ids` when the note covers several.
+        task_ids: Every task the note covers, in plan order: one note says
+            "No chart for the sections on A, B and C" instead of one line per
+            chart. Filled from ``task_id`` when not given (``[]`` for run-wide notes).
         status_code: The ACP status code that ended it, when there is one.
         reason: Plain-text explanation for readers.
         minor: Whether the report stands whole without it: a chart whose
@@ -201,9 +205,22 @@ class Limitation(BaseModel):
     """
 
     task_id: str = ""
+    task_ids: list[str] = Field(default_factory=list)
     status_code: int | None = None
     reason: str
     minor: bool = False
+
+    @model_validator(mode="after")
+    def _one_task_list(self) -> "Limitation":
+        """``task_id`` is always ``task_ids[0]``: either may be given (reports written before ``task_ids``
+        existed have only ``task_id``)."""
+        if not self.task_ids and self.task_id:
+            self.task_ids = [self.task_id]
+        elif self.task_ids and self.task_id != self.task_ids[0]:
+            if self.task_id:
+                raise ValueError(f"task_id {self.task_id!r} is not the first of task_ids {self.task_ids!r}")
+            self.task_id = self.task_ids[0]
+        return self
 
 
 class Report(BaseModel):

@@ -147,6 +147,47 @@ def test_a_chart_task_without_data_is_a_minor_limitation():
     assert not _limitations(blueprint)[0].minor
 
 
+def test_charts_not_drawn_are_one_limitation_naming_every_section():
+    """Five sections without a chart are one line of the Limitations list, not five."""
+    from reportgen.coordinate import _limitations
+    from reportgen.render.markdown import render_markdown
+
+    from factories import sample_report
+
+    blueprint = compile_blueprint("r", "Tea", ["Camellia", "Matcha", "Oolong"], subject="Tea")
+    for task in blueprint.tasks:
+        task.status = TaskStatus.DONE
+    charts = [t for t in blueprint.tasks if t.kind == "chart"]
+    for chart in charts:
+        chart.status, chart.status_codes, chart.reason = TaskStatus.FAILED, [605], "no comparable numbers"
+    conclusion = blueprint.task("conclusion")
+    conclusion.status, conclusion.status_codes, conclusion.reason = TaskStatus.FAILED, [605], "nothing unquoted"
+    together, last = _limitations(blueprint)
+    assert together.task_ids == [c.id for c in charts] and together.task_id == charts[0].id
+    assert together.minor and together.status_code == 605
+    assert together.reason.startswith("No chart for the sections on Camellia, Matcha, and Oolong: their sources")
+    assert last.task_id == "conclusion" and last.task_ids == ["conclusion"]
+    assert _limitations(blueprint, "fr")[0].reason.startswith(
+        "Pas de graphique pour les sections Camellia, Matcha et Oolong : leurs sources")
+    assert "Camellia, Matcha y Oolong" in _limitations(blueprint, "es")[0].reason
+    text = render_markdown(sample_report(limitations=[together])).text
+    assert f"**{', '.join(c.id for c in charts)}** (605): No chart for the sections on" in text
+    charts[1].status_codes = [604]  # a chart tool that timed out keeps its own line, counted at the top
+    lims = _limitations(blueprint)
+    assert [lim.task_ids for lim in lims] == [[charts[0].id, charts[2].id], [charts[1].id], ["conclusion"]]
+    assert lims[0].reason.startswith("No chart for the sections on Camellia and Oolong")
+
+
+def test_a_limitation_has_one_list_of_tasks():
+    """``task_id`` is the first of ``task_ids``; a report.json written before ``task_ids`` still loads."""
+    old = Limitation.model_validate({"task_id": "chart-1", "status_code": 605, "reason": "r"})
+    assert old.task_ids == ["chart-1"]
+    assert Limitation(task_ids=["chart-1", "chart-2"], reason="r").task_id == "chart-1"
+    assert Limitation(reason="run-wide").task_ids == []
+    with pytest.raises(ValueError, match="not the first"):
+        Limitation(task_id="chart-2", task_ids=["chart-1"], reason="r")
+
+
 def test_an_introduction_or_conclusion_the_sources_hold_no_sentence_for_is_a_minor_limitation():
     """Most encyclopedia subjects are quoted whole by the body: the report says so at the end, not at the top."""
     from reportgen.coordinate import _limitations

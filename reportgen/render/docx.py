@@ -138,7 +138,8 @@ def render_docx(report: Report, *, appendix: AppendixView | None = None) -> byte
             para = doc.add_paragraph(style="List Bullet")
             if item.task_id:
                 code = f" ({item.status_code})" if item.status_code is not None else ""
-                para.add_run(_text(f"{isolate(item.task_id, rtl)}{code}: ")).bold = True
+                tasks = ", ".join(isolate(task, rtl) for task in item.task_ids)
+                para.add_run(_text(f"{tasks}{code}: ")).bold = True
             para.add_run(_text(item.reason))
 
     if appendix is not None:

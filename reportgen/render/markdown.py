@@ -163,7 +163,7 @@ def render_markdown(report: Report, *, appendix: AppendixView | None = None) -> 
         for item in report.limitations:
             head = ""
             if item.task_id:
-                head = f"**{isolate(escape_markdown(item.task_id), rtl)}**"
+                head = "**" + ", ".join(isolate(escape_markdown(task), rtl) for task in item.task_ids) + "**"
                 if item.status_code is not None:
                     head += f" ({item.status_code})"
                 head += ": "
