@@ -450,4 +450,26 @@ def resolve_language(topic: str, lang: str | None, *, encyclopedia: bool, model:
         # title ("Internet", "Tea") is read as English rather than guessed among three languages.
         among = detect_language(latin, LANGUAGES)
         return among if among in LANGUAGES else "en"
-    return "en"
+    return _phrase_of_edition(latin)
+
+
+def _phrase_of_edition(topic: str) -> str:
+    """The edition an unaccented topic the detector read in another language is written in, ``"en"`` when
+    none is sure: "Historia del Imperio inca" (read as Italian) is Spanish.
+
+    Another edition than English needs py3langid's probability among the editions of at least
+    :data:`OTHER_EDITION_CONFIDENCE`, a function word of that language that English lacks ("del", "la",
+    "les") and a lower-case word that is no function word: a name of places or days ("Las Vegas", "Rio de Janeiro",
+    "Cinco de Mayo") is written alike in an English request.
+    """
+    from reportgen.i18n import detect_language_with_confidence
+    from reportgen.sources.text import stopwords, tokenize
+
+    among, probability = detect_language_with_confidence(topic, LANGUAGES)
+    if among == "en" or among not in LANGUAGES or probability < OTHER_EDITION_CONFIDENCE:
+        return "en"
+    own = stopwords(among) - stopwords("en")
+    words = tokenize(topic)
+    function = stopwords(among) | stopwords("en")
+    lower = [w for w in topic.split() if w[:1].islower() and tokenize(w) and tokenize(w)[0] not in function]
+    return among if own & set(words) and lower else "en"

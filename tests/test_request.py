@@ -62,6 +62,12 @@ def test_a_spanish_request_is_read_among_the_editions():
     # an unaccented English phrase the detector half-reads as French stays English
     assert resolve_language("Kubernetes container orchestration", None, encyclopedia=True, model=False) == "en"
     assert resolve_language("Rapport sur la revolution", None, encyclopedia=True, model=False) == "fr"
+    # unaccented Spanish the detector reads as Italian or Occitan: its "del", "la" and a word of its own say Spanish
+    for spanish in ("Historia del Imperio inca", "historia del imperio inca", "La revolucion mexicana"):
+        assert resolve_language(spanish, None, encyclopedia=True, model=False) == "es", spanish
+    # names of places and days are written alike in English requests
+    for english in ("Las Vegas", "Rio de Janeiro", "Cinco de Mayo", "El Nino and La Nina", "Leonardo da Vinci"):
+        assert resolve_language(english, None, encyclopedia=True, model=False) == "en", english
     # other scripts do not count among the Latin-script editions
     assert resolve_language("Tokyo 東京 и Москва: urban transport", None, encyclopedia=True, model=False) == "en"
     assert resolve_language("Kubernetes container orchestration 東京", None, encyclopedia=True, model=False) == "en"
@@ -435,6 +441,36 @@ def test_a_part_spelled_apart_in_the_corpus_is_found_and_the_report_says_what_it
     assert request.asked == "building resilient healthcare supply chains"
     blueprint = plan_extractive("r", RunOptions(topic=text), FakeSearch(docs))
     assert "building resilient healthcare supply chains" in blueprint.note and "Health care" in blueprint.note
+
+
+INCAS = [
+    _doc("Imperio incaico", "El Imperio incaico, o Imperio inca, fue el imperio más extenso de la América "
+         "precolombina. Su capital fue el Cuzco."),
+    _doc("Imperio gupta", "El Imperio gupta fue uno de los mayores imperios de la historia de la India."),
+    _doc("Conquista del Imperio incaico", "La conquista del Imperio incaico fue el proceso por el que la Monarquía "
+         "Hispánica incorporó los territorios incas en el siglo XVI."),
+    _doc("Java", "Java es una isla de Indonesia."),
+    _doc("Javanés", "El javanés es la lengua de Java."),
+]
+
+
+def test_a_subject_the_corpus_writes_as_an_adjective_is_its_article():
+    """"Imperio inca" is the Spanish encyclopedia's *Imperio incaico*; the report keeps the title asked for."""
+    from reportgen.blueprint.planner import resolve_subject, written_as_adjective
+
+    request = resolve_subject(read_request("Historia del Imperio inca", "es"), FakeSearch(INCAS), "es")
+    assert request.subjects == ["Imperio incaico"] and request.title == "Imperio inca"
+    themes, core, _ = gather_themes(request, FakeSearch(INCAS), 4, "es")
+    assert core and core[0].title == "Imperio incaico" and "Imperio gupta" not in [p.title for p in core]
+    assert written_as_adjective("Inca empire", "Incan Empire", "en")
+    assert written_as_adjective("empire canada", "empire canadien", "fr")
+    assert written_as_adjective("Rome empire", "Roman Empire", "en")
+    # one word is never respelled, every word must pair, and a word of three letters takes no ending
+    assert not written_as_adjective("Java", "Javanés", "es")
+    assert not written_as_adjective("Imperio inca", "Imperio gupta", "es")
+    assert not written_as_adjective("Art history", "Artic history", "en")
+    assert not written_as_adjective("Imperio inca", "Imperio inca", "es")  # the very title is no respelling
+    assert resolve_subject(read_request("Java", "es"), FakeSearch(INCAS), "es").subjects == ["Java"]
 
 
 def test_a_subject_with_an_article_of_its_own_is_kept_whole():

@@ -27,6 +27,7 @@ from reportgen.agents.ranking import (
     compounded_only,
     head_noun,
     mentions,
+    stem,
     terms,
     unnamed,
     writes_phrase,
@@ -1078,6 +1079,7 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     Returns:
         ``request`` itself, or a copy with the resolved subject.
     """
+    request = _respelled(request, search, lang)
     if not request.alternatives:
         return _titled_parts(request, search, lang)
     own, _ = choose_themes(request.subject, search.search(request.subject, k=20), 0, lang)
@@ -1090,6 +1092,70 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
             return replace(request, subjects=[reading], aspects=[a for a in [rest, *request.aspects] if is_aspect(a)],
                            alternatives=[])
     return _titled_parts(request, search, lang)
+
+
+#: Endings that make a noun an adjective of it, by language: "inca" → "incaico" (es), "Canada" → "canadien"
+#: (fr, the final vowel giving way), "Inca" → "Incan" (en). A title that writes a subject's word so is the subject in the corpus's spelling.
+ADJECTIVE_ENDINGS = {
+    "en": ("n", "an", "ian", "ic", "ese", "ish"),
+    "es": ("ico", "ica", "no", "na", "ano", "ana", "ino", "ina", "ense", "es", "esa"),
+    "fr": ("en", "enne", "ien", "ienne", "ique", "ais", "aise", "ain", "aine"),
+}
+#: Letters a word must have for an ending added to it to count ("inca" does; "art" → "artic" does not).
+ADJECTIVE_STEM = 4
+
+
+def written_as_adjective(subject: str, title: str, lang: str) -> bool:
+    """Whether ``title`` is ``subject`` with one or more of its words written as their adjective
+    (:data:`ADJECTIVE_ENDINGS`): "Imperio incaico" is "Imperio inca". The words must pair up in order, at
+    least one written alike (a subject of one word is never respelled: "Java" is not "Javanese").
+
+    Args:
+        subject: The subject as asked.
+        title: An article's title, without its bracketed qualifier.
+        lang: The language.
+
+    Returns:
+        True when the title writes the subject so, and not exactly.
+    """
+    asked, titled = tokenize(subject), tokenize(title)
+    if len(asked) != len(titled) or len(asked) < 2:
+        return False
+    endings = ADJECTIVE_ENDINGS.get(lang, ADJECTIVE_ENDINGS["en"])
+    alike = derived = 0
+    for a, t in zip(asked, titled, strict=True):
+        if stem(a) == stem(t):
+            alike += 1
+        elif len(a) >= ADJECTIVE_STEM and any(t.startswith(base) and t[len(base):] in endings
+                                              for base in {a, a[:-1] if a[-1] in "aeiouy" else a}):
+            derived += 1  # a final vowel may give way: "canada" → "canadien", "rome" → "roman"
+        else:
+            return False
+    return bool(alike and derived)
+
+
+def _respelled(request: Request, search: SearchBackend, lang: str) -> Request:
+    """The request with each subject no article is titled by replaced by the title that writes it as an
+    adjective (:func:`written_as_adjective`): "Historia del Imperio inca" is on *Imperio incaico*. The
+    report keeps the title asked for.
+
+    Returns:
+        ``request`` itself, or a copy with the subjects as the corpus spells them.
+    """
+    subjects = []
+    for subject in request.subjects:
+        if len(subject.split()) < 2:
+            subjects.append(subject)
+            continue
+        found = search.search(subject, k=20)
+        spelled = None
+        if choose_themes(subject, found, 0, lang)[0] is None:
+            spelled = next((bare_title(p.title) for p in found
+                            if written_as_adjective(subject, bare_title(p.title), lang)), None)
+        subjects.append(spelled or subject)
+    if subjects == request.subjects:
+        return request
+    return replace(request, subjects=subjects, alternatives=[], title=request.title or request.subject)
 
 
 def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request:
