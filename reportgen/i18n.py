@@ -15,6 +15,11 @@ LABELS: dict[str, dict[str, str]] = {
         "aim_research": "Find passages on {theme} (section {n})",
         "aim_chart": "Chart numbers the sources give on {theme}",
         "aim_write": "Write the section on {theme}",
+        "named_as": "This report reads {asked!r} as {named}, the title the corpora hold it under.",
+        "little": "The corpora hold little on {subject!r}: this report has {count} sections, from {titles}. For "
+                  "a fuller report, add your own documents or configure a model.",
+        "little_one": "The corpora hold little on {subject!r}: this report has one section, from {titles}. For a "
+                      "fuller report, add your own documents or configure a model.",
         "thin": "The corpora hold no text on {subject!r} as such; this report draws on the closest they hold: "
                 "{titles}.",
         "senses": "This report reads {subject!r} as {chosen}; the corpora also hold {others}: ask for one by its "
@@ -73,6 +78,11 @@ LABELS: dict[str, dict[str, str]] = {
         "aim_research": "Trouver des passages sur {theme} (section {n})",
         "aim_chart": "Représenter les nombres que les sources donnent sur {theme}",
         "aim_write": "Rédiger la section sur {theme}",
+        "named_as": "Ce rapport lit « {asked} » comme {named}, le titre sous lequel les corpus le traitent.",
+        "little": "Les corpus contiennent peu de chose sur « {subject} » : ce rapport a {count} sections, tirées "
+                  "de {titles}. Pour un rapport plus complet, ajoutez vos propres documents ou configurez un modèle.",
+        "little_one": "Les corpus contiennent peu de chose sur « {subject} » : ce rapport a une section, tirée de "
+                      "{titles}. Pour un rapport plus complet, ajoutez vos propres documents ou configurez un modèle.",
         "thin": "Les corpus ne contiennent aucun texte sur « {subject} » en tant que tel ; ce rapport s'appuie "
                 "sur ce qu'ils contiennent de plus proche : {titles}.",
         "senses": "Ce rapport prend « {subject} » au sens de {chosen} ; les corpus contiennent aussi {others} : "
@@ -131,6 +141,11 @@ LABELS: dict[str, dict[str, str]] = {
         "aim_research": "Buscar pasajes sobre {theme} (sección {n})",
         "aim_chart": "Graficar los números que dan las fuentes sobre {theme}",
         "aim_write": "Redactar la sección sobre {theme}",
+        "named_as": "Este informe lee «{asked}» como {named}, el título bajo el que lo tratan los corpus.",
+        "little": "Los corpus contienen poco sobre «{subject}»: este informe tiene {count} secciones, tomadas de "
+                  "{titles}. Para un informe más completo, añada sus propios documentos o configure un modelo.",
+        "little_one": "Los corpus contienen poco sobre «{subject}»: este informe tiene una sección, tomada de "
+                      "{titles}. Para un informe más completo, añada sus propios documentos o configure un modelo.",
         "thin": "Los corpus no contienen ningún texto sobre «{subject}» como tal; este informe se basa en lo "
                 "más cercano que contienen: {titles}.",
         "senses": "Este informe toma «{subject}» en el sentido de {chosen}; los corpus también contienen {others}: "

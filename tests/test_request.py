@@ -285,7 +285,7 @@ def test_a_compound_subject_no_passage_writes_has_no_sources():
     # written once, side by side, it is a subject (found through the passage that mentions it)
     written = [*APART, _doc("Battery", "Batteries power every electric vehicle; electric vehicle sales rose.")]
     blueprint = plan_extractive("r", RunOptions(topic="Electric vehicle"), FakeSearch(written))
-    assert any(t.kind == "write" for t in blueprint.tasks) and not blueprint.note
+    assert any(t.kind == "write" for t in blueprint.tasks) and "no text on" not in blueprint.note
 
 
 def test_a_compound_subject_with_aspects_takes_the_aspect_core_and_says_so():
@@ -460,6 +460,7 @@ def test_a_subject_the_corpus_writes_as_an_adjective_is_its_article():
 
     request = resolve_subject(read_request("Historia del Imperio inca", "es"), FakeSearch(INCAS), "es")
     assert request.subjects == ["Imperio incaico"] and request.title == "Imperio inca"
+    assert request.named_as == {"Imperio inca": "Imperio incaico"}
     themes, core, _ = gather_themes(request, FakeSearch(INCAS), 4, "es")
     assert core and core[0].title == "Imperio incaico" and "Imperio gupta" not in [p.title for p in core]
     assert written_as_adjective("Inca empire", "Incan Empire", "en")
@@ -471,6 +472,53 @@ def test_a_subject_the_corpus_writes_as_an_adjective_is_its_article():
     assert not written_as_adjective("Art history", "Artic history", "en")
     assert not written_as_adjective("Imperio inca", "Imperio inca", "es")  # the very title is no respelling
     assert resolve_subject(read_request("Java", "es"), FakeSearch(INCAS), "es").subjects == ["Java"]
+
+
+NAMED = [
+    _doc("Association football", "Association football, more commonly known as football or soccer, is a team sport "
+         "played between two teams of eleven players. Football is played on a pitch with a ball."),
+    _doc("Premier League", "The Premier League is the top football league of England, with twenty clubs."),
+    _doc("Tropical cyclone", "A tropical cyclone is a rotating storm system with a low-pressure centre. Depending on "
+         "its location, a tropical cyclone is called a hurricane, typhoon or cyclonic storm. A hurricane is a strong "
+         "tropical cyclone of the Atlantic Ocean."),
+    _doc("Thunderstorm", "A thunderstorm is a storm with lightning; a tropical cyclone holds many thunderstorms."),
+    _doc("Hot spring", "A hot spring, hydrothermal spring, or geothermal spring is a spring of warm groundwater."),
+    _doc("Diogenes", "Diogenes, also called Diogenes the Cynic or Diogenes the Dog was a Greek philosopher."),
+    _doc("Jaguar", "The jaguar is a large cat species native to the Americas, with a spotted coat."),
+]
+
+
+@pytest.mark.parametrize(("asked", "named"), [
+    ("Soccer", "Association football"),  # another name in the opening clause
+    ("Hurricanes", "Tropical cyclone"),  # defined as a kind of it ("A hurricane is a strong tropical cyclone")
+    ("Typhoon", "Tropical cyclone"),  # named by it ("a tropical cyclone is called a hurricane, typhoon")
+])
+def test_a_subject_the_corpus_holds_under_another_title_is_that_article(asked, named):
+    from reportgen.blueprint.planner import resolve_subject
+
+    request = resolve_subject(read_request(asked), FakeSearch(NAMED), "en")
+    assert request.subjects == [named] and request.title == asked and request.named_as == {asked: named}
+    blueprint = plan_extractive("r", RunOptions(topic=asked), FakeSearch(NAMED))
+    assert f"This report reads {asked!r} as {named}, the title the corpora hold it under." in blueprint.note
+    assert blueprint.subject == asked  # the report keeps the title asked for
+
+
+@pytest.mark.parametrize("word", ["Spring", "Dog", "Storm"])
+def test_a_word_inside_another_name_is_no_other_name_of_the_article(word):
+    """"A hot spring, … or geothermal spring is" names kinds of spring; "Diogenes the Dog" is a man; a
+    thunderstorm is a storm, but "Storm" is no other name of *Thunderstorm*."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    assert resolve_subject(read_request(word), FakeSearch(NAMED), "en").named_as == {}
+
+
+def test_a_report_the_corpus_holds_little_for_says_so_at_the_top():
+    blueprint = plan_extractive("r", RunOptions(topic="Jaguar"), FakeSearch(NAMED))
+    assert [t.inputs["title"].value for t in blueprint.tasks if t.kind == "write"] == ["Jaguar"]
+    assert ("The corpora hold little on 'Jaguar': this report has one section, from Jaguar. For a fuller report, "
+            "add your own documents or configure a model.") in blueprint.note
+    one = plan_extractive("r", RunOptions(topic="Jaguar", sections=1), FakeSearch(NAMED))
+    assert "hold little" not in one.note  # one section is all that was asked for
 
 
 def test_a_subject_with_an_article_of_its_own_is_kept_whole():
@@ -508,7 +556,7 @@ def test_the_report_names_the_sense_it_took_and_how_to_ask_for_another():
     assert asked.subjects == ["Mercury (element)"] and asked.acronyms == []
     assert read_request("Electric vehicle (EV) adoption").acronyms == ["EV"]
     blueprint = plan_extractive("r", RunOptions(topic="Mercury (element)"), FakeSearch(docs))
-    assert "Mercury (element)" in blueprint.tasks[0].inputs["query"].value and not blueprint.note
+    assert "Mercury (element)" in blueprint.tasks[0].inputs["query"].value and "reads" not in blueprint.note
     java = [_doc("Java", "Java is an island of Indonesia with volcanoes and rice fields."),
             _doc("Java (programming language)", "Java is a programming language for software on Java islands."),
             _doc("Jakarta", "Jakarta, on Java, is the capital of Indonesia.")]

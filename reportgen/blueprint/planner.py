@@ -37,7 +37,7 @@ from reportgen.blueprint.relevance import Relatedness, TopicSpace, of_other_sens
 from reportgen.blueprint.request import Request, asks_why, is_aspect, read_request, section_count, strip_article
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
-from reportgen.i18n import labels
+from reportgen.i18n import join_list, labels
 from reportgen.sources.index import topic_space
 from reportgen.sources.models import Passage, SearchBackend
 from reportgen.sources.text import bare_title, fold, split_sentences, stopwords, tokenize
@@ -730,6 +730,29 @@ def thin_note(request: Request, core: list[Passage], lang: str) -> str:
                                        titles=", ".join(dict.fromkeys(p.title for p in core)))
 
 
+def named_note(request: Request, lang: str) -> str:
+    """A note for the top of the report when the corpora hold the subject under another title
+    (:attr:`~reportgen.blueprint.request.Request.named_as`: "Soccer" is *Association football*), ``""``
+    otherwise."""
+    return " ".join(labels(lang)["named_as"].format(asked=asked, named=named)
+                    for asked, named in request.named_as.items())
+
+
+#: Body sections under which a report says at the top that the corpora hold little on its subject (when
+#: fewer than asked for): "Jaguar", named by one article only, is a report of one section.
+FEW_SECTIONS = 3
+
+
+def little_note(request: Request, titles: list[str], count: int, lang: str) -> str:
+    """A note for the top of the report when the corpora hold too little for the sections asked for:
+    fewer than :data:`FEW_SECTIONS` (and than ``count``) body sections, ``titles``. ``""`` otherwise."""
+    if len(titles) >= min(FEW_SECTIONS, count):
+        return ""
+    label = "little_one" if len(titles) == 1 else "little"
+    return labels(lang)[label].format(subject=request.title or request.subject, count=len(titles),
+                                      titles=join_list(titles, lang))
+
+
 def sense_note(request: Request, core: list[Passage], search: SearchBackend, lang: str) -> str:
     """A note for the top of the report when the subject's word has other senses the corpora hold ("" otherwise).
 
@@ -1095,7 +1118,8 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
 
 
 #: Endings that make a noun an adjective of it, by language: "inca" → "incaico" (es), "Canada" → "canadien"
-#: (fr, the final vowel giving way), "Inca" → "Incan" (en). A title that writes a subject's word so is the subject in the corpus's spelling.
+#: (fr, the final vowel giving way), "Inca" → "Incan" (en). A title that writes a subject's word so is the
+#: subject in the corpus's spelling.
 ADJECTIVE_ENDINGS = {
     "en": ("n", "an", "ian", "ic", "ese", "ish"),
     "es": ("ico", "ica", "no", "na", "ano", "ana", "ino", "ina", "ense", "es", "esa"),
@@ -1134,28 +1158,145 @@ def written_as_adjective(subject: str, title: str, lang: str) -> bool:
     return bool(alike and derived)
 
 
-def _respelled(request: Request, search: SearchBackend, lang: str) -> Request:
-    """The request with each subject no article is titled by replaced by the title that writes it as an
-    adjective (:func:`written_as_adjective`): "Historia del Imperio inca" is on *Imperio incaico*. The
-    report keeps the title asked for.
+#: Words of an article's opening clause that give another name for its subject ("A mobile phone or cell
+#: phone is", "Association football, more commonly known as football or soccer, is"), accent-folded.
+_ALIAS_CUES = {
+    "en": frozenset({"or", "also", "known", "called", "named"}),
+    "fr": frozenset({"ou", "aussi", "appele", "appelee", "appeles", "dit", "dite", "nomme", "nommee"}),
+    "es": frozenset({"o", "tambien", "llamado", "llamada", "conocido", "conocida", "denominado", "denominada"}),
+}
+#: Words that introduce another name in an opening clause ("known *as* soccer"), and articles that may
+#: stand between them and the name ("or *an* automobile"), accent-folded.
+_AS = frozenset({"as", "comme", "como"})
+_ARTICLES = frozenset({"a", "an", "the", "un", "une", "le", "la", "les", "l", "el", "los", "las", "unos", "unas"})
+
+
+def _given_as_name(words: list[str], at: int, cues: frozenset[str]) -> bool:
+    """Whether the word at ``at`` follows a word that gives another name ("or soccer", "as seals", "or an
+    automobile"), not a name it is part of ("Diógenes el Perro")."""
+    before = words[at - 1] if at else ""
+    if before in cues or before in _AS:
+        return True
+    return before in _ARTICLES and at >= 2 and (words[at - 2] in cues or words[at - 2] in _AS)
+
+
+#: Verbs that end an article's opening clause and define what precedes them.
+_COPULAS = {
+    "en": frozenset({"is", "are", "was", "were", "refers"}),
+    "fr": frozenset({"est", "sont", "etait", "designe"}),
+    "es": frozenset({"es", "son", "fue", "era"}),
+}
+#: Words after a copula that give a name ("a tropical cyclone is called a hurricane").
+_NAMING_VERBS = frozenset({"called", "known", "named", "appele", "appelee", "nomme", "llamado", "llamada",
+                           "denominado", "conocido"})
+#: Words between a copula and the title in a definition ("A hurricane is *a strong* tropical cyclone").
+DEFINITION_GAP = 3
+
+
+def _at(words: list[str], phrase: list[str], start: int = 0, end: int | None = None) -> int | None:
+    """Where ``phrase`` (stems) starts among ``words`` (stems) between ``start`` and ``end``, or ``None``."""
+    n, stop = len(phrase), len(words) if end is None else min(end, len(words))
+    return next((i for i in range(start, stop - n + 1) if words[i:i + n] == phrase), None) if n else None
+
+
+#: What gives names after a copula ("is called a hurricane, typhoon or cyclonic storm"), accent-folded.
+_NAMING = re.compile(r"\b(?:called|known as|named|appelee?s?|nommee?s?|llamad[oa]s?|conocid[oa]s? como|"
+                     r"denominad[oa]s?)\s+([^.;:()]+)")
+#: What parts a list of names.
+_NAME_LIST = re.compile(r",|\b(?:or|and|ou|et|o|y)\b")
+
+
+def _names_given(sentence: str) -> list[list[str]]:
+    """The names a sentence gives after a naming verb, each as the stems of its words without an article:
+    "is called a hurricane, typhoon or cyclonic storm" gives ``[["hurricane"], ["typhoon"], ["cyclonic",
+    "storm"]]``."""
+    found = _NAMING.search(fold(sentence))
+    if not found:
+        return []
+    names = []
+    for name in _NAME_LIST.split(found.group(1)):
+        words = [w for w in tokenize(name) if w not in _ARTICLES]
+        if words:
+            names.append([stem(w) for w in words])
+    return names
+
+
+def names_subject_as(subject: str, passage: Passage, lang: str) -> bool:
+    """Whether an article gives ``subject`` as another name of its own, or defines it as a kind of itself.
+
+    * Its opening clause, before the first copula (:data:`_COPULAS`), writes the subject with a word that
+      gives another name (:data:`_ALIAS_CUES`): "Association football, more commonly known as football or
+      soccer, is a team sport", "A car, or an automobile, is a motor vehicle" (the encyclopedia's own
+      convention for other names, bold in its first sentence);
+    * or one of its first three sentences defines the subject by the title, within
+      :data:`DEFINITION_GAP` words of the copula ("A hurricane is a strong tropical cyclone"), or gives it
+      as one of its names ("a tropical cyclone is called a hurricane, typhoon or cyclonic storm": not
+      "storm", :func:`_names_given`).
+
+    Args:
+        subject: The subject as asked ("Soccer", "Hurricanes").
+        passage: An article's passage (its title and text).
+        lang: The language.
 
     Returns:
-        ``request`` itself, or a copy with the subjects as the corpus spells them.
+        True when the article is the subject under the corpus's name for it.
+    """
+    wanted = [stem(t) for t in tokenize(subject)]
+    title = [stem(t) for t in tokenize(bare_title(passage.title))]
+    if not wanted or not title or set(wanted) <= set(title):
+        return False  # "Hot spring" is a kind of spring, not spring under another name
+    copulas = _COPULAS.get(lang, _COPULAS["en"])
+    sentences = split_sentences(passage.text, lang)[:3]
+    for n, sentence in enumerate(sentences):
+        words = tokenize(sentence)
+        stems = [stem(w) for w in words]
+        verb = next((i for i, w in enumerate(words) if w in copulas), None)
+        if verb is None:
+            continue
+        at = _at(stems, wanted, 0, verb)
+        cues = _ALIAS_CUES.get(lang, _ALIAS_CUES["en"])
+        if n == 0 and at is not None and cues & set(words[:verb]) and _at(stems, title, 0, verb) is not None \
+                and _given_as_name(words, at, cues) \
+                and (at + len(wanted) == verb or words[at + len(wanted)] in cues):
+            return True  # "A mobile phone or cell phone is …", but not "… or geothermal spring is"
+        if at is not None and at + len(wanted) == verb \
+                and _at(stems, title, verb + 1, verb + 1 + DEFINITION_GAP + len(title)) is not None:
+            return True  # "A hurricane is a strong tropical cyclone"
+        named = _at(stems, title, 0, verb)
+        if named is not None and named + len(title) == verb and set(words[verb + 1:verb + 3]) & _NAMING_VERBS \
+                and wanted in _names_given(sentence):
+            return True  # "a tropical cyclone is called a hurricane"
+    return False
+
+
+def _respelled(request: Request, search: SearchBackend, lang: str) -> Request:
+    """The request with each subject no article is titled by replaced by the article the corpus names it
+    with: one whose title writes it as an adjective (:func:`written_as_adjective`: "Historia del Imperio
+    inca" is on *Imperio incaico*), else one that gives it as another name of its own or defines it as a
+    kind of itself (:func:`names_subject_as`: "Soccer" is *Association football*, "Hurricanes" *Tropical
+    cyclone*). The report keeps the title asked for and says at the top what it is on
+    (:attr:`~reportgen.blueprint.request.Request.named_as`).
+
+    Returns:
+        ``request`` itself, or a copy with the subjects as the corpus names them.
     """
     subjects = []
+    renamed: dict[str, str] = {}
     for subject in request.subjects:
-        if len(subject.split()) < 2:
-            subjects.append(subject)
-            continue
         found = search.search(subject, k=20)
         spelled = None
-        if choose_themes(subject, found, 0, lang)[0] is None:
+        if terms(subject, lang) and choose_themes(subject, found, 0, lang)[0] is None:
             spelled = next((bare_title(p.title) for p in found
                             if written_as_adjective(subject, bare_title(p.title), lang)), None)
+            spelled = spelled or next((bare_title(p.title) for p in found if names_subject_as(subject, p, lang)),
+                                      None)
         subjects.append(spelled or subject)
-    if subjects == request.subjects:
+        if spelled:
+            renamed[subject] = spelled
+    if not renamed:
         return request
-    return replace(request, subjects=subjects, alternatives=[], title=request.title or request.subject)
+    return replace(request, subjects=subjects, alternatives=[], title=request.title or request.subject,
+                   named_as=renamed)
 
 
 def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request:
@@ -1301,7 +1442,8 @@ def plan_extractive(
                                   held=held_subject(request, core, options.lang),
                                   details=[{"companions": companions.get(t, [])} for t in titles],
                                   sense=[p.title for p in core])
-    blueprint.note = " ".join(n for n in (thin_note(request, core, options.lang),
-                                          sense_note(request, core, search, options.lang)) if n)
+    blueprint.note = " ".join(n for n in (named_note(request, options.lang), thin_note(request, core, options.lang),
+                                          sense_note(request, core, search, options.lang),
+                                          little_note(request, titles, count, options.lang)) if n)
     return blueprint
 

@@ -277,6 +277,8 @@ class Request:
         title: The subject as the request wrote it, when the planner read a
             part of it ("Buddhism in Japan" is planned as *Buddhism* with the
             aspect *Japan*): the report's title. ``""`` otherwise.
+        named_as: Each subject the corpora name otherwise, as the request wrote it, and the title it is
+            planned as (``{"Soccer": "Association football"}``): the report says so at the top.
     """
 
     text: str
@@ -288,6 +290,7 @@ class Request:
     depth: str = ""
     asked: str = ""
     title: str = ""
+    named_as: dict[str, str] = field(default_factory=dict)
 
     @property
     def subject(self) -> str:
