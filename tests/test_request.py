@@ -25,6 +25,7 @@ from fakes import FakeSearch
     ("Why do we dream?", ["dream"], []),  # a question on what people do is on the doing, not on "we"
     ("Why do people procrastinate?", ["procrastinate"], []),
     ("How do nuclear power plants work?", ["nuclear power plants"], []),  # "work" asks how, it is no aspect
+    ("How do typhoons form?", ["typhoons"], []),  # nor "form" (searched with the subject, it found Starfish)
     ("Wind and solar power", ["Wind power", "solar power"], []),
     ("Malaria and tuberculosis", ["Malaria", "tuberculosis"], []),
     ("Interest rates", ["Interest rates"], []),

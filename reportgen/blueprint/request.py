@@ -133,8 +133,9 @@ _COMPARE = re.compile(
 _AUXILIARIES = {"is", "are", "was", "were", "do", "does", "did", "can", "could", "will", "would", "has", "have",
                 "had", "should", "may", "might", "be", "a", "ont", "est", "sont", "ha", "han", "es", "son", "fut"}
 #: Verbs that ask how a thing is, not about a part of it ("How does the heart work?" asks about the heart:
-#: an aspect "work" drew "Work (human activity)" into the report).
-_EMPTY_VERBS = {"work", "function", "operate", "happen", "exist", "mean", "matter", "look", "make", "do", "get",
+#: an aspect "work" drew "Work (human activity)" into the report; "How do typhoons form?" searched
+#: "form" with the subject and drew Starfish).
+_EMPTY_VERBS = {"work", "function", "operate", "happen", "exist", "mean", "matter", "look", "make", "do", "get", "form",
                 "become", "fonctionne", "funciona"}
 
 
