@@ -488,3 +488,20 @@ def test_a_candidate_that_writes_the_subject_only_in_its_own_name_of_another_thi
     assert "Inflation Act" not in gather_themes(request, SpaceSearch(docs), 100, "en")[0]
     monkeypatch.setattr(planner, "unnamed", lambda text, *args: text)
     assert "Inflation Act" in gather_themes(request, SpaceSearch(docs), 100, "en")[0]  # the rule is what drops it
+
+
+def test_the_subjects_of_a_request_on_two_take_turns_in_its_themes():
+    """"Cats versus dogs": after the leads, one theme of each in turn, not three of the broader one."""
+    from reportgen.blueprint.planner import taking_turns
+
+    def p(title: str, text: str, score: float) -> Passage:
+        return Passage(source_id=title, title=title, url=f"https://example.org/{title}", text=text, corpus="c",
+                       score=score)
+
+    scored = [p("Mastiff", "The mastiff is a large dog.", 0.9), p("Herding dog", "A herding dog herds sheep.", 0.8),
+              p("Pets", "Cats and dogs are the commonest pets.", 0.7),
+              p("Canidae", "Canidae are dogs and wolves.", 0.6),
+              p("Felidae", "Felidae are cats, lions and tigers.", 0.5), p("Lion", "The lion is a large cat.", 0.4)]
+    ordered = taking_turns(scored, {}, read_request("Cats versus dogs"), "en")
+    assert [x.title for x in ordered] == ["Pets", "Felidae", "Mastiff", "Lion", "Herding dog", "Canidae"]
+    assert [x.score for x in ordered] == sorted((x.score for x in ordered), reverse=True)

@@ -988,6 +988,9 @@ def gather_themes(
     ]
     if space is not None:
         scored.sort(key=lambda p: -p.score)
+        if len(request.subjects) > 1:  # "Cats versus dogs": not Mastiff, Herding dog and Canidae after the leads
+            scored = taking_turns(scored, {sid: f"{ps[0].title} {docs[sid]}" for sid, ps in by_doc.items()},
+                                  request, lang)
     leads: list[Passage] = []
     if len(request.subjects) > 1:  # "Malaria and tuberculosis": each subject's own document is a section
         for subject in request.subjects:
@@ -1002,6 +1005,41 @@ def gather_themes(
     # were tried and brought Gibbon into a section on tea plants
     spare = [p.title for p in scored if p not in chosen and p.source_id not in core_ids]
     return [p.title for p in chosen], core, companion_themes(chosen, spare, space)
+
+
+def taking_turns(scored: list[Passage], texts: dict[str, str], request: Request, lang: str) -> list[Passage]:
+    """The themes of a request on several subjects, the subjects taking turns.
+
+    A broad subject draws the most related candidates: "Coral reefs and climate change" had Köppen climate
+    classification, Temperate climate and Natural gas after its two leads, "Cats versus dogs" Mastiff,
+    Herding dog and Canidae. The candidates naming every subject come first; then one of the first
+    subject's, one of the second's, … each subject's in their order. A candidate is a subject's when it
+    holds the largest share of that subject's terms (the first subject's on a tie).
+
+    Args:
+        scored: The candidates, best first.
+        texts: Each candidate's title and text, by source id.
+        request: The read request (two subjects or more).
+        lang: Its language.
+
+    Returns:
+        The same candidates, reordered, their scores falling in that order.
+    """
+    wanted = [terms(s, lang) for s in request.subjects]
+    every: list[Passage] = []
+    turns: list[list[Passage]] = [[] for _ in wanted]
+    for p in scored:
+        held = terms(texts.get(p.source_id, f"{p.title} {p.text}"), lang)
+        shares = [len(w & held) / len(w) if w else 0.0 for w in wanted]
+        if all(share == 1.0 for share in shares):
+            every.append(p)
+        else:
+            turns[max(range(len(wanted)), key=lambda i: shares[i])].append(p)
+    ordered = every
+    for rank in range(max(map(len, turns), default=0)):
+        ordered += [turn[rank] for turn in turns if rank < len(turn)]
+    # scores that keep the order (choose_themes orders by score)
+    return [p.model_copy(update={"score": float(len(ordered) - i)}) for i, p in enumerate(ordered)]
 
 
 def _compared(text: str, request: Request) -> bool:
