@@ -327,7 +327,24 @@ def test_a_topic_of_punctuation_only_is_a_clear_error(topic):
     ("¿Qué es la fotosíntesis?", "es", ["fotosíntesis"], []),
     ("Informe sobre el café", "es", ["café"], []),
     ("Report on solar power", "en", ["solar power"], []),
-    ("Pourquoi la Révolution française a-t-elle commencé ?", "fr", ["Révolution française"], []),
+    ("Pourquoi la Révolution française a-t-elle commencé ?", "fr", ["Révolution française"], ["commencé"]),
+    # what follows the pronoun is what is asked about
+    ("Pourquoi le ciel est-il bleu ?", "fr", ["ciel"], ["bleu"]),
+    ("Pourquoi les volcans explosent-ils ?", "fr", ["volcans"], ["explosent"]),
+    # the verb first, then the subject with its article ("las vacunas" had read as "s vacunas")
+    ("¿Cómo funcionan las vacunas?", "es", ["vacunas"], []),
+    ("¿Por qué se extinguieron los dinosaurios?", "es", ["dinosaurios"], ["extinguieron"]),
+    ("¿Cómo se forman los huracanes?", "es", ["huracanes"], []),
+    ("¿Por qué el cielo es azul?", "es", ["cielo"], ["azul"]),
+    ("Comment fonctionnent les vaccins ?", "fr", ["vaccins"], []),
+    ("Comment se forment les ouragans ?", "fr", ["ouragans"], []),
+    # lead-ins that ask to be told or shown
+    ("Háblame de la imprenta de Gutenberg", "es", ["imprenta de Gutenberg"], []),
+    ("Cuéntame sobre los volcanes", "es", ["volcanes"], []),
+    ("Explícame la fotosíntesis", "es", ["fotosíntesis"], []),
+    ("Parle-moi de la Révolution française", "fr", ["Révolution française"], []),
+    ("Dis-moi tout sur les abeilles", "fr", ["abeilles"], []),
+    ("Explique-moi la photosynthèse", "fr", ["photosynthèse"], []),
 ])
 def test_french_and_spanish_questions_and_bare_document_requests(text, lang, subjects, aspects):
     request = read_request(text, lang)

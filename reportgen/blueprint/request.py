@@ -114,7 +114,11 @@ _LEAD_IN_FR_ES = re.compile(
     r"^(?:(?:s['’]il\s+(?:te|vous)\s+pla[iî]t|por\s+favor)[,\s]+)?"
     r"(?:j['’]ai\s+besoin\s+d['’]|je\s+(?:voudrais|veux|souhaite|cherche)\s+|j['’]aimerais\s+|"
     r"(?:pourriez-vous|pouvez-vous|peux-tu)\s+(?:me\s+)?|"
-    r"necesito\s+|quiero\s+|quisiera\s+|busco\s+|me\s+gustar[íi]a\s+(?:tener\s+)?|(?:puedes|podr[íi]as)\s+(?:hacerme\s+)?)",
+    r"necesito\s+|quiero\s+|quisiera\s+|busco\s+|me\s+gustar[íi]a\s+(?:tener\s+)?|(?:puedes|podr[íi]as)\s+(?:hacerme\s+)?|"
+    # "Háblame de …", "Cuéntame sobre …", "Explícame …", "Parle-moi de …", "Dis-moi tout sur …", "Explique-moi …"
+    r"(?:h[áa]blame|h[áa]blenos|cu[ée]ntame|cu[ée]ntanos)\s+(?:de|sobre|acerca\s+de)\s+|expl[íi]ca(?:me|nos)\s+|"
+    r"(?:parle|parlez)-(?:moi|nous)\s+(?:de\s+|d['’])|(?:dis|dites)-(?:moi|nous)\s+(?:tout\s+)?(?:sur|de)\s+|"
+    r"(?:explique|expliquez|d[ée]cri[st]|d[ée]crivez)-(?:moi|nous)\s+)",
     re.IGNORECASE,
 )
 #: A request that rambles before it says what it wants: "So my boss asked me to put together something about
@@ -136,7 +140,8 @@ _AUXILIARIES = {"is", "are", "was", "were", "do", "does", "did", "can", "could",
 #: an aspect "work" drew "Work (human activity)" into the report; "How do typhoons form?" searched
 #: "form" with the subject and drew Starfish).
 _EMPTY_VERBS = {"work", "function", "operate", "happen", "exist", "mean", "matter", "look", "make", "do", "get", "form",
-                "become", "fonctionne", "funciona"}
+                "become", "fonctionne", "fonctionnent", "forme", "forment", "funciona", "funcionan", "forma",
+                "forman"}
 
 
 def is_aspect(words: str) -> bool:
@@ -156,10 +161,19 @@ _QUESTION_FORMS = [
                r"(?:an?\s+|the\s+)?(?P<subject>.+)$", re.IGNORECASE),
     re.compile(r"^(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(?P<subject>.+?)\s+(?P<aspect>\w+)$", re.IGNORECASE),
     re.compile(r"^(?:what|which)\s+(?P<aspect>\w+)\s+(?:of|in|for)\s+(?P<subject>.+)$", re.IGNORECASE),
+    # "Pourquoi le ciel est-il bleu ?": what follows the pronoun is asked about, else the verb ("Pourquoi les
+    # volcans explosent-ils ?")
     re.compile(r"^(?:pourquoi|comment)\s+(?P<subject>.+?)\s+(?P<aspect>\w+)[- ](?:t[- ])?(?:il|elle|ils|elles)"
-               r".*$", re.IGNORECASE),
-    re.compile(r"^(?:por\s*qu[ée]|c[óo]mo)\s+(?P<aspect>\w+)\s+(?:el|la|los|las)?\s*(?P<subject>.+)$",
+               r"(?:\s+(?P<rest>.+?))?\s*$", re.IGNORECASE),
+    # "¿Por qué el cielo es azul?": the subject, then what it is
+    re.compile(r"^(?:por\s*qu[ée]|c[óo]mo)\s+(?:el|la|los|las)\s+(?P<subject>.+?)\s+(?:es|son|est[áa]|est[áa]n)\s+"
+               r"(?P<aspect>\w+)$", re.IGNORECASE),
+    # "¿Cómo funcionan las vacunas?", "¿Por qué se extinguieron los dinosaurios?", "Comment fonctionnent les
+    # vaccins ?", "Comment se forment les ouragans ?": the verb first, then the subject with its article
+    re.compile(r"^(?:por\s*qu[ée]|c[óo]mo)\s+(?:se\s+)?(?P<aspect>\w+)\s+(?:(?:el|la|los|las)\s+)?(?P<subject>.+)$",
                re.IGNORECASE),
+    re.compile(r"^(?:pourquoi|comment)\s+(?:se\s+|s['’])?(?P<aspect>\w+)\s+(?:les\s+|le\s+|la\s+|l['’])"
+               r"(?P<subject>.+)$", re.IGNORECASE),
     # "Quelles sont les causes de la Révolution française ?", "¿Cuáles son las causas de la Revolución?"
     re.compile(r"^(?:quel(?:le)?s?|cu[áa]l(?:es)?)\s+(?:est|sont|es|son)\s+(?:les|le|la|l['’]|el|los|las)\s*"
                r"(?P<aspect>\w+)\s+(?:de\s+la|de\s+los|de\s+las|de\s+l['’]|du|des|del|de|d['’])\s*(?P<subject>.+)$",
@@ -396,7 +410,7 @@ def read_request(text: str, lang: str = "en") -> Request:
         for form in _QUESTION_FORMS:
             m = form.match(subject)
             if m:
-                subject, aspects = _tidy(m.group("subject")), [_tidy(m.group("aspect"))]
+                subject, aspects = _tidy(m.group("subject")), [_tidy(m.groupdict().get("rest") or m.group("aspect"))]
                 if subject.casefold() in _PEOPLE and aspects[0]:  # "Why do we dream?" is on dreams
                     subject, aspects = aspects[0], []
                     break
