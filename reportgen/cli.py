@@ -281,7 +281,9 @@ def _print_result(result: Any) -> None:
 
     # counted as the report's appendix draws them: "done", "degraded" (done without an optional input), ...
     counts = Counter(outcome(t) for t in result.blueprint.tasks)
-    print(f"report {result.report_id}: {_count(len(result.report.sections), 'section')}, "
+    # body sections, as the note at the top counts them ("this report has one section")
+    body = sum(1 for section in result.report.sections if section.role == "body")
+    print(f"report {result.report_id}: {_count(body, 'body section')}, "
           f"{_count(len(result.report.figures), 'figure')}, {_count(len(result.report.references), 'reference')}; "
           f"tasks {', '.join(f'{k} {counts[k]}' for k in OUTCOMES if counts[k])}")
     report = result.report

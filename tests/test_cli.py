@@ -85,7 +85,10 @@ def test_the_summary_line_counts_tasks_as_the_appendix_draws_them(capsys):
         task.status = TaskStatus.DONE
     blueprint.task("chart-1").status = TaskStatus.FAILED
     blueprint.task("write-1").degraded = True
-    report = SimpleNamespace(sections=[1, 2], figures=[], references=[1], mode="extractive", usage=None)
+    sections = [SimpleNamespace(role=role) for role in ("introduction", "body", "conclusion")]
+    report = SimpleNamespace(sections=sections, figures=[], references=[1], mode="extractive", usage=None)
     _print_result(SimpleNamespace(blueprint=blueprint, report_id="r", report=report, files={}))
     line = capsys.readouterr().out.splitlines()[0]
     assert line.endswith(f"tasks done {len(blueprint.tasks) - 2}, degraded 1, failed 1")
+    # body sections, as the note at the top counts them ("2 sections" of a report of one had read as a contradiction)
+    assert line.startswith("report r: 1 body section, 0 figures, 1 reference;")
