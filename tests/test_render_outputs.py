@@ -192,3 +192,22 @@ def test_no_local_file_reaches_any_output(source: Path, tmp_path: Path) -> None:
     hostname = Path("/etc/hostname")
     if hostname.is_file() and len(name := hostname.read_text().strip()) >= 6:
         assert name.encode() not in everything
+
+
+def test_the_appendix_counts_tasks_in_the_singular_and_the_plural(tmp_path: Path) -> None:
+    """"8 faite(s)" read as a form to fill in: one is "1 dégradée", several "7 faites", in every output."""
+    from docx import Document
+
+    from reportgen.render.labels import counted, render_labels
+
+    report = sample_report()
+    report.lang = "fr"
+    write_report_files(report, tmp_path, blueprint=sample_blueprint())
+    counts = "7 faites, 1 dégradée, 2 échouées, 2 sautées"
+    assert counts in (tmp_path / "report.md").read_text()
+    assert counts in (tmp_path / "report.html").read_text()
+    assert any(counts in p.text for p in Document(str(tmp_path / "report.docx")).paragraphs)
+    labels = render_labels("es")
+    assert counted(labels, "done", 1) == "hecha" and counted(labels, "done", 0) == "hechas"
+    assert counted(labels, "appendix_not_run", 1).format(n=1) == "1 tarea no se ejecutó y no tiene barra."
+    assert counted(render_labels("zh"), "done", 1) == "完成"  # a language without a singular form

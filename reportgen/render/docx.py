@@ -42,7 +42,7 @@ from reportgen.render.html import (
     site_name,
     text_direction,
 )
-from reportgen.render.labels import limitations_notice, render_labels
+from reportgen.render.labels import counted, limitations_notice, render_labels
 from reportgen.render.layout import place_figures, place_tables
 from reportgen.render.svg import svg_to_png
 from reportgen.render.tables import TableView
@@ -144,13 +144,14 @@ def render_docx(report: Report, *, appendix: AppendixView | None = None) -> byte
 
     if appendix is not None:
         doc.add_heading(_text(labels["appendix"]), level=1)
-        counts = labels["list_separator"].join(f"{n} {labels[name]}" for name, n in appendix.counts)
+        counts = labels["list_separator"].join(f"{n} {counted(labels, name, n)}" for name, n in appendix.counts)
         doc.add_paragraph(_text(labels["appendix_intro"].format(total=appendix.total, counts=counts)))
         builder.picture(appendix.graph_svg, "the appendix's blueprint graph")
         builder.caption(f"{labels['appendix_figure']}1.", labels["appendix_graph"])
         if appendix.timeline_svg:
             builder.picture(appendix.timeline_svg, "the appendix's timeline")
-            extra = labels["appendix_not_run"].format(n=appendix.not_run) if appendix.not_run else ""
+            not_run = counted(labels, "appendix_not_run", appendix.not_run)
+            extra = not_run.format(n=appendix.not_run) if appendix.not_run else ""
             builder.caption(f"{labels['appendix_figure']}2.", f"{labels['appendix_timeline']} {extra}".strip())
 
     if report.references:

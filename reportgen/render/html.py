@@ -23,7 +23,7 @@ from markupsafe import Markup
 
 from reportgen.errors import RenderError
 from reportgen.render.appendix import AppendixView
-from reportgen.render.labels import limitations_notice, render_labels
+from reportgen.render.labels import counted, limitations_notice, render_labels
 from reportgen.render.layout import place_figures
 from reportgen.render.sanitize import sanitize_markup
 from reportgen.render.tables import TableView, table_views
@@ -261,6 +261,7 @@ def _register(env: jinja2.Environment) -> None:
     env.filters["sanitize"] = sanitize_markup
     env.filters["safe"] = sanitize_markup  # report text never becomes live markup
     env.tests["web_url"] = is_web_url
+    env.globals["counted"] = counted  # "1 faite", "3 faites": the one rule the other renderers follow
     env.finalize = _finalize
 
 

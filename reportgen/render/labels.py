@@ -15,7 +15,7 @@ from typing import Any
 
 from reportgen import i18n
 
-__all__ = ["RENDER_LABELS", "limitations_notice", "render_labels"]
+__all__ = ["RENDER_LABELS", "counted", "limitations_notice", "render_labels"]
 
 #: Words only the renderer prints, and whole label sets for languages
 #: :mod:`reportgen.i18n` does not cover. English is complete; every other
@@ -33,7 +33,8 @@ RENDER_LABELS: dict[str, dict[str, str]] = {
         "appendix_graph": "The execution blueprint; arrows point from a task to the tasks that use its output.",
         "appendix_timeline": "Timeline of the agents' work, in seconds from the first task's start.",
         "appendix_figure": "Figure A",
-        "appendix_not_run": "{n} task(s) did not run and have no bar.",
+        "appendix_not_run": "{n} tasks did not run and have no bar.",
+        "appendix_not_run_one": "1 task did not run and has no bar.",
         "done": "done",
         "failed": "failed",
         "skipped": "skipped",
@@ -55,12 +56,18 @@ RENDER_LABELS: dict[str, dict[str, str]] = {
         "appendix_graph": "Le plan d'exécution ; les flèches vont d'une tâche aux tâches qui utilisent son résultat.",
         "appendix_timeline": "Chronologie du travail des agents, en secondes depuis le début de la première tâche.",
         "appendix_figure": "Figure A",
-        "appendix_not_run": "{n} tâche(s) n'ont pas été exécutées et n'ont pas de barre.",
-        "done": "faite(s)",
-        "failed": "échouée(s)",
-        "skipped": "sautée(s)",
-        "degraded": "dégradée(s)",
-        "not_run": "non exécutée(s)",
+        "appendix_not_run": "{n} tâches n'ont pas été exécutées et n'ont pas de barre.",
+        "appendix_not_run_one": "1 tâche n'a pas été exécutée et n'a pas de barre.",
+        "done": "faites",
+        "done_one": "faite",
+        "failed": "échouées",
+        "failed_one": "échouée",
+        "skipped": "sautées",
+        "skipped_one": "sautée",
+        "degraded": "dégradées",
+        "degraded_one": "dégradée",
+        "not_run": "non exécutées",
+        "not_run_one": "non exécutée",
         "empty_table": "(aucune ligne)",
         "footnotes": "Notes",
     },
@@ -76,12 +83,18 @@ RENDER_LABELS: dict[str, dict[str, str]] = {
         "appendix_graph": "El plan de ejecución; las flechas van de una tarea a las tareas que usan su resultado.",
         "appendix_timeline": "Cronología del trabajo de los agentes, en segundos desde el inicio de la primera tarea.",
         "appendix_figure": "Figura A",
-        "appendix_not_run": "{n} tarea(s) no se ejecutaron y no tienen barra.",
-        "done": "hecha(s)",
-        "failed": "fallida(s)",
-        "skipped": "omitida(s)",
-        "degraded": "degradada(s)",
-        "not_run": "no ejecutada(s)",
+        "appendix_not_run": "{n} tareas no se ejecutaron y no tienen barra.",
+        "appendix_not_run_one": "1 tarea no se ejecutó y no tiene barra.",
+        "done": "hechas",
+        "done_one": "hecha",
+        "failed": "fallidas",
+        "failed_one": "fallida",
+        "skipped": "omitidas",
+        "skipped_one": "omitida",
+        "degraded": "degradadas",
+        "degraded_one": "degradada",
+        "not_run": "no ejecutadas",
+        "not_run_one": "no ejecutada",
         "empty_table": "(sin filas)",
         "footnotes": "Notas",
     },
@@ -223,6 +236,21 @@ def render_labels(lang: str) -> dict[str, str]:
         # "page {page} of {pages}" from the two words every label set has.
         merged["page_of"] = f"{merged['page']} {{page}} {merged['of']} {{pages}}"
     return merged
+
+
+def counted(labels: dict[str, str], name: str, n: int) -> str:
+    """The label ``name`` for a count of ``n``: its ``<name>_one`` form for one, where the language has one
+    ("1 faite", "3 faites"; "1 task did not run"), else the plain label (the plural).
+
+    Args:
+        labels: The report language's labels (:func:`render_labels`).
+        name: A label key ("done", "appendix_not_run").
+        n: The count.
+
+    Returns:
+        The label, not yet formatted.
+    """
+    return labels.get(f"{name}_one", labels[name]) if n == 1 else labels[name]
 
 
 def limitations_notice(report: Any, labels: dict[str, str]) -> str:

@@ -29,7 +29,7 @@ from reportgen.render.html import (
     site_name,
     text_direction,
 )
-from reportgen.render.labels import limitations_notice, render_labels
+from reportgen.render.labels import counted, limitations_notice, render_labels
 from reportgen.render.layout import place_figures, place_tables
 from reportgen.render.svg import check_svg
 from reportgen.render.tables import TableView
@@ -172,11 +172,12 @@ def render_markdown(report: Report, *, appendix: AppendixView | None = None) -> 
 
     if appendix is not None:
         out += [f"## {escape_markdown(labels['appendix'])}", ""]
-        counts = labels["list_separator"].join(f"{n} {labels[name]}" for name, n in appendix.counts)
+        counts = labels["list_separator"].join(f"{n} {counted(labels, name, n)}" for name, n in appendix.counts)
         out += [escape_markdown(labels["appendix_intro"].format(total=appendix.total, counts=counts)), ""]
         drawings = [("blueprint", appendix.graph_svg, labels["appendix_graph"], "")]
         if appendix.timeline_svg:
-            extra = labels["appendix_not_run"].format(n=appendix.not_run) if appendix.not_run else ""
+            not_run = counted(labels, "appendix_not_run", appendix.not_run)
+            extra = not_run.format(n=appendix.not_run) if appendix.not_run else ""
             drawings.append(("timeline", appendix.timeline_svg, labels["appendix_timeline"], extra))
         for index, (stem, svg, caption, extra) in enumerate(drawings, start=1):
             name = _file_name(f"appendix-{stem}", stem, taken)
