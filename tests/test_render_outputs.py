@@ -211,3 +211,23 @@ def test_the_appendix_counts_tasks_in_the_singular_and_the_plural(tmp_path: Path
     assert counted(labels, "done", 1) == "hecha" and counted(labels, "done", 0) == "hechas"
     assert counted(labels, "appendix_not_run", 1).format(n=1) == "1 tarea no se ejecutó y no tiene barra."
     assert counted(render_labels("zh"), "done", 1) == "完成"  # a language without a singular form
+
+
+def test_a_reference_url_reads_decoded_and_links_as_given(tmp_path: Path) -> None:
+    """"R%C3%A9volution_industrielle" is shown "Révolution_industrielle"; the link keeps the escapes, and an
+    escape that would decode to a control or format character stays escaped."""
+    from docx import Document
+
+    from reportgen.render.html import readable_url
+
+    url = "https://fr.wikipedia.org/wiki/R%C3%A9volution_industrielle"
+    report = sample_report()
+    report.references[0].url = url
+    write_report_files(report, tmp_path, blueprint=sample_blueprint())
+    shown = "https://fr.wikipedia.org/wiki/Révolution_industrielle"
+    assert f'href="{url}">{shown}</a>' in (tmp_path / "report.html").read_text()
+    assert f"[{shown.replace('_', chr(92) + '_')}](<{url}>)" in (tmp_path / "report.md").read_text()
+    assert any(shown in p.text for p in Document(str(tmp_path / "report.docx")).paragraphs)
+    for hostile in ("https://x.org/a%E2%80%AEb", "https://x.org/a%20b", "https://x.org/%FF", "https://x.org/%0A"):
+        assert readable_url(hostile) == hostile
+    assert readable_url(None) == ""

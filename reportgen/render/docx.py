@@ -38,6 +38,7 @@ from reportgen.render.html import (
     _primary_subtag,
     is_web_url,
     isolate,
+    readable_url,
     sentence_gap,
     site_name,
     text_direction,
@@ -289,7 +290,7 @@ class _Builder:
         rid = self.doc.part.relate_to(url, RT.HYPERLINK, is_external=True)
         link = OxmlElement("w:hyperlink")
         link.set(qn("r:id"), rid)
-        link.append(_run_element(_text(isolate(url, rtl)), underline=True))
+        link.append(_run_element(_text(isolate(readable_url(url), rtl)), underline=True))
         para._p.append(link)
 
 

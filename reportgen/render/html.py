@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import base64
 import re
+import unicodedata
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import jinja2
 from jinja2 import pass_context
@@ -47,6 +48,7 @@ __all__ = [
     "is_web_url",
     "isolate",
     "page_counter",
+    "readable_url",
     "render_html",
     "report_environment",
     "sentence_gap",
@@ -145,6 +147,27 @@ def isolate(text: object, rtl: bool = True) -> str:
 @pass_context
 def _isolate_filter(context: Any, text: object) -> str:
     return isolate(text, context.get("dir") == "rtl")
+
+
+def readable_url(url: object) -> str:
+    """A reference URL as a reader reads it: percent-escapes decoded ("…/wiki/Révolution_industrielle" for
+    "…/wiki/R%C3%A9volution_industrielle"). The link itself keeps the URL as given.
+
+    Args:
+        url: The reference URL.
+
+    Returns:
+        The decoded URL; the URL as given when decoding it would show no valid UTF-8, a space, or a
+        control or format character (a hostile "%E2%80%AE" stays escaped rather than reversing the line).
+    """
+    text = "" if url is None else str(url)
+    try:
+        decoded = unquote(text, errors="strict")
+    except UnicodeDecodeError:
+        return text
+    if any(ch.isspace() or unicodedata.category(ch)[0] in "CZ" for ch in decoded):
+        return text
+    return decoded
 
 
 def site_name(url: object) -> str:
@@ -257,6 +280,7 @@ def _register(env: jinja2.Environment) -> None:
     env.filters["date"] = _date
     env.filters["w3c_datetime"] = _w3c_datetime
     env.filters["site"] = site_name
+    env.filters["readable_url"] = readable_url
     env.filters["isolate"] = _isolate_filter
     env.filters["sanitize"] = sanitize_markup
     env.filters["safe"] = sanitize_markup  # report text never becomes live markup

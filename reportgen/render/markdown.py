@@ -25,6 +25,7 @@ from reportgen.render.html import (
     _primary_subtag,
     is_web_url,
     isolate,
+    readable_url,
     sentence_gap,
     site_name,
     text_direction,
@@ -199,7 +200,10 @@ def _reference(ref, labels: dict[str, str], rtl: bool) -> str:
     site = site_name(ref.url)
     if site:
         parts.append(isolate(escape_markdown(site), rtl) + ".")
-    if is_web_url(ref.url) and not re.search(r"[<>\s]", ref.url):
+    readable = readable_url(ref.url)
+    if is_web_url(ref.url) and not re.search(r"[<>\s]", ref.url) and readable != ref.url:
+        parts.append(isolate(f"[{escape_markdown(readable)}](<{ref.url}>)", rtl) + ".")
+    elif is_web_url(ref.url) and not re.search(r"[<>\s]", ref.url):
         parts.append(isolate(f"<{ref.url}>", rtl) + ".")
     else:
         parts.append(isolate(escape_markdown(ref.url), rtl) + ".")
