@@ -539,6 +539,33 @@ def test_a_report_the_corpus_holds_little_for_says_so_at_the_top():
     assert "hold little" not in one.note  # one section is all that was asked for
 
 
+EVENTS = [
+    _doc("Berlin Wall", "The Berlin Wall was a guarded concrete barrier that divided Berlin from 1961 to 1989. "
+         "The fall of the Berlin Wall in 1989 led to German reunification."),
+    _doc("German reunification", "German reunification in 1990 followed the fall of the Berlin Wall."),
+    _doc("Subhas Chandra Bose", "The honorific Netaji was first applied to Bose in Germany, far from any wall."),
+    _doc("Fall of Constantinople", "The Fall of Constantinople was the capture of the city by the Ottomans in 1453."),
+    _doc("Constantinople", "Constantinople was the capital of the Byzantine Empire."),
+]
+
+
+def test_an_event_of_a_subject_is_a_report_on_the_subject_when_the_event_has_no_article():
+    """"Fall of the Berlin Wall" opened on Subhas Chandra Bose; it is the Berlin Wall, with the aspect "fall"."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    request = resolve_subject(read_request("Fall of the Berlin Wall"), FakeSearch(EVENTS), "en")
+    assert request.subjects == ["Berlin Wall"] and request.aspects == ["fall"]
+    assert request.title == "Fall of the Berlin Wall"
+    blueprint = plan_extractive("r", RunOptions(topic="Fall of the Berlin Wall"), FakeSearch(EVENTS))
+    assert blueprint.subject == "Fall of the Berlin Wall" and "no text on 'Fall of the Berlin Wall'" in blueprint.note
+    # an event with an article of its own stays whole
+    whole = resolve_subject(read_request("Fall of Constantinople"), FakeSearch(EVENTS), "en")
+    assert whole.subjects == ["Fall of Constantinople"] and whole.aspects == []
+    french = resolve_subject(read_request("La chute du mur de Berlin", "fr"),
+                             FakeSearch([_doc("Mur de Berlin", "Le mur de Berlin divisait Berlin.")]), "fr")
+    assert french.subjects == ["mur de Berlin"] and french.aspects == ["chute"]
+
+
 def test_a_subject_with_an_article_of_its_own_is_kept_whole():
     from reportgen.blueprint.planner import resolve_subject
 

@@ -1140,7 +1140,7 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     Returns:
         ``request`` itself, or a copy with the resolved subject.
     """
-    request = _respelled(request, search, lang)
+    request = _event_of(_respelled(request, search, lang), search, lang)
     if not request.alternatives:
         return _titled_parts(request, search, lang)
     own, _ = choose_themes(request.subject, search.search(request.subject, k=20), 0, lang)
@@ -1335,6 +1335,49 @@ def _respelled(request: Request, search: SearchBackend, lang: str) -> Request:
         return request
     return replace(request, subjects=subjects, alternatives=[], title=request.title or request.subject,
                    named_as=renamed)
+
+
+#: What happened to a subject, before its name: "the fall of the Berlin Wall", "la chute de l'Empire romain",
+#: "el descubrimiento de la penicilina". Words of its history in general ("the rise of", "the history of")
+#: are framing words the request reader drops (:mod:`reportgen.blueprint.request`).
+_EVENT_OF = re.compile(
+    r"^(?:the\s+|la\s+|le\s+|l['’]|el\s+)?(?P<event>fall|collapse|decline|end|birth|death|invention|discovery|"
+    r"founding|foundation|creation|spread|siege|sack|assassination|partition|unification|independence|"
+    r"chute|effondrement|d[ée]clin|fin|naissance|mort|invention|d[ée]couverte|fondation|cr[ée]ation|"
+    r"ca[íi]da|colapso|decadencia|declive|nacimiento|muerte|invenci[óo]n|descubrimiento|fundaci[óo]n|"
+    r"creaci[óo]n)\s+(?:of|de|du|des|del|d['’])\s*(?:the\s+|la\s+|le\s+|les\s+|l['’]|el\s+|los\s+|las\s+)?"
+    r"(?P<subject>.+)$",
+    re.IGNORECASE,
+)
+
+
+def _event_of(request: Request, search: SearchBackend, lang: str) -> Request:
+    """The request with a subject that is an event of another (:data:`_EVENT_OF`) replaced by that other,
+    the event an aspect, when the corpora hold no article titled by the whole but one titled by the other:
+    "Fall of the Berlin Wall" is a report on *Berlin Wall* with the aspect "fall" (it had opened on a
+    sentence about Subhas Chandra Bose in Germany). "Fall of Constantinople", where the corpus has that
+    article, stays whole. The report keeps the title asked for and says at the top what it draws on
+    (:func:`thin_note`).
+
+    Returns:
+        ``request`` itself, or a copy with the subjects replaced.
+    """
+    subjects, aspects, asked = [], [], []
+    for subject in request.subjects:
+        event = _EVENT_OF.match(subject.strip())
+        if event and choose_themes(subject, search.search(subject, k=20), 0, lang)[0] is None:
+            other = event.group("subject").strip()
+            if choose_themes(other, search.search(other, k=20), 0, lang)[0] is not None:
+                subjects.append(other)
+                aspects.append(event.group("event").lower())
+                asked.append(subject)
+                continue
+        subjects.append(subject)
+    if not asked:
+        return request
+    return replace(request, subjects=subjects, aspects=list(dict.fromkeys([*aspects, *request.aspects])),
+                   alternatives=[], asked=request.asked or " and ".join(asked),
+                   title=request.title or request.subject)
 
 
 def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request:
