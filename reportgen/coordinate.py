@@ -58,17 +58,27 @@ def _key(text: str) -> str:
     return " ".join(tokenize(text))
 
 
-def _dedupe(raw: dict[str, Any], used: set[str]) -> list[dict[str, Any]]:
+def _dedupe(raw: dict[str, Any], used: set[str], lang: str = "en") -> list[dict[str, Any]]:
     """The section's sentences with repeated ones replaced by unused spares (or dropped).
 
     Every writer brain produces the same sentence shape (``{"text",
     "sources", "paragraph"}``, :func:`reportgen.agents.model_common.section_output`),
-    so one rule holds for all: no cited sentence appears twice in a report.
+    so one rule holds for all: no cited sentence appears twice in a report. The sentences of the same
+    source that point back to a repeat (:func:`~reportgen.agents.ranking.quotable`: "It is the most popular
+    board game in China", after *Xiangqi*'s first sentence went to an earlier section) go with it.
     """
+    from reportgen.agents.ranking import quotable
+
     spares = [s for s in raw.get("alternates", []) if _key(s["text"]) not in used]
     out = []
+    orphaned = ""  # the source whose sentence was a repeat: its next sentences that point back go too
     for sentence in raw["sentences"]:
+        source = sentence["sources"][0]["source_id"] if sentence["sources"] else ""
+        if orphaned and source == orphaned and not quotable(sentence["text"], 1, lang):
+            continue
+        orphaned = ""
         if sentence["sources"] and _key(sentence["text"]) in used:
+            orphaned = source
             sentence = spares.pop(0) if spares else None
             if sentence is None:
                 continue
@@ -269,7 +279,7 @@ def coordinate(
         raw = outputs.get(task.id, {}).get("section")
         if not raw:
             continue
-        sentences = _dedupe(raw, used)
+        sentences = _dedupe(raw, used, lang)
         if not any(s["sources"] for s in sentences) and not (raw["role"] == "conclusion" and sentences):
             if raw["role"] == "body":  # said, not dropped silently: its chart note still names the section
                 reason = words["section_left_out"].format(title=raw["title"])

@@ -86,6 +86,26 @@ def test_failed_and_degraded_tasks_are_listed_as_limitations():
     assert not lim.minor and "Done without it: write the section on A" in lim.reason
 
 
+def test_a_sentence_pointing_back_to_a_repeat_goes_with_it():
+    """*Xiangqi*'s first sentence went to the section on chess: its section was left with "It is the most
+    popular board game in China", which points back to nothing."""
+    bp = compile_blueprint("r", "Chess", ["A", "B"])
+    _done(bp)
+    first = ("Xiangqi is a strategy board game for two players.", _src("Xiangqi"))
+    outputs = {
+        "write-1": _section("s1", "A", [("Chess is a board game.", _src("Chess")), first]),
+        "write-2": _section("s2", "B", [first, ("It is the most popular board game in China.", _src("Xiangqi")),
+                                        ("Xiangqi pieces are discs.", _src("Xiangqi")),
+                                        ("They are marked with characters.", _src("Xiangqi"))],
+                            alternates=[("Go is played on a grid.", _src("Go"))]),
+    }
+    report = coordinate(bp, outputs, lang="en", corpora=["c"])
+    texts = [s.text for p in report.sections[1].paragraphs for s in p.sentences]
+    # the repeat's place goes to a spare; what pointed back to it goes; a sentence that points back to a kept
+    # sentence stays
+    assert texts == ["Go is played on a grid.", "Xiangqi pieces are discs.", "They are marked with characters."]
+
+
 def test_nothing_written_is_a_run_error():
     bp = compile_blueprint("r", "Energy", ["A"])
     with pytest.raises(RunError, match="no section"):
