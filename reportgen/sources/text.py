@@ -313,8 +313,12 @@ def _split_block(block: str, abbreviations: frozenset[str]) -> list[str]:
             prev = _PREV_WORD_RE.search(window).group().strip(".-'")  # type: ignore[union-attr]
             low = prev.lower()
             before = block[max(0, match.start() - len(prev) - 1) : match.start() - len(prev)]
-            if len(prev) == 1 and prev.isalpha() and before != "°":
-                continue  # initial or single-letter abbreviation ("5 °C." ends a sentence)
+            # a unit after a number ("500 g."), not the "a." of "44 a. C." before another initial
+            unit = prev.islower() and re.search(r"\d[ \u00a0\u202f]?$", block[max(0, match.start() - 3):
+                                                                       match.start() - len(prev)]) \
+                and not re.match(r"\w\.", block[nxt.start(1):nxt.start(1) + 2])
+            if len(prev) == 1 and prev.isalpha() and before != "°" and not unit:
+                continue  # initial or single-letter abbreviation ("5 °C." and "500 g." end a sentence)
             if _ACRONYM_RE.fullmatch(prev):
                 continue  # dotted acronym: U.S., e.g., a.m.
             if low in abbreviations and (low not in _NUMERIC_ABBREVIATIONS or first.isdigit()):
