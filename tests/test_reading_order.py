@@ -153,6 +153,8 @@ def test_a_pronoun_after_an_opening_phrase_points_back_too():
     assert not quotable("En 1770, il épousa Marie-Antoinette.", 0, "fr")
     assert not quotable("Selon eux, la route était ancienne.", 0, "fr")
     assert not quotable("Por ello, el comercio creció.", 0, "es")
+    assert not quotable("This concept is further refined as:", 0, "en")  # the list it introduces is not quoted
+    assert not quotable("Les principales espèces sont :", 0, "fr")
     for text in ("In 1928, Alexander Fleming discovered penicillin.", "Paris, the capital of France, is large.",
                  "Mercury, Venus, Earth and Mars are rocky planets.",
                  "In France, in 2019, it was estimated that a million people were ill.",

@@ -62,15 +62,16 @@ _ANAPHORIC_OPENING = {
 def quotable(sentence: str, position: int, lang: str) -> bool:
     """Whether a source sentence can stand alone in a report.
 
-    Not a sentence about the source itself, and not one that starts by
+    Not a sentence about the source itself, nor one ending on a colon (the list it introduces is not
+    quoted with it: "This concept is further refined as:"), and not one that starts by
     pointing back to an earlier sentence ("It is …", or "In 1770, he …"), even when it opens its passage: a
     passage may be an article's second part ("It is the essence of …" opened
     the second passage of *Om*), and an article's own first sentence names
     its subject. ``position`` (the sentence's index in its passage) no longer matters.
     """
     del position
-    if _META.search(sentence):
-        return False
+    if _META.search(sentence) or sentence.rstrip().endswith(":"):
+        return False  # about the source, or introducing a list the quote would not carry ("… refined as:")
     after = _ANAPHORIC_AFTER.get(lang, _ANAPHORIC_AFTER["en"])
     opening = _ANAPHORIC_OPENING.get(lang, _ANAPHORIC_OPENING["en"])
     return (not sentence.lower().startswith(_ANAPHORIC.get(lang, _ANAPHORIC["en"])) and not after.match(sentence)
