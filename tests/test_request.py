@@ -521,6 +521,14 @@ def test_a_subject_the_corpus_holds_under_another_title_is_that_article(asked, n
     assert blueprint.subject == asked  # the report keeps the title asked for
 
 
+def test_two_subjects_the_corpus_holds_under_one_title_are_one():
+    from reportgen.blueprint.planner import resolve_subject
+
+    request = resolve_subject(read_request("Hurricanes and typhoons"), FakeSearch(NAMED), "en")
+    assert request.subjects == ["Tropical cyclone"] and request.title == "Hurricanes and typhoons"
+    assert request.named_as == {"Hurricanes": "Tropical cyclone", "typhoons": "Tropical cyclone"}
+
+
 @pytest.mark.parametrize("word", ["Spring", "Dog", "Storm"])
 def test_a_word_inside_another_name_is_no_other_name_of_the_article(word):
     """"A hot spring, … or geothermal spring is" names kinds of spring; "Diogenes the Dog" is a man; a

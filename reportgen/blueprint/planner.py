@@ -1333,8 +1333,9 @@ def _respelled(request: Request, search: SearchBackend, lang: str) -> Request:
             renamed[subject] = spelled
     if not renamed:
         return request
-    return replace(request, subjects=subjects, alternatives=[], title=request.title or request.subject,
-                   named_as=renamed)
+    # "Hurricanes and typhoons" are both *Tropical cyclone*: one subject
+    return replace(request, subjects=list(dict.fromkeys(subjects)), alternatives=[],
+                   title=request.title or request.subject, named_as=renamed)
 
 
 #: What happened to a subject, before its name: "the fall of the Berlin Wall", "la chute de l'Empire romain",
