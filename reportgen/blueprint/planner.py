@@ -1357,27 +1357,30 @@ def _event_of(request: Request, search: SearchBackend, lang: str) -> Request:
     the event an aspect, when the corpora hold no article titled by the whole but one titled by the other:
     "Fall of the Berlin Wall" is a report on *Berlin Wall* with the aspect "fall" (it had opened on a
     sentence about Subhas Chandra Bose in Germany). "Fall of Constantinople", where the corpus has that
-    article, stays whole. The report keeps the title asked for and says at the top what it draws on
-    (:func:`thin_note`).
+    article, stays whole. The report keeps the title asked for, and says at the top what it draws on when no
+    passage writes the event (:func:`thin_note`).
 
     Returns:
         ``request`` itself, or a copy with the subjects replaced.
     """
-    subjects, aspects, asked = [], [], []
+    subjects, aspects, asked, unheld = [], [], [], []
     for subject in request.subjects:
         event = _EVENT_OF.match(subject.strip())
-        if event and choose_themes(subject, search.search(subject, k=20), 0, lang)[0] is None:
+        found = search.search(subject, k=20) if event else []
+        if event and choose_themes(subject, found, 0, lang)[0] is None:
             other = event.group("subject").strip()
             if choose_themes(other, search.search(other, k=20), 0, lang)[0] is not None:
                 subjects.append(other)
                 aspects.append(event.group("event").lower())
                 asked.append(subject)
+                if not any(writes_phrase(p.text, strip_article(subject)) for p in found):
+                    unheld.append(subject)  # no passage writes "the fall of the Berlin Wall": said at the top
                 continue
         subjects.append(subject)
     if not asked:
         return request
     return replace(request, subjects=subjects, aspects=list(dict.fromkeys([*aspects, *request.aspects])),
-                   alternatives=[], asked=request.asked or " and ".join(asked),
+                   alternatives=[], asked=request.asked or " and ".join(unheld),
                    title=request.title or request.subject)
 
 
