@@ -89,6 +89,23 @@ def _dedupe(raw: dict[str, Any], used: set[str], lang: str = "en") -> list[dict[
     return out
 
 
+def _off_heading(title: str, sentences: list[dict[str, Any]]) -> bool:
+    """Whether an extractive body section is left with nothing on its heading: no sentence of its own article
+    (the source titled ``title``, the theme the planner chose) and none writing its name. A section on
+    *Extratropical cyclone* whose own sentences an earlier section quoted was left with its companion's
+    sentences on tropical rainforests.
+
+    Args:
+        title: The section's title (its article's, with any bracketed qualifier).
+        sentences: Its sentences after :func:`_dedupe`.
+    """
+    from reportgen.agents.ranking import writes_phrase
+
+    name = bare_title(title)
+    return not any(src.get("title") == title for s in sentences for src in s["sources"]) \
+        and not any(writes_phrase(s["text"], name) for s in sentences)
+
+
 def _paragraphs(sentences: list[dict[str, Any]], refs: _References) -> list[Paragraph]:
     """Paragraphs as the writer made them (``paragraph``), else one per run of one source."""
     paragraphs: list[Paragraph] = []
@@ -280,6 +297,12 @@ def coordinate(
         if not raw:
             continue
         sentences = _dedupe(raw, used, lang)
+        if raw["role"] == "body" and model is None and sentences and _off_heading(raw["title"], sentences):
+            for sentence in sentences:  # not quoted after all: free for a later section
+                used.discard(_key(sentence["text"]))
+            left_out.append(Limitation(task_id=task.id,
+                                       reason=words["section_off_heading"].format(title=bare_title(raw["title"]))))
+            continue
         if not any(s["sources"] for s in sentences) and not (raw["role"] == "conclusion" and sentences):
             if raw["role"] == "body":  # said, not dropped silently: its chart note still names the section
                 reason = words["section_left_out"].format(title=raw["title"])

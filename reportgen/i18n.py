@@ -44,6 +44,10 @@ LABELS: dict[str, dict[str, str]] = {
         "section_left_out": (
             "The section on {title} was left out: every sentence it found is already quoted earlier in the report"
         ),
+        "section_off_heading": (
+            "The section on {title} was left out: its own article's sentences are already quoted earlier in the "
+            "report, and the others it found are not on {title}"
+        ),
         "reason": "Reason",
         "contents": "Contents",
         "introduction": "Introduction",
@@ -106,6 +110,10 @@ LABELS: dict[str, dict[str, str]] = {
                          "cite pas déjà",
         "section_left_out": (
             "La section sur {title} a été omise : chaque phrase trouvée est déjà citée plus haut dans le rapport"
+        ),
+        "section_off_heading": (
+            "La section sur {title} a été omise : les phrases de son propre article sont déjà citées plus haut dans "
+            "le rapport, et les autres ne portent pas sur {title}"
         ),
         "reason": "Raison",
         "contents": "Sommaire",
@@ -170,6 +178,10 @@ LABELS: dict[str, dict[str, str]] = {
         "no_conclusion": "Sin conclusión: las fuentes no dan ninguna frase sobre {title} que el informe no cite ya",
         "section_left_out": (
             "La sección sobre {title} se omitió: cada frase encontrada ya se cita antes en el informe"
+        ),
+        "section_off_heading": (
+            "La sección sobre {title} se omitió: las frases de su propio artículo ya se citan antes en el informe, "
+            "y las demás no tratan de {title}"
         ),
         "reason": "Motivo",
         "contents": "Índice",

@@ -424,7 +424,9 @@ def apply_plan(blueprint: Blueprint, plan: Plan, agents: Any) -> tuple[Blueprint
         for name in [k for k, v in task.inputs.items() if v.from_task and v.from_task not in alive]:
             del task.inputs[name]
         task.depends_on = [d for d in task.depends_on if d in alive]
-    result = blueprint.model_copy(update={"tasks": new_tasks})
+    from reportgen.blueprint.planner import with_other_sections  # the planner's rule, loaded when a plan is edited
+
+    result = blueprint.model_copy(update={"tasks": with_other_sections(new_tasks)})
     check(result, agents)
     return result, changes
 

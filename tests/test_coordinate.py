@@ -94,7 +94,7 @@ def test_a_sentence_pointing_back_to_a_repeat_goes_with_it():
     first = ("Xiangqi is a strategy board game for two players.", _src("Xiangqi"))
     outputs = {
         "write-1": _section("s1", "A", [("Chess is a board game.", _src("Chess")), first]),
-        "write-2": _section("s2", "B", [first, ("It is the most popular board game in China.", _src("Xiangqi")),
+        "write-2": _section("s2", "Xiangqi", [first, ("It is the most popular board game in China.", _src("Xiangqi")),
                                         ("Xiangqi pieces are discs.", _src("Xiangqi")),
                                         ("They are marked with characters.", _src("Xiangqi"))],
                             alternates=[("Go is played on a grid.", _src("Go"))]),
@@ -104,6 +104,32 @@ def test_a_sentence_pointing_back_to_a_repeat_goes_with_it():
     # the repeat's place goes to a spare; what pointed back to it goes; a sentence that points back to a kept
     # sentence stays
     assert texts == ["Go is played on a grid.", "Xiangqi pieces are discs.", "They are marked with characters."]
+
+
+def test_a_section_left_with_nothing_on_its_heading_is_left_out():
+    """*Extratropical cyclone*'s own sentence went to an earlier section; its companion's sentences on
+    tropical rainforests do not make a section on it. Its sentences are free for a later section."""
+    bp = compile_blueprint("r", "Hurricanes", ["A", "B", "C"])
+    _done(bp)
+    own = ("Extratropical cyclones are low-pressure areas of the mid-latitudes.", _src("Extratropical cyclone"))
+    rain = ("Tropical rainforests are dense and warm.", _src("Tropical rainforest"))
+    outputs = {
+        "write-1": _section("s1", "Low-pressure area", [("A low is a region of low pressure.",
+                                                         _src("Low-pressure area")), own]),
+        "write-2": _section("s2", "Extratropical cyclone", [own, rain]),
+        "write-3": _section("s3", "Rainforest", [rain, ("Rainforests hold half the species.", _src("Rainforest"))]),
+    }
+    report = coordinate(bp, outputs, lang="en", corpora=["c"])
+    assert [s.title for s in report.sections] == ["Low-pressure area", "Rainforest"]
+    assert any(lim.task_id == "write-2" and lim.reason.startswith(
+        "The section on Extratropical cyclone was left out: its own article's sentences are already quoted")
+        for lim in report.limitations)
+    kept = [s.text for p in report.sections[1].paragraphs for s in p.sentences]
+    assert rain[0] in kept  # not taken by the section left out
+    # a section whose sentences write its name stands, whatever their sources
+    outputs["write-2"] = _section("s2", "Extratropical cyclone", [
+        ("Extratropical cyclones bring rain to Europe.", _src("Europe"))])
+    assert "Extratropical cyclone" in [s.title for s in coordinate(bp, outputs, lang="en", corpora=["c"]).sections]
 
 
 def test_nothing_written_is_a_run_error():

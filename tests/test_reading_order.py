@@ -352,3 +352,47 @@ def test_the_conclusions_spares_are_on_the_subject_as_its_sentences_are(tmp_path
     spares = [s["text"] for s in out["alternates"]]
     assert out["sentences"] and spares
     assert all("Silk Road" in t for t in spares), spares  # none on roads alone
+
+
+def test_a_section_leaves_the_other_sections_articles_to_them(tmp_path):
+    """The Internet report's section on HTTP had been left with fibre optics and GPS: an earlier section had
+    quoted HTTP's own article. A section with no article of its own (renamed by a reviewer) may quote them."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+    from reportgen.blueprint.planner import compile_blueprint
+
+    from fakes import FakeSearch
+
+    blueprint = compile_blueprint("r", "Internet", ["World Wide Web", "HTTP", "Router"], subject="Internet")
+    writers = {t.inputs["title"].value: t for t in blueprint.tasks if t.kind == "write"}
+    assert writers["HTTP"].inputs["others"].value == ["World Wide Web", "Router"]
+    notes = [_passage("World Wide Web", "The World Wide Web is an information system on the Internet."),
+             _passage("HTTP", "HTTP is the protocol of the World Wide Web on the Internet.")]
+    ctx = RunContext(topic="Internet", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+
+    def sources(title: str, others: list[str]) -> set[str]:
+        task = Task(id="write-1", agent="writer", kind="write", section="s1", aim="write")
+        inputs = {"notes": [p.model_dump() for p in notes], "title": title, "subject": "Internet",
+                  "others": others, "keywords": title.lower().split()}
+        out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]
+        return {src["title"] for s in out["sentences"] + out["alternates"] for src in s["sources"]}
+
+    assert sources("World Wide Web", ["HTTP", "Router"]) == {"World Wide Web"}
+    assert sources("World Wide Web", []) == {"World Wide Web", "HTTP"}
+    assert sources("Web", ["HTTP", "Router"]) == {"World Wide Web", "HTTP"}  # no article of its own
+
+
+def test_the_plan_review_gives_the_writers_the_sections_left():
+    from reportgen.agents.registry import load_registry
+    from reportgen.blueprint.planner import compile_blueprint
+    from reportgen.config import get_settings
+    from reportgen.review import Plan, apply_plan
+
+    blueprint = compile_blueprint("r", "Internet", ["World Wide Web", "HTTP", "Router"], subject="Internet")
+    plan = Plan.model_validate({"sections": [{"id": "s1", "title": "Web"}, {"id": "s3", "title": "Router"}]})
+    edited, _ = apply_plan(blueprint, plan, load_registry(get_settings()).kinds())
+    writers = {t.inputs["title"].value: t.inputs["others"].value for t in edited.tasks if t.kind == "write"}
+    assert writers == {"Web": ["Router"], "Router": ["Web"]}

@@ -93,6 +93,7 @@ class WriterBrain(Brain):
             "companions": [str(t) for t in inputs.get("companions") or []],
             "sense": [str(t) for t in inputs.get("sense") or []],
             "subject": str(inputs.get("subject") or ""),
+            "others": [str(t) for t in inputs.get("others") or []],
         }
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
@@ -113,6 +114,12 @@ class WriterBrain(Brain):
             # The subject's own article is the introduction's: a section on "Sun" in a report on "Solar
             # energy" does not quote its definition, nor one on "Planet" that of "Mercury (planet)"
             passages = [p for p in passages if terms(bare_title(p.title), ctx.lang) != subject_terms]
+        if kind == "write" and params.get("others") and any(p.title == params["title"] for p in passages):
+            # another section's own article is that section's (with_other_sections): the Internet report's
+            # section on HTTP had been left with fibre optics and GPS, its article quoted by an earlier one. A
+            # section with no article of its own (one a reviewer renamed "Wind turbines") may quote them.
+            others = set(params["others"]) - {params["title"]}
+            passages = [p for p in passages if p.title not in others]
         ranked = rank_sentences(
             passages, focus=focus, topic=topic, lang=ctx.lang, exclude=exclude,
             keywords=params["keywords"], companions=params.get("companions") or (),

@@ -341,7 +341,27 @@ def compile_blueprint(
             )
         )
     tasks += _planned_tasks(registry, subject, themes, keywords, local_corpus, tasks)
-    return Blueprint(report_id=report_id, topic=topic, subject=read, tasks=tasks)
+    return Blueprint(report_id=report_id, topic=topic, subject=read, tasks=with_other_sections(tasks))
+
+
+def with_other_sections(tasks: list[Task]) -> list[Task]:
+    """Give every section's writer the titles of the other sections (its input ``others``), so that it
+    leaves their own articles to them: the report on the Internet had quoted *HTTP*'s article in an earlier
+    section, and the section on HTTP was left with sentences on fibre optics and GPS. The planner and the
+    plan review (:func:`reportgen.review.apply_plan`, after sections are renamed, added or removed) both
+    call it.
+
+    Args:
+        tasks: The blueprint's tasks; the ``write`` tasks' ``title`` inputs name the sections.
+
+    Returns:
+        ``tasks``, each write task's ``others`` input set (changed in place).
+    """
+    writers = [t for t in tasks if t.kind == "write" and "title" in t.inputs]
+    for task in writers:
+        others = [str(t.inputs["title"].value) for t in writers if t is not task]
+        task.inputs["others"] = TaskInput(value=list(dict.fromkeys(others)))
+    return tasks
 
 
 #: Weight of :func:`subject_density` in a theme's score in a topic space (relatedness is in [-1, 1]).
