@@ -505,3 +505,21 @@ def test_the_subjects_of_a_request_on_two_take_turns_in_its_themes():
     ordered = taking_turns(scored, {}, read_request("Cats versus dogs"), "en")
     assert [x.title for x in ordered] == ["Pets", "Felidae", "Mastiff", "Lion", "Herding dog", "Canidae"]
     assert [x.score for x in ordered] == sorted((x.score for x in ordered), reverse=True)
+
+
+def test_articles_named_with_the_word_in_another_sense_are_named_at_the_top(corpus):
+    """"Mouse" (the animal) says the corpora also hold *Computer mouse*; a kind near the subject, or one event
+    of it ("1923 Weimar inflation"), is no other sense."""
+    from reportgen.blueprint.planner import plan_extractive
+    from reportgen.config import RunOptions
+
+    docs = [*corpus,
+            {"title": "Cosmic inflation", "text": "Cosmic inflation is the expansion of the early universe: space "
+             "and galaxies, radiation and particles cooled as the density of matter fell."},
+            {"title": "Price inflation", "text": "Price inflation is a rise of prices of goods and services, "
+             "money and wages in the economy; central banks raise interest rates."},
+            {"title": "1923 Weimar inflation", "text": "Prices of goods rose every hour and money lost its "
+             "purchasing power; banks and wages failed; the cosmos of the economy fell."}]
+    note = plan_extractive("r", RunOptions(topic="Inflation"), SpaceSearch(docs)).note
+    assert "The corpora also hold Cosmic inflation: ask for one by its name" in note
+    assert "Price inflation" not in note and "1923" not in note

@@ -796,11 +796,46 @@ def sense_note(request: Request, core: list[Passage], search: SearchBackend, lan
     mine = {p.title for p in core}
     others = [t for t in dict.fromkeys(p.title for p in search.search(request.subject, k=PLAN_SEARCH_K))
               if fold(t).startswith(f"{key} (") and fold(t).endswith(")") and t not in mine]
+    others += [t for t in _named_kinds(request.subject, core, search, lang) if t not in others]
     if not others:
         return ""
     if fold(core[0].title).strip() == key:  # "Java" is the article "Java": only the others need saying
         return labels(lang)["senses_other"].format(others=", ".join(others))
     return labels(lang)["senses"].format(subject=request.subject, chosen=core[0].title, others=", ".join(others))
+
+
+#: How near (cosine in the topic space) an article named "<word> <subject>" may be to the subject's own
+#: article and still be another sense: "Computer mouse" is 0.05 from *Mouse*, "Arab Spring" 0.07 and "Hot
+#: spring" 0.17 from *Spring (season)*; "Stem cell" is 0.81 from *Cell (biology)*, "Vampire bat" 0.31 from *Bat*.
+OTHER_SENSE_NEARNESS = 0.2
+#: Most other senses named this way in the note.
+OTHER_SENSE_TITLES = 4
+
+
+def _named_kinds(subject: str, core: list[Passage], search: SearchBackend, lang: str) -> list[str]:
+    """The articles headed by a one-word subject with more words ("Computer mouse", "Arab Spring", "Printemps
+    arabe"; :func:`~reportgen.agents.ranking.head_noun`; none with a number, which names one event of it:
+    "1755 Lisbon earthquake") that the topic space puts far from the subject's own
+    article (under :data:`OTHER_SENSE_NEARNESS`): other senses the report does not cover, at most
+    :data:`OTHER_SENSE_TITLES`. ``[]`` without a topic space or an own article among the core."""
+    space = topic_space(search)
+    wanted = terms(subject, lang)
+    if space is None or space.documents is None or len(wanted) != 1:
+        return []
+    index = {t: i for i, t in enumerate(space.titles)}
+    own = next((index[p.title] for p in core if p.title in index and terms(bare_title(p.title), lang) == wanted),
+               None)
+    if own is None:
+        return []
+    found = []
+    for title, i in index.items():
+        name = bare_title(title)
+        if len(name.split()) < 2 or terms(name, lang) <= wanted or terms(head_noun(name, lang), lang) != wanted \
+                or re.search(r"\d", name):
+            continue  # "1755 Lisbon earthquake" is one earthquake, not another sense
+        if float(space.documents[i] @ space.documents[own]) < OTHER_SENSE_NEARNESS:
+            found.append(title)
+    return found[:OTHER_SENSE_TITLES]
 
 
 def _holds(core: list[Passage], subject: str, lang: str) -> bool:
