@@ -828,7 +828,10 @@ def _named_kinds(subject: str, core: list[Passage], search: SearchBackend, lang:
     if own is None:
         return []
     found = []
+    word = fold(subject).strip()[:5]  # a cheap first sieve over the corpus's titles
     for title, i in index.items():
+        if word not in fold(title):
+            continue
         name = bare_title(title)
         if len(name.split()) < 2 or terms(name, lang) <= wanted or terms(head_noun(name, lang), lang) != wanted \
                 or re.search(r"\d", name):
