@@ -828,7 +828,7 @@ def _named_kinds(subject: str, core: list[Passage], search: SearchBackend, lang:
     if own is None:
         return []
     found = []
-    word = fold(subject).strip()[:5]  # a cheap first sieve over the corpus's titles
+    word = next(iter(wanted))[:5]  # a cheap first sieve over the corpus's titles (the stem: "bees" → "bee")
     for title, i in index.items():
         if word not in fold(title):
             continue
