@@ -292,12 +292,16 @@ def coordinate(
     figures: list[Figure] = []
     left_out: list[Limitation] = []
     titles = [str((outputs.get(t.id, {}).get("section") or {}).get("title", "")) for t in order if t.kind == "write"]
-    for task in order:
+    for n, task in enumerate(order):
         raw = outputs.get(task.id, {}).get("section")
         if not raw:
             continue
         sentences = _dedupe(raw, used, lang)
-        if raw["role"] == "body" and model is None and sentences and _off_heading(raw["title"], sentences):
+        # the last body section left stands, on its heading or not: a report is never lost to this rule
+        last = not any(s.role == "body" for s in sections) and not any(
+            t.kind == "write" and outputs.get(t.id, {}).get("section") for t in order[n + 1:])
+        if raw["role"] == "body" and model is None and sentences and not last \
+                and _off_heading(raw["title"], sentences):
             for sentence in sentences:  # not quoted after all: free for a later section
                 used.discard(_key(sentence["text"]))
             left_out.append(Limitation(task_id=task.id,

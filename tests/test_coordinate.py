@@ -130,6 +130,12 @@ def test_a_section_left_with_nothing_on_its_heading_is_left_out():
     outputs["write-2"] = _section("s2", "Extratropical cyclone", [
         ("Extratropical cyclones bring rain to Europe.", _src("Europe"))])
     assert "Extratropical cyclone" in [s.title for s in coordinate(bp, outputs, lang="en", corpora=["c"]).sections]
+    # the only body section stands, on its heading or not: a report is never lost to this rule
+    alone = compile_blueprint("r", "Hurricanes", ["A"])
+    _done(alone)
+    report = coordinate(alone, {"write-1": _section("s1", "Extratropical cyclone", [rain])}, lang="en",
+                        corpora=["c"])
+    assert [s.title for s in report.sections] == ["Extratropical cyclone"]
 
 
 def test_nothing_written_is_a_run_error():
