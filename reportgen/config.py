@@ -469,7 +469,6 @@ def _phrase_of_edition(topic: str) -> str:
     if among == "en" or among not in LANGUAGES or probability < OTHER_EDITION_CONFIDENCE:
         return "en"
     own = stopwords(among) - stopwords("en")
-    words = tokenize(topic)
     function = stopwords(among) | stopwords("en")
-    lower = [w for w in topic.split() if w[:1].islower() and tokenize(w) and tokenize(w)[0] not in function]
-    return among if own & set(words) and lower else "en"
+    lower = [w for w in topic.split() if w[:1].islower() and (tokens := tokenize(w)) and tokens[0] not in function]
+    return among if own & set(tokenize(topic)) and lower else "en"

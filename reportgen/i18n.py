@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 
-__all__ = ["LABELS", "detect_language", "detect_language_with_confidence", "labels"]
+__all__ = ["LABELS", "counted", "detect_language", "detect_language_with_confidence", "join_list", "labels"]
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -218,6 +218,21 @@ LABELS: dict[str, dict[str, str]] = {
 def labels(lang: str) -> dict[str, str]:
     """The label set for ``lang``, English when the language has none."""
     return LABELS.get(lang, LABELS["en"])
+
+
+def counted(labels: dict[str, str], name: str, n: int) -> str:
+    """The label ``name`` for a count of ``n``: its ``<name>_one`` form for one, where the language has one
+    ("1 faite", "3 faites"; "1 task did not run"), else the plain label (the plural).
+
+    Args:
+        labels: The report language's labels (:func:`labels`, or :func:`reportgen.render.labels.render_labels`).
+        name: A label key ("done", "appendix_not_run").
+        n: The count.
+
+    Returns:
+        The label, not yet formatted.
+    """
+    return labels.get(f"{name}_one", labels[name]) if n == 1 else labels[name]
 
 
 def join_list(items: list[str], lang: str) -> str:

@@ -37,7 +37,7 @@ from reportgen.blueprint.relevance import Relatedness, TopicSpace, of_other_sens
 from reportgen.blueprint.request import Request, asks_why, is_aspect, read_request, section_count, strip_article
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
-from reportgen.i18n import join_list, labels
+from reportgen.i18n import counted, join_list, labels
 from reportgen.sources.index import topic_space
 from reportgen.sources.models import Passage, SearchBackend
 from reportgen.sources.text import bare_title, fold, split_sentences, stopwords, tokenize
@@ -768,9 +768,8 @@ def little_note(request: Request, titles: list[str], count: int, lang: str) -> s
     fewer than :data:`FEW_SECTIONS` (and than ``count``) body sections, ``titles``. ``""`` otherwise."""
     if len(titles) >= min(FEW_SECTIONS, count):
         return ""
-    label = "little_one" if len(titles) == 1 else "little"
-    return labels(lang)[label].format(subject=request.title or request.subject, count=len(titles),
-                                      titles=join_list(titles, lang))
+    return counted(labels(lang), "little", len(titles)).format(subject=request.title or request.subject,
+                                                               count=len(titles), titles=join_list(titles, lang))
 
 
 def sense_note(request: Request, core: list[Passage], search: SearchBackend, lang: str) -> str:
@@ -965,7 +964,7 @@ def gather_themes(
     answers: set[str] = set()  # the aspects' own articles that speak of the subject ("Blue" for the sky)
     for aspect in request.aspects:
         candidates += search.search(f"{request.subject} {aspect}", k=30)
-        own, _ = choose_themes(aspect, search.search(aspect, k=20), 0, lang) if terms(aspect, lang) else (None, [])
+        own = _article_on(aspect, search, lang) if terms(aspect, lang) else None
         if own is not None and any(terms(s, lang) <= terms(f"{own.title} {own.text}", lang) for s in request.subjects):
             answers.add(own.source_id)
             candidates.append(own)
@@ -1180,6 +1179,11 @@ def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace 
     return joined
 
 
+def _article_on(phrase: str, search: SearchBackend, lang: str) -> Passage | None:
+    """The article titled by ``phrase`` among its first 20 search results (:func:`choose_themes`), or ``None``."""
+    return choose_themes(phrase, search.search(phrase, k=20), 0, lang)[0]
+
+
 def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Request:
     """The request with the reading of its subject the corpora hold an article on.
 
@@ -1201,12 +1205,10 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     request = _event_of(_respelled(request, search, lang), search, lang)
     if not request.alternatives:
         return _titled_parts(request, search, lang)
-    own, _ = choose_themes(request.subject, search.search(request.subject, k=20), 0, lang)
-    if own is not None:
+    if _article_on(request.subject, search, lang) is not None:
         return request
     for reading in request.alternatives:
-        own, _ = choose_themes(reading, search.search(reading, k=20), 0, lang)
-        if own is not None:
+        if _article_on(reading, search, lang) is not None:
             rest = request.subject[len(reading):].strip()
             return replace(request, subjects=[reading], aspects=[a for a in [rest, *request.aspects] if is_aspect(a)],
                            alternatives=[])
@@ -1421,21 +1423,22 @@ def _event_of(request: Request, search: SearchBackend, lang: str) -> Request:
     Returns:
         ``request`` itself, or a copy with the subjects replaced.
     """
-    subjects, aspects, asked, unheld = [], [], [], []
+    subjects, aspects, unheld = [], [], []
+    changed = False
     for subject in request.subjects:
         event = _EVENT_OF.match(subject.strip())
         found = search.search(subject, k=20) if event else []
         if event and choose_themes(subject, found, 0, lang)[0] is None:
             other = event.group("subject").strip()
-            if choose_themes(other, search.search(other, k=20), 0, lang)[0] is not None:
+            if _article_on(other, search, lang) is not None:
                 subjects.append(other)
                 aspects.append(event.group("event").lower())
-                asked.append(subject)
+                changed = True
                 if not any(writes_phrase(p.text, strip_article(subject)) for p in found):
                     unheld.append(subject)  # no passage writes "the fall of the Berlin Wall": said at the top
                 continue
         subjects.append(subject)
-    if not asked:
+    if not changed:
         return request
     return replace(request, subjects=subjects, aspects=list(dict.fromkeys([*aspects, *request.aspects])),
                    alternatives=[], asked=request.asked or " and ".join(unheld),

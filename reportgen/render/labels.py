@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from reportgen import i18n
+from reportgen.i18n import counted
 
 __all__ = ["RENDER_LABELS", "counted", "limitations_notice", "render_labels"]
 
@@ -238,21 +239,6 @@ def render_labels(lang: str) -> dict[str, str]:
     return merged
 
 
-def counted(labels: dict[str, str], name: str, n: int) -> str:
-    """The label ``name`` for a count of ``n``: its ``<name>_one`` form for one, where the language has one
-    ("1 faite", "3 faites"; "1 task did not run"), else the plain label (the plural).
-
-    Args:
-        labels: The report language's labels (:func:`render_labels`).
-        name: A label key ("done", "appendix_not_run").
-        n: The count.
-
-    Returns:
-        The label, not yet formatted.
-    """
-    return labels.get(f"{name}_one", labels[name]) if n == 1 else labels[name]
-
-
 def limitations_notice(report: Any, labels: dict[str, str]) -> str:
     """The count the note at the top of a report gives: "6 parts of the plan could not be completed as
     planned", in the singular for one; ``""`` when nothing counts.
@@ -266,4 +252,4 @@ def limitations_notice(report: Any, labels: dict[str, str]) -> str:
         The count and its words, without the "Limitations" label.
     """
     n = len(report.counted_limitations)
-    return f"{n} {labels['incomplete_one' if n == 1 else 'incomplete']}" if n else ""
+    return f"{n} {counted(labels, 'incomplete', n)}" if n else ""
