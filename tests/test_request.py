@@ -15,7 +15,7 @@ from fakes import FakeSearch
 
 @pytest.mark.parametrize(("text", "subjects", "aspects"), [
     ("Solar power", ["Solar power"], []),
-    ("Write a report on the history and future of nuclear energy.", ["nuclear energy"], []),
+    ("Write a report on the history and future of nuclear energy.", ["nuclear energy"], ["history"]),
     ("Prepare a briefing on global rice production and food security.", ["global rice production", "food security"],
      []),
     ("Why do volcanoes erupt?", ["volcanoes"], ["erupt"]),
@@ -579,6 +579,61 @@ def test_an_event_of_a_subject_is_a_report_on_the_subject_when_the_event_has_no_
     assert french.subjects == ["mur de Berlin"] and french.aspects == ["chute"]
 
 
+HISTORIES = [
+    _doc("Japan", "Japan is an island country in East Asia, on the Sea of Okhotsk and the Sea of Japan."),
+    _doc("Sea of Okhotsk", "The Sea of Okhotsk lies north of Japan."),
+    _doc("History of Japan", "The first human inhabitants of Japan arrived in the Jōmon period; the Edo period "
+         "followed the Heian period in the history of Japan."),
+    _doc("Edo period", "The Edo period of Japanese history was ruled by the Tokugawa shogunate."),
+    _doc("Bicycle", "A bicycle is a human-powered vehicle with two wheels, first built in the 19th century."),
+    _doc("Histoire du Japon", "L'histoire du Japon commence avec la période Jōmon."),
+    _doc("Japon", "Le Japon est un pays insulaire d'Asie de l'Est."),
+]
+
+
+def test_a_request_for_a_subjects_history_is_planned_on_the_corpus_article_on_that_history():
+    """"History of Japan" had been planned on *Japan* and drew the Sea of Okhotsk and Tokyo: the history is asked."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    for text in ("History of Japan", "Write a short report on the history of Japan", "Japan: history"):
+        request = resolve_subject(read_request(text), FakeSearch(HISTORIES), "en")
+        assert request.subjects == ["History of Japan"] and request.aspects == [], text
+    french = resolve_subject(read_request("Histoire du Japon", "fr"), FakeSearch(HISTORIES), "fr")
+    assert french.subjects == ["Histoire du Japon"]
+    # without an article on its history, the subject stays and its history is an aspect
+    bicycle = resolve_subject(read_request("The history of the bicycle"), FakeSearch(HISTORIES), "en")
+    assert bicycle.subjects == ["bicycle"] and bicycle.aspects == ["history"]
+    # a subject asked for without its history keeps its own article
+    assert resolve_subject(read_request("Japan"), FakeSearch(HISTORIES), "en").subjects == ["Japan"]
+    blueprint = plan_extractive("r", RunOptions(topic="The history of Japan", sections=2), FakeSearch(HISTORIES))
+    assert "Edo period" in [t.inputs["title"].value for t in blueprint.tasks if t.kind == "write"]
+
+
+def test_the_sections_of_a_history_come_in_time_order():
+    """Planned by score, the Yayoi period came before the Jōmon period it followed."""
+    from reportgen.blueprint.planner import in_time_order, tells_history
+    from reportgen.blueprint.request import Request
+    from reportgen.sources.models import Passage
+
+    def passage(title: str, text: str) -> Passage:
+        return Passage(source_id=title, title=title, url=f"https://example.org/{title}", text=text, corpus="c")
+
+    told = "The Jōmon period was followed by the Yayoi period, when rice came from Asia."
+    by_score = [passage("Edo period", "The Edo period ran from 1603 to 1868."),
+                passage("Yayoi period", "The Yayoi period spans the first millennium BC."),
+                passage("The Tale of Genji", "A classic novel of the imperial court."),
+                passage("Heian period", "The Heian period ended in 1185."),
+                passage("Jōmon period (prehistory)", "The Jōmon period ended around 300 BC.")]
+    ordered = in_time_order(by_score, told, {}, "en")
+    assert [p.title for p in ordered] == ["Jōmon period (prehistory)", "Yayoi period", "Heian period", "Edo period",
+                                          "The Tale of Genji"]
+    assert tells_history(Request(text="t", subjects=["History of Japan"]), "en")
+    assert tells_history(Request(text="t", subjects=["bicycle"], aspects=["history"]), "en")
+    assert tells_history(Request(text="t", subjects=["Japon"], aspects=["histoire"]), "fr")
+    assert not tells_history(Request(text="t", subjects=["Historical linguistics"]), "en")
+    assert not tells_history(Request(text="t", subjects=["Japan"], aspects=["causes"]), "en")
+
+
 def test_a_subject_with_an_article_of_its_own_is_kept_whole():
     from reportgen.blueprint.planner import resolve_subject
 
@@ -683,8 +738,8 @@ def test_another_thing_of_the_subjects_kind_is_no_section():
     ("Write a report for the board meeting on climate risk", "en", ["climate risk"], []),
     ("Necesito un informe breve sobre el café para mi equipo", "es", ["café"], []),
     ("J'ai besoin d'un rapport sur la photosynthèse", "fr", ["photosynthèse"], []),
-    ("Informe sobre la historia del café en Colombia", "es", ["café en Colombia"], []),
-    ("L'histoire de la Révolution française", "fr", ["Révolution française"], []),
+    ("Informe sobre la historia del café en Colombia", "es", ["café en Colombia"], ["historia"]),
+    ("L'histoire de la Révolution française", "fr", ["Révolution française"], ["histoire"]),
     ("Rédige un rapport sur la Révolution française et ses conséquences", "fr", ["Révolution française"],
      ["conséquences"]),
     ("The Cold War: Origins and Consequences (1947–1991)", "en", ["Cold War"], ["Origins", "Consequences"]),

@@ -11,7 +11,7 @@ from reportgen.sources.text import has_cjk, split_sentences, stopwords, tokenize
 
 __all__ = [
     "MENTION_PREFIX", "RankedSentence", "about", "compared_only", "compounded_only", "compounds", "head_noun",
-    "mentions", "named_after", "unnamed",
+    "mentions", "named_after", "phrase_at", "unnamed",
     "names_subject", "quotable", "rank_sentences", "stem", "terms", "written_subjects",
     "with_antecedents", "writes_phrase",
 ]
@@ -213,12 +213,26 @@ def writes_phrase(text: str, phrase: str) -> bool:
     Returns:
         True when the stems of ``phrase``'s tokens occur contiguously among ``text``'s.
     """
+    return phrase_at(text, phrase) is not None
+
+
+def phrase_at(text: str, phrase: str) -> int | None:
+    """Where ``text`` first writes ``phrase`` (:func:`writes_phrase`).
+
+    Args:
+        text: Any text.
+        phrase: A phrase of one or more words.
+
+    Returns:
+        The index, among ``text``'s tokens, of the first word of the phrase's first occurrence; ``None``
+        when ``text`` does not write it.
+    """
     wanted = [stem(t) for t in tokenize(phrase)]
     if not wanted:
-        return False
+        return None
     have = [stem(t) for t in tokenize(text)]
     n = len(wanted)
-    return any(have[i:i + n] == wanted for i in range(len(have) - n + 1) if have[i] == wanted[0])
+    return next((i for i in range(len(have) - n + 1) if have[i] == wanted[0] and have[i:i + n] == wanted), None)
 
 
 #: Words that make what follows them a measure of comparison: "larger than the planet Mercury".

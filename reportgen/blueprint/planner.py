@@ -27,6 +27,7 @@ from reportgen.agents.ranking import (
     compounded_only,
     head_noun,
     mentions,
+    phrase_at,
     stem,
     terms,
     unnamed,
@@ -46,9 +47,8 @@ if TYPE_CHECKING:
     from reportgen.agents.registry import Registry
 
 __all__ = [
-    "choose_themes", "companion_themes", "compile_blueprint", "compound", "explained", "gather_themes", "one_sense",
-    "plan_extractive", "resolve_subject",
-    "section_keywords",
+    "choose_themes", "companion_themes", "compile_blueprint", "compound", "explained", "gather_themes",
+    "in_time_order", "one_sense", "plan_extractive", "resolve_subject", "section_keywords", "tells_history",
 ]
 
 #: Passages a section's research reads (enough for a section of
@@ -1058,6 +1058,8 @@ def gather_themes(
     _, themes = choose_themes(request.subject, [p for p in scored if p not in leads and p.source_id not in senses],
                               max(0, count - len(leads)), lang)
     chosen = (leads + themes)[:count]
+    if tells_history(request, lang):  # a history reads in time order
+        chosen = in_time_order(chosen, " ".join(p.text for p in core), docs, lang)
     # only documents that name the subject join: the nearest neighbours of its core in the topic space
     # were tried and brought Gibbon into a section on tea plants
     spare = [p.title for p in scored if p not in chosen and p.source_id not in core_ids]
@@ -1202,7 +1204,7 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     Returns:
         ``request`` itself, or a copy with the resolved subject.
     """
-    request = _event_of(_respelled(request, search, lang), search, lang)
+    request = _history_of(_event_of(_respelled(request, search, lang), search, lang), search, lang)
     if not request.alternatives:
         return _titled_parts(request, search, lang)
     if _article_on(request.subject, search, lang) is not None:
@@ -1443,6 +1445,83 @@ def _event_of(request: Request, search: SearchBackend, lang: str) -> Request:
     return replace(request, subjects=subjects, aspects=list(dict.fromkeys([*aspects, *request.aspects])),
                    alternatives=[], asked=request.asked or " and ".join(unheld),
                    title=request.title or request.subject)
+
+
+#: How a corpus titles the history of a subject, by language: "History of Japan", "Histoire du Japon",
+#: "Historia de las matemáticas" (a title's function words do not count, :func:`choose_themes`).
+HISTORY_TITLE = {"en": "History of {}", "fr": "Histoire de {}", "es": "Historia de {}"}
+
+
+def tells_history(request: Request, lang: str) -> bool:
+    """Whether a request asks for its subject's history: it asks for it as an aspect ("The history of the
+    bicycle", :func:`~reportgen.blueprint.request.read_request`) or its subject is a history
+    (:data:`HISTORY_TITLE`: *History of Japan*, :func:`_history_of`).
+
+    Args:
+        request: The read request, its subject resolved (:func:`resolve_subject`).
+        lang: Its language.
+    """
+    word = fold(HISTORY_TITLE.get(lang, HISTORY_TITLE["en"]).split()[0])
+    return any(fold(a) == word for a in request.aspects) or any(
+        fold(s).startswith(f"{word} ") for s in request.subjects)
+
+
+def in_time_order(chosen: list[Passage], told: str, texts: dict[str, str], lang: str) -> list[Passage]:
+    """The sections of a history in time order.
+
+    The sections whose title the subject's own text writes come first, in the order it writes them
+    (a history is told in time order: *History of Japan* names the Jōmon period, then the Yayoi
+    period); then the sections whose text prints a year, by their first year
+    (:func:`~reportgen.charts.numbers.printed_years`, the timeline's reader: the Heian period,
+    1185, before the Edo period, 1600); then the others, as they were. A section written by
+    score order had put the Yayoi period before the Jōmon period.
+
+    Args:
+        chosen: The sections' own passages, by score.
+        told: The text of the subject's own passages.
+        texts: Each candidate document's text, by source id (``chosen``'s own passage text when absent).
+        lang: Their language.
+
+    Returns:
+        The same passages, reordered.
+    """
+    from reportgen.charts.numbers import printed_years
+
+    def when(item: tuple[int, Passage]) -> tuple[int, int]:
+        rank, passage = item
+        at = phrase_at(told, bare_title(passage.title))
+        if at is not None:
+            return 0, at
+        years = printed_years(texts.get(passage.source_id, passage.text), lang)
+        return (1, years[0][1]) if years else (2, rank)
+
+    return [p for _, p in sorted(enumerate(chosen), key=when)]
+
+
+def _history_of(request: Request, search: SearchBackend, lang: str) -> Request:
+    """The request with a subject whose history it asks for replaced by the corpora's article on that history.
+
+    A request asking for a subject's history ("The history of Japan", "Japan: history", "Histoire du Japon",
+    the aspect "history" of :func:`~reportgen.blueprint.request.read_request`) is planned on the article
+    titled so (:data:`HISTORY_TITLE`), when the corpora hold one: "History of Japan" had been planned on
+    *Japan* and drew the Sea of Okhotsk, Tokyo and Honshu; on *History of Japan* it draws the Jōmon, Heian
+    and Edo periods. Without such an article the subject stays, with its history an aspect.
+
+    Returns:
+        ``request`` itself, or a copy with the subjects replaced and the history aspect spent.
+    """
+    told = [a for a in request.aspects if fold(a) in {fold(t.split()[0]) for t in HISTORY_TITLE.values()}]
+    pattern = HISTORY_TITLE.get(lang)
+    if not told or pattern is None:
+        return request
+    subjects = []
+    for subject in request.subjects:
+        article = _article_on(pattern.format(subject), search, lang)
+        subjects.append(bare_title(article.title) if article is not None else subject)
+    if subjects == request.subjects:
+        return request
+    return replace(request, subjects=list(dict.fromkeys(subjects)), alternatives=[],
+                   aspects=[a for a in request.aspects if a not in told])
 
 
 def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request:

@@ -199,6 +199,9 @@ _FRAMING = re.compile(
 #: Framing words that ask what causes the subject: kept as its aspect ("the causes of the French Revolution").
 _CAUSE_WORDS = re.compile(r"\b(?:causes?|origins?|origines?|or[íi]gen(?:es)?|causas?|reasons?|raisons?|"
                           r"raz[óo]n(?:es)?)\b", re.IGNORECASE)
+#: Framing words that ask for the subject's history: kept as its aspect ("the history of Japan" is planned on the
+#: corpus's *History of Japan* when it holds one, :func:`reportgen.blueprint.planner.resolve_subject`).
+_HISTORY_WORDS = re.compile(r"\b(?:history|histoire|historia)\b", re.IGNORECASE)
 #: "The impact of X on Y", "the role of X in Y", "l'effet de X sur Y", "el impacto de X en Y": a report on
 #: how one subject bears on another is on both (each searched, a text on both first).
 _RELATION = re.compile(
@@ -449,6 +452,9 @@ def read_request(text: str, lang: str = "en") -> Request:
     cause = _CAUSE_WORDS.search(framing.group(0)) if framing else None
     if cause:  # "the causes of the French Revolution" asks why
         aspects.insert(0, cause.group(0).lower())
+    told = _HISTORY_WORDS.search(framing.group(0)) if framing else None
+    if told:  # "the history of the bicycle" asks for its history
+        aspects.insert(0, told.group(0).lower())
     subject = _tidy(_FRAMING.sub("", _tidy(subject)))
     subject, head_aspects = _head_aspects(subject)
     aspects = head_aspects + aspects
