@@ -283,6 +283,23 @@ def test_a_compound_subject_no_passage_writes_has_no_sources():
     with pytest.raises(NoSourcesError) as err:
         plan_extractive("r", RunOptions(topic="Electric vehicle"), FakeSearch(APART))
     assert "closest subjects" in str(err.value)
+    # the articles titled by its words first, then those whose text writes more of them
+    assert "closest subjects it holds: Electric motor, Vehicle, " in str(err.value)
+
+
+def test_the_closest_subjects_are_those_titled_by_the_requests_words():
+    """A full-text search put *Launch vehicle*, *Spacecraft*, *Armour* first for "Electric vehicles"."""
+    from reportgen.blueprint.planner import no_sources_message
+
+    class InOrder(FakeSearch):  # the order a full-text search ranked them in
+        def search(self, query: str, k: int = 10):
+            return super().search(query, k)[::-1]
+
+    docs = [_doc("Electric battery", "Electric batteries power vehicles."), _doc("Vehicle", "A vehicle moves."),
+            _doc("Armour", "Armour protects a vehicle."), _doc("Spacecraft", "A spacecraft is a vehicle in space."),
+            _doc("Garage", "A garage stores a vehicle.")]
+    message = no_sources_message(read_request("Electric vehicles"), InOrder(docs), "en")
+    assert "closest subjects it holds: Electric battery, Vehicle, Garage, Spacecraft, Armour." in message
     # written once, side by side, it is a subject (found through the passage that mentions it)
     written = [*APART, _doc("Battery", "Batteries power every electric vehicle; electric vehicle sales rose.")]
     blueprint = plan_extractive("r", RunOptions(topic="Electric vehicle"), FakeSearch(written))
@@ -632,6 +649,30 @@ def test_the_sections_of_a_history_come_in_time_order():
     assert tells_history(Request(text="t", subjects=["Japon"], aspects=["histoire"]), "fr")
     assert not tells_history(Request(text="t", subjects=["Historical linguistics"]), "en")
     assert not tells_history(Request(text="t", subjects=["Japan"], aspects=["causes"]), "en")
+
+
+BEES = [
+    _doc("Western honey bee", "The western honey bee is the most common of the honey bee species."),
+    _doc("Honey", "Honey is a sweet substance made by honey bees from the nectar of flowers."),
+    _doc("Beekeeping", "Beekeeping is the keeping of honey bee colonies in hives."),
+    _doc("Bee", "Bees are winged insects; a bumble bee is larger than a honey bee."),
+    _doc("Honeyeater", "Honeyeaters are birds that feed on nectar."),
+]
+
+
+def test_a_word_no_passage_writes_is_read_as_the_two_words_passages_write_it_as():
+    """"Honeybee" was "found no sources" with nothing to offer: passages write "honey bee"."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    request = resolve_subject(read_request("Honeybee"), FakeSearch(BEES), "en")
+    assert request.subjects == ["Honey bee"] and request.title == "Honeybee"
+    blueprint = plan_extractive("r", RunOptions(topic="Honeybee", sections=2), FakeSearch(BEES))
+    assert blueprint.subject == "Honeybee"
+    assert [t.inputs["title"].value for t in blueprint.tasks if t.kind == "write"]
+    # a word passages write stays; so does one no split of which any passage writes
+    assert resolve_subject(read_request("Honeyeater"), FakeSearch(BEES), "en").subjects == ["Honeyeater"]
+    with pytest.raises(NoSourcesError):
+        plan_extractive("r", RunOptions(topic="Quxwizzle"), FakeSearch(BEES))
 
 
 def test_a_subject_with_an_article_of_its_own_is_kept_whole():

@@ -873,17 +873,30 @@ def held_subject(request: Request, core: list[Passage], lang: str) -> str:
     return " and ".join(dict.fromkeys(held))  # "Coffee and coffee production": Coffee, once
 
 
+#: Closest subjects the "found no sources" message names.
+CLOSEST = 5
+
+
 def _closest(search: SearchBackend, request: Request, lang: str) -> list[str]:
-    """Titles the corpora do hold that come closest to the request (for the "found no sources" message)."""
-    titles: list[str] = []
-    queries = [*request.subjects, *request.acronyms, *sorted(terms(request.subject, lang))]
+    """Titles the corpora do hold that come closest to the request (for the "found no sources" message).
+
+    The documents found for the request and for each of its words, those whose title holds most of its
+    words first, then those whose text does, then in search order: "Electric vehicles" offers *Vehicle*,
+    *Electric motor* and *Electric battery*, where the search order alone had offered *Launch vehicle*,
+    *Spacecraft*, *Armour* and *Garage (residential)*.
+
+    Returns:
+        At most :data:`CLOSEST` titles.
+    """
+    wanted = terms(request.subject, lang) | set().union(*(terms(a, lang) for a in request.acronyms))
+    queries = [*request.subjects, *request.acronyms, *sorted(wanted)]
+    found: dict[str, tuple[int, int, int]] = {}
     for query in queries:
         for p in search.search(query, k=10):
-            if p.title not in titles:
-                titles.append(p.title)
-        if len(titles) >= 5:
-            break
-    return titles[:5]
+            if p.title not in found:
+                found[p.title] = (-len(wanted & terms(p.title, lang)),
+                                  -len(wanted & terms(f"{p.title} {p.text}", lang)), len(found))
+    return sorted(found, key=found.__getitem__)[:CLOSEST]
 
 
 def gather_themes(
@@ -1204,6 +1217,7 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     Returns:
         ``request`` itself, or a copy with the resolved subject.
     """
+    request = _written_apart(request, search, lang)
     request = _history_of(_event_of(_respelled(request, search, lang), search, lang), search, lang)
     if not request.alternatives:
         return _titled_parts(request, search, lang)
@@ -1617,6 +1631,41 @@ def _own_title(phrase: str, search: SearchBackend, lang: str, titled: bool = Tru
     if titled and choose_themes(phrase, found, 0, lang)[0] is not None:
         return phrase
     return next((p.title for p in found if _spelled_apart(phrase, p.title)), None)
+
+
+#: Letters each part of a word split in two must have (:func:`_written_apart`): "honey|bee", not "hon|eybee".
+SPLIT_PART = 3
+
+
+def _written_apart(request: Request, search: SearchBackend, lang: str) -> Request:
+    """The request with each one-word subject no passage writes replaced by the two words passages write it as.
+
+    "Honeybee" was "found no sources", with no closest subject to offer: no passage writes the word, and
+    the corpus titles it *Western honey bee*. Each split of the word into two parts of at least
+    :data:`SPLIT_PART` letters is searched as a phrase; the split most passages write side by side
+    (:func:`~reportgen.agents.ranking.writes_phrase`) is the subject ("honey bee"), the report keeping the
+    title asked for. A word some passage writes, or no split any passage writes, stays.
+
+    Returns:
+        ``request`` itself, or a copy with the subjects written apart.
+    """
+    subjects = []
+    for subject in request.subjects:
+        word = subject.strip()
+        if " " in word or len(word) < 2 * SPLIT_PART or any(
+                writes_phrase(f"{p.title} {p.text}", word) for p in search.search(word, k=PLAN_SEARCH_K)):
+            subjects.append(subject)
+            continue
+        best, most = subject, 0
+        for at in range(SPLIT_PART, len(word) - SPLIT_PART + 1):
+            phrase = f"{word[:at]} {word[at:]}"
+            written = sum(writes_phrase(f"{p.title} {p.text}", phrase) for p in search.search(phrase, k=PLAN_SEARCH_K))
+            if written > most:
+                best, most = phrase, written
+        subjects.append(best)
+    if subjects == request.subjects:
+        return request
+    return replace(request, subjects=subjects, alternatives=[], title=request.title or request.subject)
 
 
 def _spelled_apart(word: str, title: str) -> bool:
