@@ -422,6 +422,46 @@ def test_a_head_noun_commoner_than_the_other_words_is_read_so_in_a_space():
     assert planner.distinctive("urban to suburban living", "en", space) == read_terms("urban suburban living")
 
 
+def test_a_common_word_before_the_head_noun_does_not_name_a_subject_alone(monkeypatch):
+    """"Great Barrier Reef" had sections on the Great Artesian Basin and Great Britain, through "great"."""
+    rng = random.Random(5)
+    docs = []
+    for i in range(240):
+        words = [rng.choice(ECONOMY) for _ in range(20)]
+        words += ["great"] if i % 4 == 0 else []  # one document in four: common
+        words += ["barrier", "reef"] if i % 60 == 0 else []
+        docs.append(" ".join(words))
+    space = TopicSpace.build(docs, "en")
+    assert space is not None
+    assert planner.uncommon("Great Barrier Reef", "en", space) == read_terms("barrier reef")
+    assert planner.uncommon("Great Barrier Reef", "en", None) == read_terms("great barrier reef")
+    # the head noun names the subject however common: "power" in "Solar power"
+    assert planner.uncommon("great barrier", "en", space) == read_terms("barrier")
+    assert planner.uncommon("barrier great", "en", space) == read_terms("barrier great")
+    # in planning: the Great Artesian Basin, named only by "great", is no section
+    reef = [{"title": "Great Barrier Reef", "text": "The Great Barrier Reef is the world's largest coral reef "
+             "system, off the coast of Queensland in Australia; its reef is built by corals."},
+            {"title": "Coral reef", "text": "A coral reef is an underwater ecosystem built by corals in warm seas "
+             "off the coast, and each reef shelters fish."},
+            {"title": "Great Artesian Basin", "text": "The Great Artesian Basin is the largest artesian basin in "
+             "Australia, under the coast and the dry inland of Queensland."},
+            *({"title": f"Other {i}", "text": d} for i, d in enumerate(docs))]
+    monkeypatch.setattr(planner, "LOOSE_RELATEDNESS", -1.0)  # no passing-mention rule: naming alone is tested
+    themes, _, _ = gather_themes(read_request("Great Barrier Reef"), SpaceSearch(reef), 4, "en")
+    assert "Great Artesian Basin" not in themes
+    assert "Coral reef" in themes  # what the subject's own article defines it as is no sibling
+
+
+@pytest.mark.parametrize("text, kind, expected", [
+    ("The Great Barrier Reef is the world's largest coral reef system, off Queensland.", "Coral reef", True),
+    ("The Great Barrier Reef is off Queensland, a coral reef of Australia.", "Coral reef", False),  # other clause
+    ("The Great Barrier Reef is a very large and very old system of many living reefs.", "Reef", False),  # too far
+    ("Coral reefs are like the Great Barrier Reef.", "Coral reef", False),  # the subject is not defined
+])
+def test_the_kind_an_article_defines_its_subject_as(text, kind, expected):
+    assert planner.kind_of(text, "Great Barrier Reef", kind, "en") is expected
+
+
 @pytest.mark.parametrize("text, expected", [
     ("Gnosticism is an umbrella term for religious ideas.", True),  # the term, not the canopy
     ("Crane flies are insects. The crane fly is harmless.", True),  # inflected head, same compound

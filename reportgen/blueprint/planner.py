@@ -385,6 +385,39 @@ ASPECT_WEIGHT = 0.3
 ANSWER_BONUS = 1.0
 
 
+#: Least rarity (:meth:`~reportgen.blueprint.relevance.TopicSpace.rarity`, an inverse document frequency) of
+#: a word that names a subject of several words alone: under it a word is in more than about one document in
+#: 33 (``ln 33 + 1``, 4.5) — "great" (4.2), "power" (4.4), "united" (4.0), "history" (3.8); not "energy" (4.8),
+#: "reef" (7.7).
+COMMON_RARITY = 4.5
+
+
+def uncommon(subject: str, lang: str, space: TopicSpace | None) -> set[str]:
+    """The terms of a subject of several words that name it in a candidate: its head noun's, and its other
+    words not common in the corpus.
+
+    "Great Barrier Reef" had sections on the Great Artesian Basin and Great Britain, named by "great", a
+    word of one document in 20 that names many things. A word before the head noun
+    (:func:`~reportgen.agents.ranking.head_noun`) under :data:`COMMON_RARITY` does not name the subject
+    alone; its head noun ("reef") and rarer words ("barrier") do. The head noun always names it: "Solar
+    power" keeps *Electricity generation* and *Electrical grid* (a rule on every common word lost them and
+    drew *Interplanetary medium* through "solar"); another thing of its kind is left out by :func:`_sibling`.
+
+    Args:
+        subject: One subject with an article of its own.
+        lang: Its language.
+        space: The corpus's topic space (without one, every term names it).
+
+    Returns:
+        The stemmed terms; all of the subject's when it has one term.
+    """
+    wanted = terms(subject, lang)
+    if space is None or len(wanted) < 2:
+        return wanted
+    head = terms(head_noun(subject, lang), lang) & wanted
+    return head | {t for t in wanted - head if space.rarity(t) >= COMMON_RARITY}
+
+
 def distinctive(subject: str, lang: str, space: TopicSpace | None = None) -> set[str]:
     """The terms of a subject that name it in a candidate: all but its head noun's, for a subject of two
     or more terms.
@@ -996,7 +1029,7 @@ def gather_themes(
         # a subject without an article of its own is named by its distinctive words (distinctive): its core
         # is the passages that name it, and the passages on another battle or another security are near them
         naming = [terms(parts[s].title, lang) if s in parts
-                  else terms(s, lang) if _own_article(s, core, lang) else distinctive(s, lang, space)
+                  else uncommon(s, lang, space) if _own_article(s, core, lang) else distinctive(s, lang, space)
                   for s in request.subjects]
         naming += [{a.lower()} for a in request.acronyms]
 
@@ -1147,7 +1180,36 @@ def _sibling(title: str, text: str, request: Request, core: list[Passage], lang:
         return False
     head = terms(head_noun(subject, lang), lang)
     held = terms(title, lang)
-    return bool(head) and head <= held and not wanted <= held and not writes_phrase(f"{title} {text}", subject)
+    return bool(head) and head <= held and not wanted <= held and not writes_phrase(f"{title} {text}", subject) \
+        and not any(kind_of(p.text, subject, bare_title(title), lang) for p in core if terms(p.title, lang) == wanted)
+
+
+#: Most words between a definition's copula and the kind it defines the subject as: "The Great Barrier Reef
+#: is *the world's largest* coral reef system" (4).
+KIND_GAP = 5
+
+
+def kind_of(text: str, subject: str, kind: str, lang: str) -> bool:
+    """Whether an article's first sentence defines ``subject`` as a ``kind``: the subject before the copula,
+    the kind within :data:`KIND_GAP` words after it, in one clause ("The Great Barrier Reef is the world's
+    largest coral reef system": a coral reef). The kind is no sibling of the subject but what it is
+    (:func:`_sibling`): *Coral reef* is a section of a report on the Great Barrier Reef.
+
+    Args:
+        text: The subject's own article's text.
+        subject: The subject.
+        kind: A candidate's title, its qualifier removed.
+        lang: The language.
+    """
+    sentences = split_sentences(text, lang)
+    if not sentences:
+        return False
+    words = tokenize(re.split(r"[,;:(]", sentences[0])[0])
+    stems = [stem(w) for w in words]
+    verb = next((i for i, w in enumerate(words) if w in _COPULAS.get(lang, _COPULAS["en"])), None)
+    wanted, sort = [stem(t) for t in tokenize(subject)], [stem(t) for t in tokenize(kind)]
+    return verb is not None and bool(sort) and _at(stems, wanted, 0, verb) is not None \
+        and _at(stems, sort, verb + 1, verb + 1 + KIND_GAP + len(sort)) is not None
 
 
 #: Least similarity, in the topic space, of a document to a section's own for it to join that section.
