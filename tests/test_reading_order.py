@@ -140,6 +140,22 @@ def test_a_passage_opening_on_a_pronoun_is_an_articles_later_part():
     assert [s.text for s in ranked] == ["Om is a sacred sound and symbol in Indian religions."]
 
 
+def test_a_pronoun_a_first_clauses_verb_takes_as_object_points_back():
+    """"Australian World Heritage places included it in its list in 2007" had ended a conclusion on the Great
+    Barrier Reef, saying nothing of what "it" is."""
+    from reportgen.agents.ranking import quotable
+
+    for text in ("Australian World Heritage places included it in its list in 2007.",
+                 "CNN labelled it one of the Seven Natural Wonders of the World in 1997.",
+                 "The Romans called it Mare Nostrum.", "Later sailors mapped them in detail."):
+        assert not quotable(text, 0, "en"), text
+    for text in ("The invention made it possible to fly.", "Engineers found it hard to say that the reef grows.",
+                 "The reef supports a wide diversity of life.", "The process gives its name to the period.",
+                 "Bees carry pollen and deposit it on the stigma."):  # the clause names what "it" is, or will
+        assert quotable(text, 0, "en"), text
+    assert quotable("Los romanos lo llamaban Mare Nostrum.", 0, "es")  # no such rule outside English
+
+
 def test_a_pronoun_after_an_opening_phrase_points_back_too():
     from reportgen.agents.ranking import quotable
 

@@ -59,12 +59,22 @@ _ANAPHORIC_OPENING = {
 }
 
 
+#: A first clause whose verb takes a pronoun as its object points back through it: "CNN labelled it one of the
+#: Seven Natural Wonders", "The Queensland National Trust named it a state icon" (what "it" is, the sentence
+#: never says). Not "made it possible to fly" or "found it hard to say": an "it" that stands for the clause
+#: to come. English only (French and Spanish put the pronoun before the verb, "l'a inscrit", "lo nombró").
+_ANAPHORIC_OBJECT = {
+    "en": re.compile(r"^[^,;:()]{1,60}?\b[a-z]+(?:ed|s)\s+(?:it|them|him)\b(?![^,;:()]*\b(?:to|that)\b)"),
+}
+
+
 def quotable(sentence: str, position: int, lang: str) -> bool:
     """Whether a source sentence can stand alone in a report.
 
     Not a sentence about the source itself, nor one ending on a colon (the list it introduces is not
     quoted with it: "This concept is further refined as:"), and not one that starts by
-    pointing back to an earlier sentence ("It is …", or "In 1770, he …"), even when it opens its passage: a
+    pointing back to an earlier sentence ("It is …", "In 1770, he …", or "CNN labelled it …",
+    :data:`_ANAPHORIC_OBJECT`), even when it opens its passage: a
     passage may be an article's second part ("It is the essence of …" opened
     the second passage of *Om*), and an article's own first sentence names
     its subject. ``position`` (the sentence's index in its passage) no longer matters.
@@ -74,8 +84,9 @@ def quotable(sentence: str, position: int, lang: str) -> bool:
         return False  # about the source, or introducing a list the quote would not carry ("… refined as:")
     after = _ANAPHORIC_AFTER.get(lang, _ANAPHORIC_AFTER["en"])
     opening = _ANAPHORIC_OPENING.get(lang, _ANAPHORIC_OPENING["en"])
+    pointing = _ANAPHORIC_OBJECT.get(lang)
     return (not sentence.lower().startswith(_ANAPHORIC.get(lang, _ANAPHORIC["en"])) and not after.match(sentence)
-            and not opening.match(sentence))
+            and not opening.match(sentence) and not (pointing and pointing.match(sentence)))
 
 
 def stem(token: str) -> str:
