@@ -675,6 +675,31 @@ def test_a_word_no_passage_writes_is_read_as_the_two_words_passages_write_it_as(
         plan_extractive("r", RunOptions(topic="Quxwizzle"), FakeSearch(BEES))
 
 
+LEAVES = [
+    _doc("Leaf", "A leaf is the main organ of photosynthesis in plants; leaves turn yellow when chlorophyll fades."),
+    _doc("Chlorophyll", "Chlorophyll is the green pigment of leaves; in autumn it breaks down."),
+    _doc("Color", "Color is the visual perception of light: yellow, red and green are colors."),
+    _doc("Yellow", "Yellow is the color between green and orange; leaves may be yellow."),
+    _doc("Physic", "Physic is an old word for medicine."),
+    _doc("Physics", "Physics is the natural science of matter and energy."),
+]
+
+
+def test_a_plural_the_stem_does_not_fold_is_read_in_the_singular_when_an_article_is_titled_so():
+    """"Why do leaves change color in autumn?" had been planned on *Color*: "leaves" is not "leaf" to the stem."""
+    from reportgen.blueprint.planner import resolve_subject
+    from reportgen.sources.text import singular
+
+    request = resolve_subject(read_request("Why do leaves change color in autumn?"), FakeSearch(LEAVES), "en")
+    assert request.subjects == ["leaf"] and "autumn" in request.aspects
+    wolves = resolve_subject(read_request("Leaves"), FakeSearch(LEAVES), "en")
+    assert wolves.subjects == ["Leaf"] and wolves.title == "Leaves"  # titled as asked
+    # a word with an article of its own stays as it is, even where the rules would misread it
+    assert singular("Physics", "en") == "Physic"
+    assert resolve_subject(read_request("Physics"), FakeSearch(LEAVES), "en").subjects == ["Physics"]
+    assert singular("feuilles", "fr") == "feuilles" and singular("wolves", "en") == "wolf"
+
+
 def test_a_subject_with_an_article_of_its_own_is_kept_whole():
     from reportgen.blueprint.planner import resolve_subject
 

@@ -41,7 +41,7 @@ from reportgen.errors import NoSourcesError
 from reportgen.i18n import counted, join_list, labels
 from reportgen.sources.index import topic_space
 from reportgen.sources.models import Passage, SearchBackend
-from reportgen.sources.text import bare_title, fold, split_sentences, stopwords, tokenize
+from reportgen.sources.text import bare_title, fold, singular, split_sentences, stopwords, tokenize
 
 if TYPE_CHECKING:
     from reportgen.agents.registry import Registry
@@ -1279,18 +1279,42 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     Returns:
         ``request`` itself, or a copy with the resolved subject.
     """
-    request = _written_apart(request, search, lang)
+    request = _singular(_written_apart(request, search, lang), search, lang)
     request = _history_of(_event_of(_respelled(request, search, lang), search, lang), search, lang)
     if not request.alternatives:
         return _titled_parts(request, search, lang)
     if _article_on(request.subject, search, lang) is not None:
         return request
     for reading in request.alternatives:
-        if _article_on(reading, search, lang) is not None:
+        titled = _titled_reading(reading, search, lang)
+        if titled is not None:
             rest = request.subject[len(reading):].strip()
-            return replace(request, subjects=[reading], aspects=[a for a in [rest, *request.aspects] if is_aspect(a)],
+            return replace(request, subjects=[titled], aspects=[a for a in [rest, *request.aspects] if is_aspect(a)],
                            alternatives=[])
     return _titled_parts(request, search, lang)
+
+
+def _titled_reading(reading: str, search: SearchBackend, lang: str) -> str | None:
+    """``reading`` when an article is titled by it, else its singular (:func:`~reportgen.sources.text.singular`)
+    when one is titled by that ("leaves": *Leaf*), else ``None``."""
+    if _article_on(reading, search, lang) is not None:
+        return reading
+    one = singular(reading, lang)
+    return one if one != reading and _article_on(one, search, lang) is not None else None
+
+
+def _singular(request: Request, search: SearchBackend, lang: str) -> Request:
+    """The request with each subject no article is titled by in the singular, when an article is titled by
+    that (:func:`_titled_reading`): "Wolves" is *Wolf*; "Why do leaves change color in autumn?" had been
+    planned on *Color*, with Yellow, Fluorescence and Red, the light stem not folding "leaves" to "leaf".
+
+    Returns:
+        ``request`` itself, or a copy with the subjects in the singular.
+    """
+    subjects = [_titled_reading(s, search, lang) or s for s in request.subjects]
+    if subjects == request.subjects:
+        return request
+    return replace(request, subjects=subjects, title=request.title or request.subject)  # titled as asked: "Wolves"
 
 
 #: Endings that make a noun an adjective of it, by language: "inca" → "incaico" (es), "Canada" → "canadien"

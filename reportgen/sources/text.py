@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
+from typing import Any
 
 __all__ = [
     "CJK_RE",
@@ -28,10 +30,41 @@ __all__ = [
     "clean_text",
     "fold",
     "has_cjk",
+    "singular",
     "split_sentences",
     "stopwords",
     "tokenize",
 ]
+
+# --------------------------------------------------------------------------- word forms
+
+
+@cache
+def _inflections() -> Any:
+    import inflect
+
+    return inflect.engine()
+
+
+def singular(phrase: str, lang: str) -> str:
+    """``phrase`` with its last word in the singular, by the ``inflect`` library's English rules:
+    "leaves" → "leaf", "Wolves" → "Wolf", "mice" → "mouse" (plurals the light stem of
+    :func:`reportgen.agents.ranking.stem` does not fold). Its rules slip on some singular words
+    ("physics" → "physic"): a caller keeps the singular only where the corpus confirms it.
+
+    Args:
+        phrase: Words, the last one a noun.
+        lang: Their language; only English (``en``) is inflected.
+
+    Returns:
+        The phrase in the singular, or the phrase itself (another language, a word already singular).
+    """
+    words = phrase.split()
+    if lang != "en" or not words or not words[-1].isalpha():
+        return phrase
+    one = _inflections().singular_noun(words[-1])
+    return " ".join([*words[:-1], one]) if one else phrase
+
 
 # --------------------------------------------------------------------------- cleaning
 
