@@ -42,6 +42,22 @@ def test_the_subject_is_separated_from_the_instruction(text, subjects, aspects):
     assert request.aspects == aspects
 
 
+@pytest.mark.parametrize(("text", "lang", "title"), [
+    ("Why do leaves change color in autumn?", "en", "Why do leaves change color in autumn?"),  # was "Leaves change…"
+    ("Write a short report on the history of the printing press", "en", "The history of the printing press"),
+    ("Explain how vaccines work", "en", "How vaccines work"),  # asks, but was not typed as a question
+    ("¿cómo funcionan las vacunas?", "es", "¿Cómo funcionan las vacunas?"),
+    ("Comment se forment les ouragans ?", "fr", "Comment se forment les ouragans ?"),
+    ("Solar power", "en", ""),  # the request is its subject
+    ("Write a report on antibiotics for a general audience", "en", ""),
+    ("Tell me about the Great Barrier Reef", "en", ""),
+    ("Write a comprehensive report on electric vehicle (EV) adoption rates and the infrastructure challenges "
+     "shaping the future of transportation.", "en", ""),  # longer than a title
+])
+def test_a_report_asked_for_more_than_its_subject_is_titled_as_asked(text, lang, title):
+    assert read_request(text, lang).title == title
+
+
 def test_acronyms_questions_and_markup():
     assert read_request("Write a detailed report on the rise of Decentralized Finance (DeFi).").acronyms == ["DeFi"]
     assert read_request("Why do volcanoes erupt?").question
@@ -130,9 +146,10 @@ def test_a_subject_without_its_own_article_is_found_through_the_passages_that_me
 
 def test_instructions_and_questions_plan_the_subject():
     search = FakeSearch(SENSES)
-    for text in ("Write a comprehensive report on inflation.", "What causes inflation?"):
+    for text, title in (("Write a comprehensive report on inflation.", "inflation"),
+                        ("What causes inflation?", "What causes inflation?")):  # a question is titled by itself
         blueprint = plan_extractive("r", RunOptions(topic=text, sections=3), search)
-        assert blueprint.subject == "inflation" and blueprint.topic == text
+        assert blueprint.subject == title and blueprint.topic == text
         assert blueprint.task("research-overview").inputs["query"].value == "inflation"
         assert "Cosmic inflation" not in {t.inputs["title"].value for t in blueprint.tasks if t.kind == "write"}
 
@@ -494,7 +511,7 @@ def test_a_subject_the_corpus_writes_as_an_adjective_is_its_article():
     from reportgen.blueprint.planner import resolve_subject, written_as_adjective
 
     request = resolve_subject(read_request("Historia del Imperio inca", "es"), FakeSearch(INCAS), "es")
-    assert request.subjects == ["Imperio incaico"] and request.title == "Imperio inca"
+    assert request.subjects == ["Imperio incaico"] and request.title == "Historia del Imperio inca"
     assert request.named_as == {"Imperio inca": "Imperio incaico"}
     themes, core, _ = gather_themes(request, FakeSearch(INCAS), 4, "es")
     assert core and core[0].title == "Imperio incaico" and "Imperio gupta" not in [p.title for p in core]
@@ -717,8 +734,8 @@ def test_each_related_subject_leads_through_its_parts_article():
         assert leads <= set(themes[:2]), (text, themes)
         blueprint = plan_extractive("r", RunOptions(topic=text), FakeSearch(PARTS))
         assert blueprint.note  # says what it lacks
-        # titled as read; searched and judged as held ("deprivation" is no sign of being on the subject)
-        assert blueprint.subject == request.subject
+        # titled as asked; searched and judged as held ("deprivation" is no sign of being on the subject)
+        assert blueprint.subject == text
         held = {t.inputs["subject"].value for t in blueprint.tasks if t.kind in ("write", "conclusion")}
         assert held == {request.subject.replace("coffee production", "Coffee").replace("sleep deprivation", "Sleep")}
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from reportgen.agents.ranking import stem
+from reportgen.agents.ranking import stem, terms
 from reportgen.sources.text import fold
 
 __all__ = ["DEFAULT_SECTIONS", "LONG_SECTIONS", "SHORT_SECTIONS", "Request", "asks_why", "is_aspect",
@@ -398,6 +398,7 @@ def read_request(text: str, lang: str = "en") -> Request:
         said = said[:nouns[-1].start()] + said[nouns[-1].end():]
     depth = "long" if _LONG.search(said) else "short" if _SHORT.search(said) else ""
     body = _tidy(_INSTRUCTION.sub("", lead if lead.strip() else body))
+    wrote = body  # what was asked for, the instruction gone: the report's title when more than its subject
     if _QUESTION.match(body) and re.match(r"^how\s+(?!do|does|did|is|are|was|were|can|could|will|would)\w+",
                                           body, re.IGNORECASE):
         body = re.sub(r"^how\s+", "how do ", body, flags=re.IGNORECASE)  # "explain how vaccines work"
@@ -470,8 +471,35 @@ def read_request(text: str, lang: str = "en") -> Request:
     # two subjects are titled in the request's language ("Abeilles et pollinisation"); the subject phrase
     # itself joins them with "and" for every rule that reads it (names_subject)
     title = f" {_TITLE_AND[lang]} ".join(subjects) if len(subjects) == 2 and lang in _TITLE_AND else ""
+    typed = text.rstrip().endswith(("?", "？"))  # "Explain how vaccines work" asks, but is no question to title
+    title = _asked_title(_TRAILING_AUDIENCE.sub("", wrote) if asked else wrote, subjects, typed, lang) or title
     return Request(text=raw, subjects=subjects, aspects=aspects[:6], question=question, acronyms=acronyms,
                    alternatives=alternatives if len(subjects) == 1 else [], depth=depth, title=title)
+
+
+#: Most characters of a title written as the request asked (:func:`_asked_title`); a longer request is
+#: titled by its subject (a title of two lines at most on an A4 title page).
+TITLE_CHARS = 90
+
+
+def _asked_title(wrote: str, subjects: list[str], question: bool, lang: str) -> str:
+    """The report's title as the request asked, when it asks for more than its subject: "Why do leaves
+    change color in autumn?" (it had been titled "Leaves change color"), "The history of the printing
+    press" (had been "Printing press"), "¿Cómo funcionan las vacunas?". ``""`` when the request is its
+    subject, or longer than :data:`TITLE_CHARS`.
+
+    Args:
+        wrote: The request without its instruction or lead-in, tidied (:func:`_tidy`).
+        subjects: The subjects read from it.
+        question: Whether it was typed as a question (its marks are put back, as the language writes them).
+        lang: Its language.
+    """
+    if not wrote or len(wrote) > TITLE_CHARS or terms(wrote, lang) <= terms(" ".join(subjects), lang):
+        return ""
+    title = wrote[:1].upper() + wrote[1:]
+    if question:
+        title = f"¿{title}?" if lang == "es" else f"{title} ?" if lang == "fr" else f"{title}?"
+    return title
 
 
 def asks_why(request: Request) -> bool:
