@@ -140,6 +140,33 @@ def test_mode_note_and_limitations_are_visible(page: Page) -> None:
     for limitation in report.limitations:
         assert limitation.reason in page.visible_text
     assert "chart-wind" in page.visible_text and "604" in page.visible_text
+    # what the task ids and codes are is said under the heading, for the codes the report carries
+    legend = [attrs for attrs in page.tags("p") if attrs.get("class") == "limitations-legend"]
+    assert len(legend) == 1 and "ACP status code: 604 when a tool call failed" in page.visible_text
+
+
+def test_the_limitations_legend_in_every_output_and_language(tmp_path: Path) -> None:
+    """"chart-1, chart-2 (605)" had been read as an alarm nothing explained."""
+    from reportgen.render.docx import render_docx
+    from reportgen.render.labels import limitations_legend, render_labels
+    from reportgen.render.markdown import escape_markdown, render_markdown
+
+    report = sample_report(limitations=[Limitation(task_id="chart-1", status_code=605, reason="No chart."),
+                                        Limitation(task_id="conclusion", status_code=605, reason="No end."),
+                                        Limitation(task_id="", status_code=None, reason="Budget reached.")])
+    legend = limitations_legend(report, render_labels("en"))
+    assert legend.endswith("ACP status code: 605 when the sources lacked what the task needed.")
+    assert escape_markdown(legend) in render_markdown(report).text
+    docx = tmp_path / "r.docx"
+    docx.write_bytes(render_docx(report))
+    import docx as python_docx
+
+    assert legend in [p.text for p in python_docx.Document(str(docx)).paragraphs]
+    french = sample_report(lang="fr", limitations=report.limitations)
+    assert "code de statut ACP : 605 quand les sources" in limitations_legend(french, render_labels("fr"))
+    # a language without its own words has no English line in it; nor has a report without codes
+    assert limitations_legend(sample_report(lang="zh", limitations=report.limitations), render_labels("zh")) == ""
+    assert limitations_legend(sample_report(limitations=report.limitations[2:]), render_labels("en")) == ""
 
 
 def test_no_limitations_section_without_limitations() -> None:

@@ -43,7 +43,7 @@ from reportgen.render.html import (
     site_name,
     text_direction,
 )
-from reportgen.render.labels import counted, limitations_notice, render_labels
+from reportgen.render.labels import counted, limitations_legend, limitations_notice, render_labels
 from reportgen.render.layout import place_figures, place_tables
 from reportgen.render.svg import svg_to_png
 from reportgen.render.tables import TableView
@@ -135,6 +135,9 @@ def render_docx(report: Report, *, appendix: AppendixView | None = None) -> byte
 
     if report.limitations:
         doc.add_heading(_text(labels["limitations"]), level=1)
+        legend = limitations_legend(report, labels)
+        if legend:
+            doc.add_paragraph(_text(legend))
         for item in report.limitations:
             para = doc.add_paragraph(style="List Bullet")
             if item.task_id:

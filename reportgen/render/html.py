@@ -24,7 +24,7 @@ from markupsafe import Markup
 
 from reportgen.errors import RenderError
 from reportgen.render.appendix import AppendixView
-from reportgen.render.labels import counted, limitations_notice, render_labels
+from reportgen.render.labels import counted, limitations_legend, limitations_notice, render_labels
 from reportgen.render.layout import place_figures
 from reportgen.render.sanitize import sanitize_markup
 from reportgen.render.tables import TableView, table_views
@@ -247,6 +247,7 @@ def render_html(
         "sentence_gap": sentence_gap(lang),
         "labels": (labels := render_labels(_primary_subtag(lang))),
         "limitations_notice": limitations_notice(report, labels),
+        "limitations_legend": limitations_legend(report, labels),
         "theme": template,
         "stylesheet": _stylesheets(env, template),
         "figures_by_section": figures_by_section,

@@ -16,7 +16,7 @@ from typing import Any
 from reportgen import i18n
 from reportgen.i18n import counted
 
-__all__ = ["RENDER_LABELS", "counted", "limitations_notice", "render_labels"]
+__all__ = ["RENDER_LABELS", "counted", "limitations_legend", "limitations_notice", "render_labels"]
 
 #: Words only the renderer prints, and whole label sets for languages
 #: :mod:`reportgen.i18n` does not cover. English is complete; every other
@@ -44,6 +44,16 @@ RENDER_LABELS: dict[str, dict[str, str]] = {
         "empty_table": "(no rows)",
         "footnotes": "Notes",
         "list_separator": ", ",
+        # the ACP status codes' meanings (../shared/DESIGN.md, "Status codes"), read after the code
+        "limitations_legend": ("Each line names the tasks of the execution blueprint it concerns (see the "
+                               "appendix) and their ACP status code: {codes}."),
+        "status_601": "when required inputs were missing",
+        "status_602": "when the step's details were wrong or incomplete",
+        "status_603": "when a parameter was misused",
+        "status_604": "when a tool call failed",
+        "status_605": "when the sources lacked what the task needed",
+        "status_606": "when a task it depends on lacked what it needed",
+        "status_607": "when the result was irrelevant or wrong for its aim",
     },
     "fr": {
         "table": "Tableau",
@@ -71,6 +81,15 @@ RENDER_LABELS: dict[str, dict[str, str]] = {
         "not_run_one": "non exécutée",
         "empty_table": "(aucune ligne)",
         "footnotes": "Notes",
+        "limitations_legend": ("Chaque ligne nomme les tâches du plan d'exécution qu'elle concerne (voir "
+                               "l'annexe) et leur code de statut ACP : {codes}."),
+        "status_601": "quand des entrées requises manquaient",
+        "status_602": "quand les détails de l'étape étaient faux ou incomplets",
+        "status_603": "quand un paramètre était mal employé",
+        "status_604": "quand un appel d'outil a échoué",
+        "status_605": "quand les sources ne contenaient pas ce dont la tâche avait besoin",
+        "status_606": "quand une tâche dont elle dépend manquait de ce qu'il lui fallait",
+        "status_607": "quand le résultat était hors sujet ou faux",
     },
     "es": {
         "table": "Tabla",
@@ -98,6 +117,15 @@ RENDER_LABELS: dict[str, dict[str, str]] = {
         "not_run_one": "no ejecutada",
         "empty_table": "(sin filas)",
         "footnotes": "Notas",
+        "limitations_legend": ("Cada línea nombra las tareas del plan de ejecución a las que se refiere (véase "
+                               "el anexo) y su código de estado ACP: {codes}."),
+        "status_601": "cuando faltaban entradas obligatorias",
+        "status_602": "cuando los detalles del paso eran erróneos o incompletos",
+        "status_603": "cuando un parámetro se usó mal",
+        "status_604": "cuando falló una llamada a una herramienta",
+        "status_605": "cuando las fuentes no contenían lo que la tarea necesitaba",
+        "status_606": "cuando a una tarea de la que depende le faltaba lo que necesitaba",
+        "status_607": "cuando el resultado era irrelevante o erróneo para su fin",
     },
     "zh": {
         "report": "报告",
@@ -253,3 +281,28 @@ def limitations_notice(report: Any, labels: dict[str, str]) -> str:
     """
     n = len(report.counted_limitations)
     return f"{n} {counted(labels, 'incomplete', n)}" if n else ""
+
+
+def limitations_legend(report: Any, labels: dict[str, str]) -> str:
+    """The line under the Limitations heading that says what its task ids and status codes are: "Each line
+    names the tasks of the execution blueprint it concerns (see the appendix) and their ACP status code: 605
+    when the sources lacked what the task needed." Only the codes the report's limitations carry are
+    explained (their meanings: ``../shared/DESIGN.md``, "Status codes"). A reader had taken "chart-1 (605)"
+    for an alarm nothing explained.
+
+    Args:
+        report: The :class:`~reportgen.report.Report`.
+        labels: The report language's labels (:func:`render_labels`).
+
+    Returns:
+        The line; ``""`` when no limitation carries a status code, or in a language this module has no
+        words for it in (English, French, Spanish have).
+    """
+    lang = str(report.lang).split("-")[0].lower()
+    if "limitations_legend" not in RENDER_LABELS.get(lang, {}):
+        return ""  # written in English inside a report in another language, it would read as broken
+    codes = sorted({item.status_code for item in report.limitations if item.status_code is not None})
+    meanings = [f"{code} {labels[f'status_{code}']}" for code in codes if f"status_{code}" in labels]
+    if not meanings:
+        return ""
+    return labels["limitations_legend"].format(codes=i18n.join_list(meanings, lang))

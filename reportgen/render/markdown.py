@@ -30,7 +30,7 @@ from reportgen.render.html import (
     site_name,
     text_direction,
 )
-from reportgen.render.labels import counted, limitations_notice, render_labels
+from reportgen.render.labels import counted, limitations_legend, limitations_notice, render_labels
 from reportgen.render.layout import place_figures, place_tables
 from reportgen.render.svg import check_svg
 from reportgen.render.tables import TableView
@@ -161,6 +161,8 @@ def render_markdown(report: Report, *, appendix: AppendixView | None = None) -> 
 
     if report.limitations:
         out += [f"## {escape_markdown(labels['limitations'])}", ""]
+        legend = limitations_legend(report, labels)
+        out += [escape_markdown(legend), ""] if legend else []
         for item in report.limitations:
             head = ""
             if item.task_id:
