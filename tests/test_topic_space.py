@@ -132,6 +132,10 @@ def test_companions_join_the_nearest_section_and_need_document_vectors(search):
     groups = companion_themes(chosen, ["Economy 3", "Cosmos 3", "Nowhere"], space)
     assert groups == {"Economy 0": ["Economy 3"], "Cosmos 0": ["Cosmos 3"]}
     assert companion_themes(chosen, ["Economy 3"], None) == {}
+    # the periods of a history: a document joins only a section whose title it writes, however near another is
+    named = companion_themes(chosen, ["Economy 3", "Cosmos 3"], space,
+                             naming={"Economy 3": "Prices rose in Economy 0.", "Cosmos 3": "Stars, as in Economy 0."})
+    assert named == {"Economy 0": ["Economy 3"]}
 
 
 def test_the_overview_research_keeps_to_the_cores_sense(search, corpus, tmp_path):

@@ -1109,7 +1109,10 @@ def gather_themes(
     # only documents that name the subject join: the nearest neighbours of its core in the topic space
     # were tried and brought Gibbon into a section on tea plants
     spare = [p.title for p in scored if p not in chosen and p.source_id not in core_ids]
-    return [p.title for p in chosen], core, companion_themes(chosen, spare, space)
+    # the periods of a history: a document joins the period it names (the Second Sino-Japanese War had joined
+    # the Jōmon period, the nearest section in the topic space)
+    periods = {p.title: f"{p.title} {docs[p.source_id]}" for p in scored} if _is_history(request, lang) else None
+    return [p.title for p in chosen], core, companion_themes(chosen, spare, space, naming=periods)
 
 
 def taking_turns(scored: list[Passage], texts: dict[str, str], request: Request, lang: str) -> list[Passage]:
@@ -1218,7 +1221,8 @@ COMPANION_SIMILARITY = 0.35
 MAX_COMPANIONS = 4
 
 
-def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace | None) -> dict[str, list[str]]:
+def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace | None,
+                     naming: dict[str, str] | None = None) -> dict[str, list[str]]:
     """The related documents each section reads besides its own: a section combines several sources.
 
     Each spare related document (on the subject, not chosen as a section)
@@ -1233,6 +1237,8 @@ def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace 
         chosen: The sections' own documents, in reading order.
         spare: Titles of other related documents, best first.
         space: The corpus's topic space, if any.
+        naming: The spare documents' texts by title, when a document may join only a section whose title
+            (its qualifier removed) it writes: the periods of a history (:func:`_is_history`).
 
     Returns:
         ``{section title: [companion titles]}`` (sections without one omitted).
@@ -1245,6 +1251,11 @@ def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace 
     if not sections or not others:
         return {}
     similarity = space.documents[[row[t] for t in others]] @ space.documents[[row[p.title] for p in sections]].T
+    if naming is not None:  # a section its text does not name is none it may join
+        for i, title in enumerate(others):
+            for j, section in enumerate(sections):
+                if not writes_phrase(naming.get(title, title), bare_title(section.title)):
+                    similarity[i, j] = -1.0
     joined: dict[str, list[str]] = {}
     for i, title in enumerate(others):
         j = int(similarity[i].argmax())
@@ -1552,6 +1563,13 @@ def _event_of(request: Request, search: SearchBackend, lang: str) -> Request:
 HISTORY_TITLE = {"en": "History of {}", "fr": "Histoire de {}", "es": "Historia de {}"}
 
 
+def _is_history(request: Request, lang: str) -> bool:
+    """Whether a request's subject is a history the corpora hold an article on (:func:`_history_of`: *History
+    of Japan*), not a subject with its history asked as an aspect."""
+    word = fold(HISTORY_TITLE.get(lang, HISTORY_TITLE["en"]).split()[0])
+    return any(fold(s).startswith(f"{word} ") for s in request.subjects)
+
+
 def tells_history(request: Request, lang: str) -> bool:
     """Whether a request asks for its subject's history: it asks for it as an aspect ("The history of the
     bicycle", :func:`~reportgen.blueprint.request.read_request`) or its subject is a history
@@ -1562,8 +1580,7 @@ def tells_history(request: Request, lang: str) -> bool:
         lang: Its language.
     """
     word = fold(HISTORY_TITLE.get(lang, HISTORY_TITLE["en"]).split()[0])
-    return any(fold(a) == word for a in request.aspects) or any(
-        fold(s).startswith(f"{word} ") for s in request.subjects)
+    return any(fold(a) == word for a in request.aspects) or _is_history(request, lang)
 
 
 def in_time_order(chosen: list[Passage], told: str, texts: dict[str, str], lang: str) -> list[Passage]:
