@@ -280,12 +280,13 @@ def _print_result(result: Any) -> None:
     from reportgen.render.appendix import OUTCOMES, outcome
 
     # counted as the report's appendix draws them: "done", "degraded" (done without an optional input), ...
-    counts = Counter(outcome(t) for t in result.blueprint.tasks)
+    counts = Counter(outcome(t, result.blueprint) for t in result.blueprint.tasks)
     # body sections, as the note at the top counts them ("this report has one section")
     body = sum(1 for section in result.report.sections if section.role == "body")
+    tasks = ", ".join(f"{name.replace('_', ' ')} {counts[name]}" for name in OUTCOMES if counts[name])
     print(f"report {result.report_id}: {_count(body, 'body section')}, "
           f"{_count(len(result.report.figures), 'figure')}, {_count(len(result.report.references), 'reference')}; "
-          f"tasks {', '.join(f'{k} {counts[k]}' for k in OUTCOMES if counts[k])}")
+          f"tasks {tasks}")
     report = result.report
     if report.mode == "model" and report.usage:
         usage = report.usage

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from reportgen.acp import StatusCode
 from reportgen.blueprint.model import Blueprint, TaskStatus
 from reportgen.errors import RunError
 from reportgen.i18n import join_list, labels
@@ -162,9 +161,7 @@ def _limitations(blueprint: Blueprint, lang: str = "en") -> list[Limitation]:
         # a chart the sources hold no data for leaves its section whole, and so does an introduction or a
         # conclusion the sources hold no sentence on the subject for that the body does not quote already:
         # listed, not counted at the top
-        minor = code == StatusCode.INCOMPLETE_INFORMATION and (
-            task.kind == "chart" and all(t.status is TaskStatus.DONE for t in blueprint.dependents(task.id))
-            or task.kind in ("introduction", "conclusion"))
+        minor = blueprint.found_nothing(task)
         if minor and "subject" in task.inputs:  # said plainly, in the report's language (the details are logged)
             reason = labels(lang)[f"no_{task.kind}"].format(title=task.inputs["subject"].value)
         out.append(Limitation(task_id=task.id, status_code=code, reason=reason, minor=minor))

@@ -92,3 +92,8 @@ def test_the_summary_line_counts_tasks_as_the_appendix_draws_them(capsys):
     assert line.endswith(f"tasks done {len(blueprint.tasks) - 2}, degraded 1, failed 1")
     # body sections, as the note at the top counts them ("2 sections" of a report of one had read as a contradiction)
     assert line.startswith("report r: 1 body section, 0 figures, 1 reference;")
+    # a chart whose sources print no data (605), its section written all the same, found nothing: no failure
+    blueprint.task("chart-1").status_codes = [605]
+    _print_result(SimpleNamespace(blueprint=blueprint, report_id="r", report=report, files={}))
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line.endswith(f"tasks done {len(blueprint.tasks) - 2}, degraded 1, found nothing 1")

@@ -213,6 +213,28 @@ def test_the_appendix_counts_tasks_in_the_singular_and_the_plural(tmp_path: Path
     assert counted(render_labels("zh"), "done", 1) == "完成"  # a language without a singular form
 
 
+def test_the_appendix_does_not_count_a_task_that_found_nothing_as_failed() -> None:
+    """"18 tasks: 9 done, 4 degraded, 5 failed" on a report whose every section was written read as an alarm."""
+    from reportgen.blueprint.model import TaskStatus
+    from reportgen.blueprint.planner import compile_blueprint
+    from reportgen.render.appendix import build_appendix, outcome
+
+    blueprint = compile_blueprint("r", "Tea", ["Camellia", "Drink"], subject="Tea")
+    for task in blueprint.tasks:
+        task.status = TaskStatus.DONE
+    blueprint.task("chart-1").status, blueprint.task("chart-1").status_codes = TaskStatus.FAILED, [605]
+    blueprint.task("chart-2").status, blueprint.task("chart-2").status_codes = TaskStatus.FAILED, [604, 604]
+    blueprint.task("conclusion").status, blueprint.task("conclusion").status_codes = TaskStatus.FAILED, [605]
+    assert outcome(blueprint.task("chart-1"), blueprint) == "found_nothing"
+    assert outcome(blueprint.task("chart-2"), blueprint) == "failed"  # a tool that broke is a failure
+    assert outcome(blueprint.task("chart-1")) == "failed"  # without its blueprint, as before
+    view = build_appendix(blueprint)
+    assert view is not None and dict(view.counts)["found_nothing"] == 2 and dict(view.counts)["failed"] == 1
+    # a chart whose section could not be written without it is a failure too
+    blueprint.task("write-1").status = TaskStatus.SKIPPED
+    assert outcome(blueprint.task("chart-1"), blueprint) == "failed"
+
+
 def test_a_reference_url_reads_decoded_and_links_as_given(tmp_path: Path) -> None:
     """"R%C3%A9volution_industrielle" is shown "Révolution_industrielle"; the link keeps the escapes, and an
     escape that would decode to a control or format character stays escaped."""

@@ -19,6 +19,7 @@ from typing import Any
 import pydantic_core
 from pydantic import BaseModel, Field, model_validator
 
+from reportgen.acp.codes import StatusCode
 from reportgen.errors import CycleError, UnknownAgentError, UnresolvedInputError
 
 __all__ = ["Blueprint", "Task", "TaskInput", "TaskStatus"]
@@ -269,6 +270,21 @@ class Blueprint(BaseModel):
     def dependents(self, task_id: str) -> list[Task]:
         """Tasks that depend directly on ``task_id``."""
         return [t for t in self.tasks if task_id in t.dependencies]
+
+    def found_nothing(self, task: Task) -> bool:
+        """Whether a failed task only found nothing to use, leaving the report whole: a chart whose sources
+        print no data (its section written all the same), or an introduction or conclusion the sources hold
+        no sentence for that the body does not quote already, each ending on 605 (INCOMPLETE_INFORMATION).
+        The report lists them at the end without counting them at the top, and its appendix and the command
+        line do not count them as failed (a run of six whole sections had read "5 failed").
+
+        Args:
+            task: One of this blueprint's tasks.
+        """
+        code = next((c for c in reversed(task.status_codes) if c != 200), None)
+        return task.status is TaskStatus.FAILED and code == StatusCode.INCOMPLETE_INFORMATION and (
+            task.kind == "chart" and all(t.status is TaskStatus.DONE for t in self.dependents(task.id))
+            or task.kind in ("introduction", "conclusion"))
 
     def summary(self) -> dict[str, int]:
         """Count of tasks per status, e.g. ``{"done": 17, "failed": 1}``."""

@@ -44,18 +44,19 @@ __all__ = [
 ]
 
 #: Task outcomes in legend order.
-OUTCOMES: tuple[str, ...] = ("done", "degraded", "failed", "skipped", "not_run")
+OUTCOMES: tuple[str, ...] = ("done", "degraded", "found_nothing", "failed", "skipped", "not_run")
 
 #: Fill colour per outcome (colour-blind-safe hues, Okabe-Ito palette, with
 #: grey for tasks that did not run).
 OUTCOME_COLOURS: dict[str, str] = {
     "done": "#009E73",
     "degraded": "#E69F00",
+    "found_nothing": "#56B4E9",
     "failed": "#D55E00",
     "skipped": "#999999",
     "not_run": "#D9D9D9",
 }
-_TEXT_ON = {"done": "#ffffff", "degraded": "#1f2328", "failed": "#ffffff",
+_TEXT_ON = {"done": "#ffffff", "degraded": "#1f2328", "found_nothing": "#1f2328", "failed": "#ffffff",
             "skipped": "#ffffff", "not_run": "#1f2328"}
 
 _WIDTH_IN = 6.4
@@ -94,12 +95,19 @@ class AppendixView:
 PLAN_REVIEW: ContextVar[tuple[str, ...]] = ContextVar("reportgen_plan_review", default=())
 
 
-def outcome(task: Task) -> str:
-    """The outcome a task is drawn with (one of :data:`OUTCOMES`)."""
+def outcome(task: Task, blueprint: Blueprint | None = None) -> str:
+    """The outcome a task is drawn with (one of :data:`OUTCOMES`).
+
+    Args:
+        task: A task with its final state.
+        blueprint: Its blueprint: a failed task that only found nothing to use, the report whole without it,
+            is ``"found_nothing"`` (:meth:`~reportgen.blueprint.model.Blueprint.found_nothing`), not
+            ``"failed"``. Without it, every failed task is ``"failed"``.
+    """
     if task.status is TaskStatus.DONE:
         return "degraded" if task.degraded else "done"
     if task.status is TaskStatus.FAILED:
-        return "failed"
+        return "found_nothing" if blueprint is not None and blueprint.found_nothing(task) else "failed"
     if task.status is TaskStatus.SKIPPED:
         return "skipped"
     return "not_run"
@@ -121,11 +129,12 @@ def build_appendix(blueprint: Blueprint) -> AppendixView | None:
     tasks = list(blueprint.tasks)
     if not tasks:
         return None
-    counts = Counter(outcome(t) for t in tasks)
+    states = {t.id: outcome(t, blueprint) for t in tasks}
+    counts = Counter(states.values())
     timed = [t for t in tasks if t.started_at is not None]
     return AppendixView(
-        graph_svg=_draw_graph(tasks),
-        timeline_svg=_draw_timeline(timed) if timed else "",
+        graph_svg=_draw_graph(tasks, states),
+        timeline_svg=_draw_timeline(timed, states) if timed else "",
         total=len(tasks),
         counts=tuple((name, counts[name]) for name in OUTCOMES if counts[name]),
         not_run=len(tasks) - len(timed),
@@ -188,7 +197,7 @@ def _rc() -> dict[RcKeyType, Any]:
     }
 
 
-def _draw_graph(tasks: list[Task]) -> str:
+def _draw_graph(tasks: list[Task], states: dict[str, str]) -> str:
     import matplotlib  # with the drawing, not the module: start-up (issue 15)
     from matplotlib.backends.backend_svg import FigureCanvasSVG
     from matplotlib.figure import Figure
@@ -231,7 +240,7 @@ def _draw_graph(tasks: list[Task]) -> str:
                 ))
         for task in tasks:
             x, y = centre[task.id]
-            state = outcome(task)
+            state = states[task.id]
             ax.add_patch(FancyBboxPatch(
                 (x - box_w / 2, y - box_h / 2), box_w, box_h,
                 boxstyle="round,pad=0,rounding_size=0.08", facecolor=OUTCOME_COLOURS[state],
@@ -239,12 +248,12 @@ def _draw_graph(tasks: list[Task]) -> str:
             ))
             ax.text(x, y, _ascii(task.id), ha="center", va="center", fontsize=label_pt,
                     color=_TEXT_ON[state], zorder=3, clip_on=False)
-        _legend(fig, tasks)
+        _legend(fig, tasks, states)
         svg = _save(fig)
     return _charts_draw.finish_svg(svg, "Execution blueprint: tasks coloured by outcome")
 
 
-def _draw_timeline(tasks: list[Task]) -> str:
+def _draw_timeline(tasks: list[Task], states: dict[str, str]) -> str:
     import matplotlib
     from matplotlib.backends.backend_svg import FigureCanvasSVG
     from matplotlib.figure import Figure
@@ -269,7 +278,7 @@ def _draw_timeline(tasks: list[Task]) -> str:
         FigureCanvasSVG(fig)
         ax = fig.add_subplot()
         ys = list(range(n))
-        colours = [OUTCOME_COLOURS[outcome(t)] for t in tasks]
+        colours = [OUTCOME_COLOURS[states[t.id]] for t in tasks]
         widths = [max(w, span * 0.004) for w in lengths]
         ax.barh(ys, widths, left=starts, height=0.7, color=colours, zorder=2)
         ax.set_yticks(ys, [_ascii(f"{t.id} ({t.agent})", 40) for t in tasks], fontsize=label_pt)
@@ -282,15 +291,15 @@ def _draw_timeline(tasks: list[Task]) -> str:
         for side in ("top", "right", "left"):
             ax.spines[side].set_visible(False)
         ax.spines["bottom"].set_color(_MUTED)
-        _legend(fig, tasks, outside=True)
+        _legend(fig, tasks, states, outside=True)
         svg = _save(fig)
     return _charts_draw.finish_svg(svg, "Timeline of the agents' work")
 
 
-def _legend(fig: Figure, tasks: list[Task], outside: bool = False) -> None:
+def _legend(fig: Figure, tasks: list[Task], states: dict[str, str], outside: bool = False) -> None:
     from matplotlib.patches import Patch
 
-    present = {outcome(t) for t in tasks}
+    present = {states[t.id] for t in tasks}
     handles = [Patch(facecolor=OUTCOME_COLOURS[name], label=name.replace("_", " "))
                for name in OUTCOMES if name in present]
     if outside:  # above the axes, room made by the constrained layout
