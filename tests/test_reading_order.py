@@ -195,11 +195,14 @@ def test_a_body_sentence_must_name_the_subject_as_read_not_the_requests_other_wo
     notes = [{"text": "Tea is a drink made from the leaves of the tea plant, grown in China and India."}]
     other = _passage("Rome", "The history of Rome spans 28 centuries. Tea was drunk in Rome only much later.")
     ranked = rank_sentences([other], focus="Rome", topic=ctx.topic, lang="en", keywords=["rome"])
-    kept, _ = _about_the_subject(ranked, notes, ctx, "Camellia", (), "tea")
+    kept, _ = _about_the_subject(ranked, notes, ctx, "Rome", (), "tea")
     # the sentence naming tea comes first; the one naming only "history" merely fills the section up
     assert [s.text for s in kept] == ["Tea was drunk in Rome only much later.",
                                       "The history of Rome spans 28 centuries."]
-    loose, _ = _about_the_subject(ranked, notes, ctx, "Camellia", ())  # by the request's words, "history" counts
+    # only the section's own article (and its companions) fill it up: Rome's history is not Camellia's
+    kept, _ = _about_the_subject(ranked, notes, ctx, "Camellia", (), "tea")
+    assert [s.text for s in kept] == ["Tea was drunk in Rome only much later."]
+    loose, _ = _about_the_subject(ranked, notes, ctx, "Rome", ())  # by the request's words, "history" counts
     assert loose[0].text == "The history of Rome spans 28 centuries."
 
 
@@ -399,6 +402,37 @@ def test_a_section_leaves_the_other_sections_articles_to_them(tmp_path):
     assert sources("World Wide Web", ["HTTP", "Router"]) == {"World Wide Web"}
     assert sources("World Wide Web", []) == {"World Wide Web", "HTTP"}
     assert sources("Web", ["HTTP", "Router"]) == {"World Wide Web", "HTTP"}  # no article of its own
+
+
+def test_a_sentence_set_aside_as_off_the_subject_neither_fills_a_section_nor_stands_in_for_a_repeat(tmp_path):
+    """"Sun Tzu was a Chinese military general" had stood in a section on the Sun in a report on tides: it filled
+    the section up, or replaced a sentence another section had quoted."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    core = [_passage("Tide", "Tides are the rise and fall of sea level caused by the Moon and the Sun.")]
+    notes = [_passage("Sun", "The Sun pulls the oceans into tides. "
+                             "The Sun is the star at the centre of the Solar System."),
+             _passage("Sun Tzu", "Sun Tzu was a Chinese military general. He wrote The Art of War."),
+             *(_passage(f"Eclipse {i}", f"Sea level and tides follow the Sun in eclipse {i}.") for i in range(20))]
+    ctx = RunContext(topic="tides", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="write-1", agent="writer", kind="write", section="s1", aim="write")
+    inputs = {"notes": [p.model_dump() for p in notes], "title": "Sun", "subject": "tides",
+              "subject_notes": [p.model_dump() for p in core], "keywords": ["sun"]}
+    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]
+    quoted = [s["text"] for s in out["sentences"] + out["alternates"]]
+    assert "Sun Tzu was a Chinese military general." not in quoted
+    assert "The Sun pulls the oceans into tides." in quoted
+    few = {**inputs, "notes": [p.model_dump() for p in notes[:2]]}  # too few on the subject: the Sun's own fill up
+    out = writer.call(writer.build_request(task, few, "direct", ctx), ctx)["section"]
+    quoted = [s["text"] for s in out["sentences"] + out["alternates"]]
+    assert "The Sun is the star at the centre of the Solar System." in quoted
+    assert "Sun Tzu was a Chinese military general." not in quoted
 
 
 def test_the_plan_review_gives_the_writers_the_sections_left():

@@ -159,7 +159,10 @@ class WriterBrain(Brain):
             ranked = rank_sentences(passages, focus=focus, topic=topic, lang=ctx.lang, exclude=exclude | taken,
                                     keywords=params["keywords"]) if more else ranked[INTRO_SENTENCES:]
         chosen = with_antecedents(ranked[:wanted])
-        alternates = [s for s in [*ranked[wanted:], *spare] if s.after is None][:SPARE_SENTENCES]
+        # a body section's spares replace its sentences another section quoted (the coordinator's dedupe): only
+        # those about the subject, not the ones _about_the_subject set aside ("Sun Tzu was a Chinese military
+        # general" had stood in a section on the Sun in a report on tides)
+        alternates = [s for s in ranked[wanted:] if s.after is None][:SPARE_SENTENCES]
         sentences = [quoted(s.text, s.source) for s in _reading_order(chosen, title if kind == "write" else "")]
         if kind == "conclusion" and params["sections"]:
             sentences, extra = _summary(ranked, params["sections"], exclude, ctx, params.get("subject") or "")
@@ -273,10 +276,12 @@ def _about_the_subject(
         if named(s.text) or score >= cut or (
                 s.after is not None and s.after in {r.text for r in related}):
             related.append(s)
-    # the section's own best sentences fill it up when too few name the subject: its theme was kept as related
+    # the section's own best sentences (its article's and its companions') fill it up when too few name the
+    # subject: its theme was kept as related. Another article's sentence unrelated to the subject does not
+    # ("Sun Tzu was a Chinese military general" in a section on the Sun, in a report on tides)
     rest = [s for s in ranked if s not in related]
-    fill = max(0, BODY_FILL - len(related))
-    return related + rest[:fill], rest[fill:]
+    fill = [s for s in rest if s.source.get("title") in own][:max(0, BODY_FILL - len(related))]
+    return related + fill, [s for s in rest if s not in fill]
 
 
 def _summary(
