@@ -230,6 +230,11 @@ def test_the_appendix_does_not_count_a_task_that_found_nothing_as_failed() -> No
     assert outcome(blueprint.task("chart-1")) == "failed"  # without its blueprint, as before
     view = build_appendix(blueprint)
     assert view is not None and dict(view.counts)["found_nothing"] == 2 and dict(view.counts)["failed"] == 1
+    # a section written without a chart that found nothing is whole; without one whose tool broke, degraded
+    blueprint.task("write-1").degraded = blueprint.task("write-2").degraded = True
+    assert outcome(blueprint.task("write-1"), blueprint) == "done"
+    assert outcome(blueprint.task("write-2"), blueprint) == "degraded"
+    assert outcome(blueprint.task("write-1")) == "degraded"
     # a chart whose section could not be written without it is a failure too
     blueprint.task("write-1").status = TaskStatus.SKIPPED
     assert outcome(blueprint.task("chart-1"), blueprint) == "failed"

@@ -286,6 +286,20 @@ class Blueprint(BaseModel):
             task.kind == "chart" and all(t.status is TaskStatus.DONE for t in self.dependents(task.id))
             or task.kind in ("introduction", "conclusion"))
 
+    def lacks_input(self, task: Task) -> bool:
+        """Whether a task that ran without an optional input lacks it: the task meant to give it failed or did
+        not run, and did not only find nothing to use (:meth:`found_nothing`). A section written without a
+        chart its sources print no data for is whole, not degraded.
+
+        Args:
+            task: One of this blueprint's tasks.
+        """
+        if not task.degraded:
+            return False
+        producers = {inp.from_task for inp in task.inputs.values() if inp.from_task and inp.optional}
+        missing = [t for t in self.tasks if t.id in producers and t.status is not TaskStatus.DONE]
+        return not missing or not all(self.found_nothing(t) for t in missing)
+
     def summary(self) -> dict[str, int]:
         """Count of tasks per status, e.g. ``{"done": 17, "failed": 1}``."""
         counts: dict[str, int] = {}

@@ -102,10 +102,13 @@ def outcome(task: Task, blueprint: Blueprint | None = None) -> str:
         task: A task with its final state.
         blueprint: Its blueprint: a failed task that only found nothing to use, the report whole without it,
             is ``"found_nothing"`` (:meth:`~reportgen.blueprint.model.Blueprint.found_nothing`), not
-            ``"failed"``. Without it, every failed task is ``"failed"``.
+            ``"failed"``, and a task without an input only such a task was to give is ``"done"``, not
+            ``"degraded"`` (:meth:`~reportgen.blueprint.model.Blueprint.lacks_input`). Without it, every
+            failed task is ``"failed"`` and every task run without an optional input ``"degraded"``.
     """
     if task.status is TaskStatus.DONE:
-        return "degraded" if task.degraded else "done"
+        lacking = task.degraded if blueprint is None else blueprint.lacks_input(task)
+        return "degraded" if lacking else "done"
     if task.status is TaskStatus.FAILED:
         return "found_nothing" if blueprint is not None and blueprint.found_nothing(task) else "failed"
     if task.status is TaskStatus.SKIPPED:
