@@ -20,6 +20,10 @@ LABELS: dict[str, dict[str, str]] = {
                   "a fuller report, add your own documents or configure a model.",
         "little_one": "The corpora hold little on {subject!r}: this report has one section, from {titles}. For a "
                       "fuller report, add your own documents or configure a model.",
+        "few": "It has {count} sections, from {titles}. For a fuller report, add your own documents or configure "
+               "a model.",
+        "few_one": "It has one section, from {titles}. For a fuller report, add your own documents or configure a "
+                   "model.",
         "thin": "The corpora hold no text on {subject!r} as such; this report draws on the closest they hold: "
                 "{titles}.",
         "senses": "This report reads {subject!r} as {chosen}; the corpora also hold {others}: ask for one by its "
@@ -87,6 +91,10 @@ LABELS: dict[str, dict[str, str]] = {
                   "de {titles}. Pour un rapport plus complet, ajoutez vos propres documents ou configurez un modèle.",
         "little_one": "Les corpus contiennent peu de chose sur « {subject} » : ce rapport a une section, tirée de "
                       "{titles}. Pour un rapport plus complet, ajoutez vos propres documents ou configurez un modèle.",
+        "few": "Il a {count} sections, tirées de {titles}. Pour un rapport plus complet, ajoutez vos propres "
+               "documents ou configurez un modèle.",
+        "few_one": "Il a une section, tirée de {titles}. Pour un rapport plus complet, ajoutez vos propres "
+                   "documents ou configurez un modèle.",
         "thin": "Les corpus ne contiennent aucun texte sur « {subject} » en tant que tel ; ce rapport s'appuie "
                 "sur ce qu'ils contiennent de plus proche : {titles}.",
         "senses": "Ce rapport prend « {subject} » au sens de {chosen} ; les corpus contiennent aussi {others} : "
@@ -154,6 +162,10 @@ LABELS: dict[str, dict[str, str]] = {
                   "{titles}. Para un informe más completo, añada sus propios documentos o configure un modelo.",
         "little_one": "Los corpus contienen poco sobre «{subject}»: este informe tiene una sección, tomada de "
                       "{titles}. Para un informe más completo, añada sus propios documentos o configure un modelo.",
+        "few": "Tiene {count} secciones, tomadas de {titles}. Para un informe más completo, añada sus propios "
+               "documentos o configure un modelo.",
+        "few_one": "Tiene una sección, tomada de {titles}. Para un informe más completo, añada sus propios "
+                   "documentos o configure un modelo.",
         "thin": "Los corpus no contienen ningún texto sobre «{subject}» como tal; este informe se basa en lo "
                 "más cercano que contienen: {titles}.",
         "senses": "Este informe toma «{subject}» en el sentido de {chosen}; los corpus también contienen {others}: "

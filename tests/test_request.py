@@ -580,6 +580,16 @@ def test_a_report_the_corpus_holds_little_for_says_so_at_the_top():
     one = plan_extractive("r", RunOptions(topic="Jaguar", sections=1), FakeSearch(NAMED))
     assert "hold little" not in one.note  # one section is all that was asked for
 
+    from reportgen.blueprint.planner import little_note
+    from reportgen.blueprint.request import Request
+
+    # after the note that the corpora hold no text on it as such, the count alone: "aucun texte … en tant que
+    # tel" then "peu de chose" had read as a contradiction
+    asked = Request(text="t", subjects=["changement climatique"])
+    note = little_note(asked, ["Pollution", "Glaciation"], 6, "fr", thin=True)
+    assert note.startswith("Il a 2 sections, tirées de Pollution et Glaciation.") and "peu de chose" not in note
+    assert little_note(asked, ["Pollution"], 6, "en", thin=True).startswith("It has one section, from Pollution.")
+
 
 EVENTS = [
     _doc("Berlin Wall", "The Berlin Wall was a guarded concrete barrier that divided Berlin from 1961 to 1989. "

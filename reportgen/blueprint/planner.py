@@ -796,13 +796,16 @@ def named_note(request: Request, lang: str) -> str:
 FEW_SECTIONS = 3
 
 
-def little_note(request: Request, titles: list[str], count: int, lang: str) -> str:
+def little_note(request: Request, titles: list[str], count: int, lang: str, thin: bool = False) -> str:
     """A note for the top of the report when the corpora hold too little for the sections asked for:
-    fewer than :data:`FEW_SECTIONS` (and than ``count``) body sections, ``titles``. ``""`` otherwise."""
+    fewer than :data:`FEW_SECTIONS` (and than ``count``) body sections, ``titles``. ``""`` otherwise.
+    After the note that the corpora hold no text on the subject as such (``thin``, :func:`thin_note`) it
+    does not say again how little they hold: "aucun texte sur … en tant que tel" followed by "peu de chose
+    sur …" had read as a contradiction."""
     if len(titles) >= min(FEW_SECTIONS, count):
         return ""
-    return counted(labels(lang), "little", len(titles)).format(subject=request.title or request.subject,
-                                                               count=len(titles), titles=join_list(titles, lang))
+    return counted(labels(lang), "few" if thin else "little", len(titles)).format(
+        subject=request.title or request.subject, count=len(titles), titles=join_list(titles, lang))
 
 
 def sense_note(request: Request, core: list[Passage], search: SearchBackend, lang: str) -> str:
@@ -1819,8 +1822,9 @@ def plan_extractive(
                                   held=held_subject(request, core, options.lang),
                                   details=[{"companions": companions.get(t, [])} for t in titles],
                                   sense=[p.title for p in core])
-    blueprint.note = " ".join(n for n in (named_note(request, options.lang), thin_note(request, core, options.lang),
+    thin = thin_note(request, core, options.lang)
+    blueprint.note = " ".join(n for n in (named_note(request, options.lang), thin,
                                           sense_note(request, core, search, options.lang),
-                                          little_note(request, titles, count, options.lang)) if n)
+                                          little_note(request, titles, count, options.lang, thin=bool(thin))) if n)
     return blueprint
 
