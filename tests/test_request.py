@@ -703,12 +703,14 @@ def test_a_word_no_passage_writes_is_read_as_the_two_words_passages_write_it_as(
 
 
 LEAVES = [
-    _doc("Leaf", "A leaf is the main organ of photosynthesis in plants; leaves turn yellow when chlorophyll fades."),
+    _doc("Leaf", "A leaf is the main organ of photosynthesis in a plant."),
     _doc("Chlorophyll", "Chlorophyll is the green pigment of leaves; in autumn it breaks down."),
     _doc("Color", "Color is the visual perception of light: yellow, red and green are colors."),
     _doc("Yellow", "Yellow is the color between green and orange; leaves may be yellow."),
     _doc("Physic", "Physic is an old word for medicine."),
     _doc("Physics", "Physics is the natural science of matter and energy."),
+    _doc("Autumn", "Autumn is the season after summer; its main feature is the change in colour of the leaves of "
+         "deciduous trees."),
 ]
 
 
@@ -725,6 +727,12 @@ def test_a_plural_the_stem_does_not_fold_is_read_in_the_singular_when_an_article
     assert singular("Physics", "en") == "Physic"
     assert resolve_subject(read_request("Physics"), FakeSearch(LEAVES), "en").subjects == ["Physics"]
     assert singular("feuilles", "fr") == "feuilles" and singular("wolves", "en") == "wolf"
+    # the aspect's own article answers the question when it writes the subject in the plural ("leaves")
+    themes, _, _ = gather_themes(request, FakeSearch(LEAVES), 3, "en")
+    assert "Autumn" in themes, themes
+    from reportgen.blueprint.planner import written_forms
+
+    assert written_forms("leaf", "en") == [{"leaf"}, {"leave"}] and written_forms("bee", "en") == [{"bee"}]
 
 
 def test_a_subject_with_an_article_of_its_own_is_kept_whole():

@@ -41,7 +41,7 @@ from reportgen.errors import NoSourcesError
 from reportgen.i18n import counted, join_list, labels
 from reportgen.sources.index import topic_space
 from reportgen.sources.models import Passage, SearchBackend
-from reportgen.sources.text import bare_title, fold, singular, split_sentences, stopwords, tokenize
+from reportgen.sources.text import bare_title, fold, plural, singular, split_sentences, stopwords, tokenize
 
 if TYPE_CHECKING:
     from reportgen.agents.registry import Registry
@@ -1014,7 +1014,8 @@ def gather_themes(
     for aspect in request.aspects:
         candidates += search.search(f"{request.subject} {aspect}", k=30)
         own = _article_on(aspect, search, lang) if terms(aspect, lang) else None
-        if own is not None and any(terms(s, lang) <= terms(f"{own.title} {own.text}", lang) for s in request.subjects):
+        if own is not None and any(form <= terms(f"{own.title} {own.text}", lang)
+                                   for s in request.subjects for form in written_forms(s, lang)):
             answers.add(own.source_id)
             candidates.append(own)
     if asks_why(request):  # "Why is the sky blue?": the articles on what its texts say causes it
@@ -1035,6 +1036,9 @@ def gather_themes(
                   else uncommon(s, lang, space) if _own_article(s, core, lang) else distinctive(s, lang, space)
                   for s in request.subjects]
         naming += [{a.lower()} for a in request.acronyms]
+        # "leaves" names the leaf: a one-word subject's plural the light stem does not fold (written_forms)
+        naming += [form for s in request.subjects if s not in parts and len(terms(s, lang)) == 1
+                   for form in written_forms(s, lang)[1:]]
 
         def names(held: set[str]) -> bool:  # "hydroelectric" names hydroelectricity (ranking.mentions)
             return any(mentions(held, t) for ts in naming for t in ts)
@@ -1306,6 +1310,24 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
             return replace(request, subjects=[titled], aspects=[a for a in [rest, *request.aspects] if is_aspect(a)],
                            alternatives=[])
     return _titled_parts(request, search, lang)
+
+
+def written_forms(subject: str, lang: str) -> list[set[str]]:
+    """The terms of a subject as texts write it: itself, and its plural where the light stem
+    (:func:`~reportgen.agents.ranking.stem`) does not fold it to the same terms ("leaf": "leaves" is
+    ``{"leave"}``, :func:`~reportgen.sources.text.plural`). *Autumn*'s "the change in colour of the leaves"
+    answers "Why do leaves change color in autumn?", planned on *Leaf*.
+
+    Args:
+        subject: One subject.
+        lang: Its language (only English is inflected).
+
+    Returns:
+        The stemmed terms of each form, the subject's own first.
+    """
+    own = terms(subject, lang)
+    many = terms(plural(subject, lang), lang)
+    return [own, many] if many and many != own else [own]
 
 
 def _titled_reading(reading: str, search: SearchBackend, lang: str) -> str | None:

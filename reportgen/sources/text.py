@@ -30,6 +30,7 @@ __all__ = [
     "clean_text",
     "fold",
     "has_cjk",
+    "plural",
     "singular",
     "split_sentences",
     "stopwords",
@@ -64,6 +65,21 @@ def singular(phrase: str, lang: str) -> str:
         return phrase
     one = _inflections().singular_noun(words[-1])
     return " ".join([*words[:-1], one]) if one else phrase
+
+
+def plural(phrase: str, lang: str) -> str:
+    """``phrase`` with its last word in the plural, by the ``inflect`` library's English rules ("leaf" →
+    "leaves"): the form a text writes where :func:`singular`'s word is many. Another language, or a word
+    not alphabetic, is returned as is.
+
+    Args:
+        phrase: Words, the last one a noun in the singular.
+        lang: Their language; only English (``en``) is inflected.
+    """
+    words = phrase.split()
+    if lang != "en" or not words or not words[-1].isalpha():
+        return phrase
+    return " ".join([*words[:-1], _inflections().plural_noun(words[-1])])
 
 
 # --------------------------------------------------------------------------- cleaning
