@@ -1210,6 +1210,9 @@ def kind_of(text: str, subject: str, kind: str, lang: str) -> bool:
         subject: The subject.
         kind: A candidate's title, its qualifier removed.
         lang: The language.
+
+    Returns:
+        True when the first sentence defines the subject so.
     """
     sentences = split_sentences(text, lang)
     if not sentences:
@@ -1588,11 +1591,15 @@ def _event_of(request: Request, search: SearchBackend, lang: str) -> Request:
 HISTORY_TITLE = {"en": "History of {}", "fr": "Histoire de {}", "es": "Historia de {}"}
 
 
+def _history_word(lang: str) -> str:
+    """The word a history's title starts with in ``lang`` (:data:`HISTORY_TITLE`), accent-folded."""
+    return fold(HISTORY_TITLE.get(lang, HISTORY_TITLE["en"]).split()[0])
+
+
 def _is_history(request: Request, lang: str) -> bool:
     """Whether a request's subject is a history the corpora hold an article on (:func:`_history_of`: *History
     of Japan*), not a subject with its history asked as an aspect."""
-    word = fold(HISTORY_TITLE.get(lang, HISTORY_TITLE["en"]).split()[0])
-    return any(fold(s).startswith(f"{word} ") for s in request.subjects)
+    return any(fold(s).startswith(f"{_history_word(lang)} ") for s in request.subjects)
 
 
 def tells_history(request: Request, lang: str) -> bool:
@@ -1603,9 +1610,11 @@ def tells_history(request: Request, lang: str) -> bool:
     Args:
         request: The read request, its subject resolved (:func:`resolve_subject`).
         lang: Its language.
+
+    Returns:
+        True when its sections are to come in time order (:func:`in_time_order`).
     """
-    word = fold(HISTORY_TITLE.get(lang, HISTORY_TITLE["en"]).split()[0])
-    return any(fold(a) == word for a in request.aspects) or _is_history(request, lang)
+    return any(fold(a) == _history_word(lang) for a in request.aspects) or _is_history(request, lang)
 
 
 def in_time_order(chosen: list[Passage], told: str, texts: dict[str, str], lang: str) -> list[Passage]:
@@ -1652,7 +1661,7 @@ def _history_of(request: Request, search: SearchBackend, lang: str) -> Request:
     Returns:
         ``request`` itself, or a copy with the subjects replaced and the history aspect spent.
     """
-    told = [a for a in request.aspects if fold(a) in {fold(t.split()[0]) for t in HISTORY_TITLE.values()}]
+    told = [a for a in request.aspects if fold(a) in {_history_word(code) for code in HISTORY_TITLE}]
     pattern = HISTORY_TITLE.get(lang)
     if not told or pattern is None:
         return request

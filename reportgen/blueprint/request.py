@@ -493,6 +493,9 @@ def _asked_title(wrote: str, subjects: list[str], question: bool, lang: str) -> 
         subjects: The subjects read from it.
         question: Whether it was typed as a question (its marks are put back, as the language writes them).
         lang: Its language.
+
+    Returns:
+        The title, or ``""``.
     """
     if not wrote or len(wrote) > TITLE_CHARS or terms(wrote, lang) <= terms(" ".join(subjects), lang):
         return ""
