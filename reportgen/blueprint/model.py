@@ -280,6 +280,9 @@ class Blueprint(BaseModel):
 
         Args:
             task: One of this blueprint's tasks.
+
+        Returns:
+            True for such a task; False for any other, failed or not.
         """
         code = next((c for c in reversed(task.status_codes) if c != 200), None)
         return task.status is TaskStatus.FAILED and code == StatusCode.INCOMPLETE_INFORMATION and (
@@ -293,6 +296,9 @@ class Blueprint(BaseModel):
 
         Args:
             task: One of this blueprint's tasks.
+
+        Returns:
+            True when the task is degraded by a real failure; False when it is whole.
         """
         if not task.degraded:
             return False
