@@ -112,9 +112,9 @@ LABELS: dict[str, dict[str, str]] = {
                     "ni assez d'événements datés",
         "no_charts": "Pas de graphique pour les sections {titles} : leurs sources ne donnent pas deux nombres "
                      "comparables ni assez d'événements datés",
-        "no_introduction": "Pas d'introduction : les sources ne donnent aucune phrase sur {title} que les sections "
-                           "ne citent pas",
-        "no_conclusion": "Pas de conclusion : les sources ne donnent aucune phrase sur {title} que le rapport ne "
+        "no_introduction": "Pas d'introduction : les sources ne donnent aucune phrase sur « {title} » que les "
+                           "sections ne citent pas",
+        "no_conclusion": "Pas de conclusion : les sources ne donnent aucune phrase sur « {title} » que le rapport ne "
                          "cite pas déjà",
         "section_left_out": (
             "La section sur {title} a été omise : chaque phrase trouvée est déjà citée plus haut dans le rapport"
@@ -185,9 +185,9 @@ LABELS: dict[str, dict[str, str]] = {
                     "hechos fechados",
         "no_charts": "Sin gráfico para las secciones {titles}: sus fuentes no dan dos cifras comparables ni "
                      "bastantes hechos fechados",
-        "no_introduction": "Sin introducción: las fuentes no dan ninguna frase sobre {title} que las secciones no "
-                           "citen",
-        "no_conclusion": "Sin conclusión: las fuentes no dan ninguna frase sobre {title} que el informe no cite ya",
+        "no_introduction": "Sin introducción: las fuentes no dan ninguna frase sobre «{title}» que las "
+                           "secciones no citen",
+        "no_conclusion": "Sin conclusión: las fuentes no dan ninguna frase sobre «{title}» que el informe no cite ya",
         "section_left_out": (
             "La sección sobre {title} se omitió: cada frase encontrada ya se cita antes en el informe"
         ),

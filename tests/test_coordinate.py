@@ -260,7 +260,7 @@ def test_an_introduction_or_conclusion_the_sources_hold_no_sentence_for_is_a_min
     introduction = blueprint.task("introduction")  # two subjects' own sections may say all there is
     introduction.status, introduction.status_codes = TaskStatus.FAILED, [605]
     (lim,) = _limitations(blueprint, "fr")
-    assert lim.minor and lim.reason.startswith("Pas d'introduction : les sources ne donnent aucune phrase sur Tea")
+    assert lim.minor and lim.reason.startswith("Pas d'introduction : les sources ne donnent aucune phrase sur « Tea »")
 
 
 def test_a_heading_drops_the_encyclopedias_lowercase_qualifier_unless_two_would_read_alike():

@@ -142,7 +142,7 @@ def test_mode_note_and_limitations_are_visible(page: Page) -> None:
     assert "chart-wind" in page.visible_text and "604" in page.visible_text
     # what the task ids and codes are is said under the heading, for the codes the report carries
     legend = [attrs for attrs in page.tags("p") if attrs.get("class") == "limitations-legend"]
-    assert len(legend) == 1 and "ACP status code: 604 when a tool call failed" in page.visible_text
+    assert len(legend) == 1 and "ACP status codes: 604 when a tool call failed" in page.visible_text
 
 
 def test_the_limitations_legend_in_every_output_and_language(tmp_path: Path) -> None:
@@ -155,7 +155,7 @@ def test_the_limitations_legend_in_every_output_and_language(tmp_path: Path) -> 
                                         Limitation(task_id="conclusion", status_code=605, reason="No end."),
                                         Limitation(task_id="", status_code=None, reason="Budget reached.")])
     legend = limitations_legend(report, render_labels("en"))
-    assert legend.endswith("ACP status code: 605 when the sources lacked what the task needed.")
+    assert legend.endswith("ACP status codes: 605 when the sources lacked what the task needed.")
     assert escape_markdown(legend) in render_markdown(report).text
     docx = tmp_path / "r.docx"
     docx.write_bytes(render_docx(report))
@@ -163,7 +163,7 @@ def test_the_limitations_legend_in_every_output_and_language(tmp_path: Path) -> 
 
     assert legend in [p.text for p in python_docx.Document(str(docx)).paragraphs]
     french = sample_report(lang="fr", limitations=report.limitations)
-    assert "code de statut ACP : 605 quand les sources" in limitations_legend(french, render_labels("fr"))
+    assert "codes de statut ACP : 605 quand les sources" in limitations_legend(french, render_labels("fr"))
     # a language without its own words has no English line in it; nor has a report without codes
     assert limitations_legend(sample_report(lang="zh", limitations=report.limitations), render_labels("zh")) == ""
     assert limitations_legend(sample_report(limitations=report.limitations[2:]), render_labels("en")) == ""

@@ -46,8 +46,8 @@ RENDER_LABELS: dict[str, dict[str, str]] = {
         "footnotes": "Notes",
         "list_separator": ", ",
         # the ACP status codes' meanings (../shared/DESIGN.md, "Status codes"), read after the code
-        "limitations_legend": ("Each line names the tasks of the execution blueprint it concerns (see the "
-                               "appendix) and their ACP status code: {codes}."),
+        "limitations_legend": ("The tasks named are those of the execution blueprint in the appendix; the "
+                               "codes are ACP status codes: {codes}."),
         "status_601": "when required inputs were missing",
         "status_602": "when the step's details were wrong or incomplete",
         "status_603": "when a parameter was misused",
@@ -83,8 +83,8 @@ RENDER_LABELS: dict[str, dict[str, str]] = {
         "not_run_one": "non exécutée",
         "empty_table": "(aucune ligne)",
         "footnotes": "Notes",
-        "limitations_legend": ("Chaque ligne nomme les tâches du plan d'exécution qu'elle concerne (voir "
-                               "l'annexe) et leur code de statut ACP : {codes}."),
+        "limitations_legend": ("Les tâches nommées sont celles du plan d'exécution en annexe ; les codes sont "
+                               "des codes de statut ACP : {codes}."),
         "status_601": "quand des entrées requises manquaient",
         "status_602": "quand les détails de l'étape étaient faux ou incomplets",
         "status_603": "quand un paramètre était mal employé",
@@ -120,8 +120,8 @@ RENDER_LABELS: dict[str, dict[str, str]] = {
         "not_run_one": "no ejecutada",
         "empty_table": "(sin filas)",
         "footnotes": "Notas",
-        "limitations_legend": ("Cada línea nombra las tareas del plan de ejecución a las que se refiere (véase "
-                               "el anexo) y su código de estado ACP: {codes}."),
+        "limitations_legend": ("Las tareas nombradas son las del plan de ejecución del anexo; los códigos son "
+                               "códigos de estado ACP: {codes}."),
         "status_601": "cuando faltaban entradas obligatorias",
         "status_602": "cuando los detalles del paso eran erróneos o incompletos",
         "status_603": "cuando un parámetro se usó mal",
@@ -289,9 +289,10 @@ def limitations_notice(report: Any, labels: dict[str, str]) -> str:
 
 
 def limitations_legend(report: Any, labels: dict[str, str]) -> str:
-    """The line under the Limitations heading that says what its task ids and status codes are: "Each line
-    names the tasks of the execution blueprint it concerns (see the appendix) and their ACP status code: 605
-    when the sources lacked what the task needed." Only the codes the report's limitations carry are
+    """The line under the Limitations heading that says what its task ids and status codes are: "The tasks
+    named are those of the execution blueprint in the appendix; the codes are ACP status codes: 605 when the
+    sources lacked what the task needed." (the same words under the PDF's table and the Markdown's list).
+    Only the codes the report's limitations carry are
     explained (their meanings: ``../shared/DESIGN.md``, "Status codes"). A reader had taken "chart-1 (605)"
     for an alarm nothing explained.
 
