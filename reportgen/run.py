@@ -57,8 +57,11 @@ SLUG_CHARS = 32
 def new_report_id(topic: str, out_dir: Path | None = None) -> str:
     """Make a short, unique report id that is safe on every file system.
 
-    The id is an ASCII slug of the topic (accents folded, other scripts
-    dropped; ``"report"`` when nothing is left), cut to :data:`SLUG_CHARS`
+    The id is an ASCII slug of what the topic asks for (its instruction or
+    lead-in removed, :func:`~reportgen.blueprint.request.read_request`: "Write a
+    short report on volcanoes" is ``"volcanoes-…"``, where its folder had been
+    named ``"write-a-short-report-on-…"``), accents folded, other scripts
+    dropped (``"report"`` when nothing is left), cut to :data:`SLUG_CHARS`
     characters, plus 6 random hex digits: ``"renewable-energy-3f9a2c"``. It is
     never the raw user text, holds only ``[a-z0-9-]``, and is at most 39
     characters long.
@@ -70,7 +73,9 @@ def new_report_id(topic: str, out_dir: Path | None = None) -> str:
     Returns:
         The id.
     """
-    ascii_text = unicodedata.normalize("NFKD", topic).encode("ascii", "ignore").decode()
+    request = read_request(topic)
+    asked = request.title or request.subject
+    ascii_text = unicodedata.normalize("NFKD", asked if asked.strip() else topic).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
     if len(slug) > SLUG_CHARS:
         slug = slug[:SLUG_CHARS].rsplit("-", 1)[0] if "-" in slug[:SLUG_CHARS] else slug[:SLUG_CHARS]

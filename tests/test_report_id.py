@@ -11,13 +11,17 @@ SAFE = re.compile(r"^[a-z0-9][a-z0-9-]{0,38}$")
 
 @pytest.mark.parametrize("topic, prefix", [
     ("Renewable energy", "renewable-energy-"),
-    ("What are floating point numbers?", "what-are-floating-point-numbers-"),
+    ("What are floating point numbers?", "floating-point-numbers-"),  # its subject: the question asks no more
     ("可再生能源", "report-"),
     ("Énergie renouvelable", "energie-renouvelable-"),
     ("../../etc/passwd", "etc-passwd-"),
     ("CON", "con-"),
     ("x" * 600, "x" * 32 + "-"),
-    ("a b " * 150, "a-b-a-b-"),
+    ("a b " * 150, "b-a-b-a-"),  # the article "a" goes, as from any subject
+    # named after what was asked, not the instruction ("write-a-short-report-on-…" hid the subject)
+    ("Write a short report on volcanoes", "volcanoes-"),
+    ("Write a short report on the history of the telephone", "the-history-of-the-telephone-"),
+    ("<script>alert(1)</script>", "alert-"),
 ])
 def test_ids_are_safe(topic, prefix):
     rid = new_report_id(topic)
