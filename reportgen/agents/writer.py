@@ -124,10 +124,9 @@ class WriterBrain(Brain):
             passages, focus=focus, topic=topic, lang=ctx.lang, exclude=exclude,
             keywords=params["keywords"], companions=params.get("companions") or (),
         )
-        spare: list[Any] = []
-        if kind == "write" and params["subject_notes"]:
-            ranked, spare = _about_the_subject(ranked, params["subject_notes"], ctx, params["title"],
-                                               params.get("companions") or (), params.get("subject") or "")
+        if kind == "write" and params["subject_notes"]:  # what it sets aside is no spare (the alternates below)
+            ranked, _ = _about_the_subject(ranked, params["subject_notes"], ctx, params["title"],
+                                           params.get("companions") or (), params.get("subject") or "")
         led = any(names_subject(str(sec.get("title", "")), focus) for sec in params["sections"])
 
         def own(r: Any) -> bool:  # a sentence of the subject's own article is about it, named or not

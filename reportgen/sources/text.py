@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -60,11 +61,7 @@ def singular(phrase: str, lang: str) -> str:
     Returns:
         The phrase in the singular, or the phrase itself (another language, a word already singular).
     """
-    words = phrase.split()
-    if lang != "en" or not words or not words[-1].isalpha():
-        return phrase
-    one = _inflections().singular_noun(words[-1])
-    return " ".join([*words[:-1], one]) if one else phrase
+    return _last_word(phrase, lang, lambda word: _inflections().singular_noun(word))
 
 
 def plural(phrase: str, lang: str) -> str:
@@ -76,10 +73,17 @@ def plural(phrase: str, lang: str) -> str:
         phrase: Words, the last one a noun in the singular.
         lang: Their language; only English (``en``) is inflected.
     """
+    return _last_word(phrase, lang, lambda word: _inflections().plural_noun(word))
+
+
+def _last_word(phrase: str, lang: str, inflect: Callable[[str], Any]) -> str:
+    """``phrase`` with its last word inflected by ``inflect`` (``inflect``'s engine returns ``False`` for a
+    word it leaves as is), in English only."""
     words = phrase.split()
     if lang != "en" or not words or not words[-1].isalpha():
         return phrase
-    return " ".join([*words[:-1], _inflections().plural_noun(words[-1])])
+    word = inflect(words[-1])
+    return " ".join([*words[:-1], word]) if word else phrase
 
 
 # --------------------------------------------------------------------------- cleaning
