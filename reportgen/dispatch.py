@@ -103,6 +103,24 @@ def _is_sqlite_saver(saver: Any) -> bool:
     return module is not None and isinstance(saver, module.AsyncSqliteSaver)
 
 
+async def _stop(running: Mapping[asyncio.Future, Task]) -> None:
+    """Cancel the task runs still in flight and wait until they have ended.
+
+    When the dispatcher leaves by an error (a checkpoint the database could not
+    write) or is itself cancelled (a lost lease, a hard stop), a task run left
+    behind would go on and log its AGENT_RESPONSE while the report runs again
+    elsewhere: the same task answered twice. Cancelled here, it logs nothing
+    and runs again from its start on resume.
+
+    Args:
+        running: The task futures in flight, with their tasks.
+    """
+    for future in running:
+        future.cancel()
+    if running:
+        await asyncio.wait(list(running))
+
+
 def _now() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -190,6 +208,9 @@ class Dispatcher:
             cancel_watch.add_done_callback(lambda _: finished_queue.put_nowait(None))  # wakes the loop
         try:
             return await self._loop(running, ready, finished_queue)
+        except BaseException:
+            await _stop(running)
+            raise
         finally:
             if cancel_watch is not None:
                 cancel_watch.cancel()

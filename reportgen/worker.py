@@ -29,6 +29,9 @@ Leases: every run first takes the job's lease in the database
 (:meth:`~reportgen.store.JobStore.acquire_lease`) and renews it every third of
 ``Settings.lease_s`` while it runs; the same heartbeat reads the job's cancel
 flag, so a cancel asked of any API replica reaches the worker running the job.
+A run that cannot renew its lease for half of ``lease_s`` stops at once
+(fencing, :meth:`Worker._heartbeat`): another worker may take the job when
+the lease runs out, and the two must never answer the same task.
 With ``REPORTGEN_BROKER_URL`` the API process runs no job itself: it records
 the job and hands it to the broker (:mod:`reportgen.broker`); Celery workers
 call :meth:`Worker.run_job`.
@@ -48,6 +51,7 @@ import re
 import shutil
 import socket
 import threading
+import time
 import unicodedata
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -656,13 +660,22 @@ class Worker:
         try:
             await asyncio.shield(task)
         except asyncio.CancelledError:
-            task.cancel()  # hard stop: the job stays `working` and resumes on the next start
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-            raise
+            current = asyncio.current_task()
+            if run.lost and not (current is not None and current.cancelling()):
+                pass  # the heartbeat stopped the run (its lease was lost): the lease holder records its end
+            else:
+                task.cancel()  # hard stop: the job stays `working` and resumes on the next start
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+                raise
         finally:
             beat.cancel()  # not awaited: a suppressed CancelledError there would swallow this task's own cancel
             self._running.pop(job_id, None)
+            if run.lost and self.broker is None and not self._stopping:
+                # Nobody else queues it here: its next run takes the lease back as soon as the
+                # database answers (the lease is still this worker's, or has run out), or finds
+                # another worker holding it and leaves it alone.
+                self._enqueue(job_id)
             self._flush_events(job_id)
             try:
                 self.store.release_lease(job_id, self.owner)
@@ -673,25 +686,53 @@ class Worker:
 
     async def _heartbeat(self, job_id: str, run: _Running) -> None:
         """Renew the job's lease and pass a cancel on, every third of ``lease_s`` (at most
-        :data:`CANCEL_POLL_S`); stop the run if the lease is lost."""
-        every = min(self.settings.lease_s / 3, CANCEL_POLL_S)
+        :data:`CANCEL_POLL_S`); stop the run at once when the lease is lost or may be.
+
+        Fencing: the lease runs ``lease_s`` from the last renewal the database
+        confirmed. Once half of that has passed without another (the database
+        is away or too slow), another worker may soon take the job, so the
+        run stops here before it could: two workers never run the same task
+        and log its answer twice. The stop is hard (the run's tasks in flight
+        are cancelled, :func:`reportgen.dispatch._stop`); what was checkpointed
+        is reused by whoever runs the job next.
+        """
+        lease_s = self.settings.lease_s
+        every = min(lease_s / 3, CANCEL_POLL_S)
+        renewed = time.monotonic()  # run_job took the lease just before
         while True:
-            await asyncio.sleep(every)
+            fence = renewed + lease_s / 2
+            await asyncio.sleep(max(0.0, min(every, fence - time.monotonic())))
+            asked = time.monotonic()
+            if asked >= fence:
+                logger.warning("job %s: the lease could not be renewed for %.1f s; stopping here", job_id,
+                               asked - renewed)
+                self._lose(job_id, run)
+                return
             try:
-                held = await asyncio.to_thread(self.store.renew_lease, job_id, self.owner, self.settings.lease_s)
+                held = await asyncio.wait_for(
+                    asyncio.to_thread(self.store.renew_lease, job_id, self.owner, lease_s), fence - asked)
                 job = await asyncio.to_thread(self.store.get, job_id)
-            except Exception as exc:  # noqa: BLE001 - the database is away: try again at the next beat
-                logger.warning("lease heartbeat of job %s failed (%s)", job_id, exc)
+            except Exception as exc:  # noqa: BLE001 - the database is away: try again until the fence
+                logger.warning("lease heartbeat of job %s failed (%s)", job_id, exc or type(exc).__name__)
                 continue
+            if held:
+                renewed = asked
             if self._pending.get(job_id):
                 await asyncio.to_thread(self._flush_events, job_id)
             if not held:
                 logger.warning("job %s: lease lost to another worker; stopping here", job_id)
-                run.lost = True
-                run.cancel.set()
+                self._lose(job_id, run)
                 return
             if job is not None and job.cancel_requested:
                 run.cancel.set()
+
+    @staticmethod
+    def _lose(job_id: str, run: _Running) -> None:
+        """Stop a run whose lease is (or may be) another worker's: at once, recording nothing."""
+        run.lost = True
+        run.cancel.set()
+        if run.task is not None:
+            run.task.cancel()
 
     def _run_options(self, job: Job) -> RunOptions:
         request = self.check(ReportRequest(topic=job.topic, **job.options))

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 import uuid
 from collections import Counter
 
 import httpx
 import pytest
+import sqlalchemy.exc
 from a2a.client import ClientConfig, create_client
 from a2a.helpers import new_data_part, new_text_part
 from a2a.types.a2a_pb2 import CancelTaskRequest, GetTaskRequest, Message, Role, SendMessageRequest, TaskState
@@ -17,7 +20,7 @@ from reportgen.acp import read_messages
 from reportgen.api import create_app
 from reportgen.store import JobStore
 
-from api_kit import TOPIC, SlowSearch, live, make_app, make_settings, sse_events as _events, wait_until
+from api_kit import TOPIC, SlowSearch, client, live, make_app, make_settings, sse_events as _events, wait_until
 
 
 async def test_sse_streams_live_and_a_reconnect_gets_what_it_missed(tmp_path):
@@ -104,6 +107,40 @@ async def test_a_restarted_server_resumes_the_job_without_redoing_finished_tasks
     updates = [(m.task_id, m.status) for m in messages if m.type == "STATUS_UPDATE"]
     assert ("run", "interrupted") in updates and ("run", "resumed") in updates
     assert sum(status == "reused" for _, status in updates) >= 3
+
+
+def _answers(log) -> int:
+    return sum(m.type == "AGENT_RESPONSE" for m in read_messages(log)) if log.exists() else 0
+
+
+async def test_a_run_that_cannot_renew_its_lease_stops_before_another_worker_may_take_it(tmp_path, monkeypatch):
+    """Fencing: with the database away, the run stops within half a lease and answers no task after that,
+    so the worker that takes the job once the lease has run out is the only one answering its tasks."""
+    away = threading.Event()
+
+    def _unreachable(real):
+        def call(self, *args):
+            if away.is_set():
+                raise sqlalchemy.exc.OperationalError("UPDATE jobs", {}, ConnectionError("the database is away"))
+            return real(self, *args)
+        return call
+
+    take = JobStore.acquire_lease
+    for name in ("acquire_lease", "renew_lease", "release_lease"):
+        monkeypatch.setattr(JobStore, name, _unreachable(getattr(JobStore, name)))
+    lease_s = 2.0
+    app = make_app(tmp_path, search=SlowSearch(1.0), lease_s=lease_s, max_concurrency=1)
+    async with client(app) as http:
+        job_id = (await http.post("/reports", json={"topic": TOPIC, "sections": 5})).json()["id"]
+        log = tmp_path / "out" / job_id / "messages.jsonl"
+        await wait_until(lambda: _answers(log) >= 2)
+        away.set()
+        await asyncio.sleep(lease_s + 0.3)  # the lease has run out: another worker may take the job
+        assert take(app.state.worker.store, job_id, "another-worker", 60)
+        taken = _answers(log)
+        await asyncio.sleep(2.0)
+        assert _answers(log) == taken  # nothing answered beside the new lease holder
+        assert (await http.get(f"/reports/{job_id}")).json()["status"] == "working"  # to be resumed, not failed
 
 
 def _message(*parts) -> SendMessageRequest:

@@ -209,6 +209,43 @@ async def test_a_fresh_task_starts_without_reading_the_checkpoint_database(tmp_p
     assert again["chart-1"] == {"chart": "chart-1.chart"}
 
 
+class _AwaySaver(InMemorySaver):
+    """A checkpointer whose database goes away when ``research-2`` ends (its write raises)."""
+
+    async def aput(self, config, checkpoint, metadata, new_versions):
+        if config["configurable"]["thread_id"].endswith("/research-2"):
+            raise ConnectionError("the database went away")
+        return await super().aput(config, checkpoint, metadata, new_versions)
+
+
+def _answered(tmp_path) -> list[str]:
+    return [m.task_id for m in read_messages(tmp_path / "messages.jsonl") if m.type == "AGENT_RESPONSE"]
+
+
+async def test_a_checkpoint_that_cannot_be_written_stops_the_tasks_in_flight_too(tmp_path):
+    """Left running, research-1 would log its 200 while the report runs again elsewhere: answered twice."""
+    record: dict = {}
+    agents = {name: SleepAgent(name, {"research-1": 0.6}, record) for name in ("browser", "plot", "writer")}
+    graph = build_task_graph(_AwaySaver(), agents)
+    with pytest.raises(ConnectionError):
+        await Dispatcher(_chain_blueprint(), graph, _ctx(tmp_path)).run()
+    await asyncio.sleep(1.0)  # longer than research-1 takes
+    assert "research-1" not in _answered(tmp_path)
+
+
+async def test_a_cancelled_dispatcher_leaves_no_task_running_behind(tmp_path):
+    """A hard stop (a lost lease) cancels the task runs in flight: none logs an answer afterwards."""
+    agents = {name: SleepAgent(name, {"research-1": 0.6, "research-2": 0.6}, {}) for name in ("browser", "plot")}
+    graph = build_task_graph(InMemorySaver(), agents)
+    run = asyncio.ensure_future(Dispatcher(_chain_blueprint(), graph, _ctx(tmp_path)).run())
+    await asyncio.sleep(0.2)
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await run
+    await asyncio.sleep(1.0)
+    assert _answered(tmp_path) == []
+
+
 def test_agents_registry_names():
     agents = default_agents()
     assert set(agents) == {"browser", "data", "plot", "writer"}
