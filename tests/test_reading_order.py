@@ -446,3 +446,32 @@ def test_the_plan_review_gives_the_writers_the_sections_left():
     edited, _ = apply_plan(blueprint, plan, load_registry(get_settings()).kinds())
     writers = {t.inputs["title"].value: t.inputs["others"].value for t in edited.tasks if t.kind == "write"}
     assert writers == {"Web": ["Router"], "Router": ["Web"]}
+
+
+def test_an_article_named_with_the_sections_word_but_on_another_thing_is_none_of_its_sources(tmp_path):
+    """"The tiger shark is a species of ground shark" had stood in a section on the tiger in a report on cats:
+    *Tiger shark* is headed by another noun, and the Tiger article never writes it. A snow leopard is a leopard,
+    and a name the section's own article writes ("the Bengal tiger") is part of its subject."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.ranking import another_thing
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    tiger = "The tiger is a large cat native to Asia. The Bengal tiger lives in India."
+    notes = [_passage("Tiger", tiger),
+             _passage("Tiger shark", "The tiger shark is a large predator. Its stripes resemble a tiger's pattern."),
+             _passage("Bengal tiger", "The Bengal tiger is a population of the tiger in India.")]
+    ctx = RunContext(topic="cats", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="write-1", agent="writer", kind="write", section="s1", aim="write")
+    inputs = {"notes": [p.model_dump() for p in notes], "title": "Tiger", "subject": "cats", "keywords": ["tiger"]}
+    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]
+    quoted = {src["title"] for s in out["sentences"] + out["alternates"] for src in s["sources"]}
+    assert "Tiger shark" not in quoted and "Tiger" in quoted
+    assert another_thing("Tiger shark", "Tiger", tiger, "en")
+    assert not another_thing("Bengal tiger", "Tiger", tiger, "en")  # its article names it
+    assert not another_thing("Snow leopard", "Leopard", "The leopard is a cat.", "en")  # a kind of leopard
+    assert not another_thing("Tiger shark", "Shark", "A shark is a fish.", "en")

@@ -388,3 +388,23 @@ def test_articles_named_with_the_subjects_word_give_no_events_of_the_subject() -
               "1755 Lisbon earthquake": "The 1755 Lisbon earthquake destroyed most of Lisbon."}
     spec = propose_timeline(passages(quakes), "Earthquake", ["earthquake"], "en")
     assert spec is not None and [p.year for p in spec.points] == [132, 1755, 1906]
+
+
+def test_a_common_noun_written_with_a_capital_inside_a_sentence_is_part_of_a_name() -> None:
+    """ "Key dates: Lion" had been Richard I (the Lionheart, "Richard Cœur de Lion"), Woody Allen's and Ang Lee's
+    Golden Lions: the Lion article writes "the lion", so a capital inside a sentence makes a name. A subject its
+    article writes with a capital ("the Internet") keeps its events."""
+    lion = {"Lion": "The lion is a large cat of the genus Panthera. Adult male lions have a mane.",
+            "Richard I of England": "Richard I, known as Richard Cœur de Lion, was King of England from 1189.",
+            "Woody Allen": "Woody Allen also received an Honorary Golden Lion in 1995 at the festival.",
+            "Ang Lee": "Ang Lee won the Golden Lion twice, first in 2005 for his film."}
+    assert propose_timeline(passages(lion), "Lion", ["lion"], "en") is None
+    dated = {**lion, "Lion": lion["Lion"] + " Lions were kept in the Tower of London from 1204. "
+             "The lion was listed as vulnerable in 1996. In 2015 the lion was split into two subspecies."}
+    spec = propose_timeline(passages(dated), "Lion", ["lion"], "en")
+    assert spec is not None and [p.year for p in spec.points] == [1204, 1996, 2015]
+    internet = {"Internet": "The Internet (or internet) is the global system of computer networks. "
+                            "The Internet grew out of ARPANET, first connected in 1969. "
+                            "In 1983 the Internet adopted TCP/IP. Commercial use of the Internet began in 1995."}
+    spec = propose_timeline(passages(internet), "Internet", ["internet"], "en")
+    assert spec is not None and [p.year for p in spec.points] == [1969, 1983, 1995]

@@ -138,6 +138,23 @@ def test_companions_join_the_nearest_section_and_need_document_vectors(search):
     assert named == {"Economy 0": ["Economy 3"]}
 
 
+def test_a_document_named_with_a_sections_word_but_on_another_thing_is_no_companion_of_it():
+    """*Tiger shark* had been read in a section on the tiger (a report on cats): headed by another noun, it
+    joins no section on the tiger, however near; *Snow leopard*, a leopard, joins *Leopard*."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    def doc(title: str, text: str) -> Passage:
+        return Passage(source_id=title, title=title, url="https://example.org/x", text=text, corpus="c")
+
+    space = SimpleNamespace(titles=["Tiger", "Leopard", "Tiger shark", "Snow leopard"],
+                            documents=np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.1], [0.1, 1.0]]))
+    chosen = [doc("Tiger", "The tiger is a large cat."), doc("Leopard", "The leopard is a cat.")]
+    groups = companion_themes(chosen, ["Tiger shark", "Snow leopard"], space)  # type: ignore[arg-type]
+    assert groups == {"Leopard": ["Snow leopard"]}
+
+
 def test_the_overview_research_keeps_to_the_cores_sense(search, corpus, tmp_path):
     from reportgen.acp import MessageLog
     from reportgen.agents.browser import BrowserBrain, keep_to_sense

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from reportgen.sources.models import Passage
-from reportgen.sources.text import has_cjk, split_sentences, stopwords, tokenize
+from reportgen.sources.text import bare_title, fold, has_cjk, split_sentences, stopwords, tokenize
 
 __all__ = [
-    "MENTION_PREFIX", "RankedSentence", "about", "compared_only", "compounded_only", "compounds", "head_noun",
-    "mentions", "named_after", "phrase_at", "unnamed",
+    "MENTION_PREFIX", "RankedSentence", "about", "another_thing", "common_terms", "compared_only", "compounded_only",
+    "compounds", "head_noun", "mentions", "named_after", "phrase_at", "unnamed",
     "names_subject", "quotable", "rank_sentences", "stem", "terms", "written_subjects",
-    "with_antecedents", "writes_phrase",
+    "with_antecedents", "without_names", "writes_phrase",
 ]
 
 #: Shortest and longest sentence quoted, in characters: shorter ones are
@@ -192,6 +192,88 @@ def named_after(name: str, keywords: Iterable[str], lang: str) -> bool:
     """
     wanted = set(keywords)
     return bool(wanted) and about(name, sorted(wanted), lang) and not terms(head_noun(name, lang), lang) & wanted
+
+
+def another_thing(title: str, section: str, section_text: str, lang: str) -> bool:
+    """Whether an article is on another thing than a section it might join: its name holds the section's
+    words but is headed by another noun (:func:`named_after`: *Tiger shark* beside *Tiger*, *The Lion King*
+    beside *Lion*), and the section's own article never writes that name. *Snow leopard* is a leopard, and a
+    name the section's article writes ("the Bengal tiger") is part of its subject.
+
+    Args:
+        title: The article's title (its bracketed qualifier is ignored).
+        section: The section's title.
+        section_text: The section's own article's text ("" when it has none).
+        lang: The language.
+
+    Returns:
+        True when the article names another thing with the section's words.
+    """
+    name = bare_title(title)
+    return named_after(name, terms(bare_title(section), lang), lang) and not writes_phrase(section_text, name)
+
+
+#: A word, as written (case kept), for :func:`common_terms` and :func:`without_names`.
+_WRITTEN_WORD = re.compile(r"[^\W_]+")
+#: What ends a sentence before the next word, which may then start with a capital.
+_SENTENCE_END = re.compile(r"[.!?:;\"“”«»(]\s*$")
+
+
+def common_terms(text: str) -> set[str]:
+    """The terms ``text`` writes mostly in lower case (folded, :func:`stem`): how its language writes a common
+    noun.
+
+    In English, French and Spanish a common noun starts with a capital only at a sentence's start or inside
+    a name; a subject its own article writes "the lion" is a common noun, one it writes "Mercury" or "the
+    Internet" more often than "internet" is a name. (German capitalises every noun: it has no such terms,
+    and nothing is blanked.)
+
+    Args:
+        text: The subject's own article.
+
+    Returns:
+        The stems of the words written in lower case more often than with a capital inside a sentence.
+    """
+    balance: dict[str, int] = {}
+    for match in _WRITTEN_WORD.finditer(text):
+        word, key = match.group(), stem(fold(match.group()))
+        if word[:1].islower():
+            balance[key] = balance.get(key, 0) + 1
+        elif not _initial(text, match.start()):
+            balance[key] = balance.get(key, 0) - 1
+    return {term for term, count in balance.items() if count > 0}
+
+
+def _initial(text: str, start: int) -> bool:
+    """Whether the word at ``start`` opens a sentence (or a quote, or a bracket) of ``text``."""
+    return not text[:start].strip() or bool(_SENTENCE_END.search(text[:start]))
+
+
+def without_names(text: str, keywords: Iterable[str], common: set[str]) -> str:
+    """``text`` with each keyword the subject writes in lower case (``common``) blanked where a capital
+    starts it inside a sentence: there it is part of a name, "the Golden Lion", "Richard Cœur de Lion",
+    "the Lionheart", not the animal.
+
+    Args:
+        text: A sentence.
+        keywords: The subject's terms (:func:`terms`).
+        common: :func:`common_terms` of the subject's own article.
+
+    Returns:
+        The sentence with those words blanked (the others kept, so offsets in it stay meaningful).
+    """
+    wanted = [k for k in keywords if k in common]
+    if not wanted:
+        return text
+
+    def blank(match: re.Match[str]) -> str:
+        word = match.group()
+        named = word[:1].isupper() and not _initial(text, match.start())
+        if named and any(mentions({stem(fold(word))}, k) for k in wanted):
+            return " " * len(word)
+        return word
+
+    return _WRITTEN_WORD.sub(blank, text)
 
 
 def unnamed(text: str, name: str, keywords: Iterable[str], lang: str) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 from reportgen.acp import StatusCode
 from reportgen.agents.model_common import quoted, section_output
 from reportgen.agents.ranking import (
+    another_thing,
     compared_only,
     names_subject,
     rank_sentences,
@@ -120,6 +121,12 @@ class WriterBrain(Brain):
             # section with no article of its own (one a reviewer renamed "Wind turbines") may quote them.
             others = set(params["others"]) - {params["title"]}
             passages = [p for p in passages if p.title not in others]
+        if kind == "write":
+            # an article named with the section's words but on another thing is none of its sources, as it
+            # joins no section as a companion (another_thing): "The tiger shark is a species of ground shark"
+            # had stood in a section on the tiger
+            own_text = " ".join(p.text for p in passages if p.title == params["title"])
+            passages = [p for p in passages if not another_thing(p.title, params["title"], own_text, ctx.lang)]
         ranked = rank_sentences(
             passages, focus=focus, topic=topic, lang=ctx.lang, exclude=exclude,
             keywords=params["keywords"], companions=params.get("companions") or (),

@@ -23,6 +23,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from reportgen.agents.ranking import (
+    another_thing,
     compared_only,
     compounded_only,
     head_noun,
@@ -1119,7 +1120,7 @@ def gather_themes(
     # the periods of a history: a document joins the period it names (the Second Sino-Japanese War had joined
     # the Jōmon period, the nearest section in the topic space)
     periods = {p.title: f"{p.title} {docs[p.source_id]}" for p in scored} if _is_history(request, lang) else None
-    return [p.title for p in chosen], core, companion_themes(chosen, spare, space, naming=periods)
+    return [p.title for p in chosen], core, companion_themes(chosen, spare, space, naming=periods, lang=lang)
 
 
 def taking_turns(scored: list[Passage], texts: dict[str, str], request: Request, lang: str) -> list[Passage]:
@@ -1232,7 +1233,7 @@ MAX_COMPANIONS = 4
 
 
 def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace | None,
-                     naming: dict[str, str] | None = None) -> dict[str, list[str]]:
+                     naming: dict[str, str] | None = None, lang: str = "en") -> dict[str, list[str]]:
     """The related documents each section reads besides its own: a section combines several sources.
 
     Each spare related document (on the subject, not chosen as a section)
@@ -1249,6 +1250,9 @@ def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace 
         space: The corpus's topic space, if any.
         naming: The spare documents' texts by title, when a document may join only a section whose title
             (its qualifier removed) it writes: the periods of a history (:func:`_is_history`).
+        lang: The language. A document named with a section's words but on another thing joins no
+            section on that thing (:func:`~reportgen.agents.ranking.another_thing`): *Tiger shark* joins
+            no section on the tiger.
 
     Returns:
         ``{section title: [companion titles]}`` (sections without one omitted).
@@ -1266,6 +1270,10 @@ def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace 
             for j, section in enumerate(sections):
                 if not writes_phrase(naming.get(title, title), bare_title(section.title)):
                     similarity[i, j] = -1.0
+    for i, title in enumerate(others):  # "The tiger shark is a species of ground shark": no companion of Tiger
+        for j, section in enumerate(sections):
+            if another_thing(title, section.title, section.text, lang):
+                similarity[i, j] = -1.0
     joined: dict[str, list[str]] = {}
     for i, title in enumerate(others):
         j = int(similarity[i].argmax())

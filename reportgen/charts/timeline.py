@@ -36,7 +36,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.agents.ranking import about, named_after, terms, unnamed
+from reportgen.agents.ranking import about, common_terms, named_after, terms, unnamed, without_names
 from reportgen.charts.numbers import (
     _ADVERBS,
     _CONJUNCTIONS,
@@ -221,6 +221,9 @@ def _article_name(passage: Passage) -> str:
 def _events(passages: list[Passage], keywords: list[str], lang: str, related: Collection[str] = ()) -> list[_Event]:
     """Every dated sentence about the subject, in rank then reading order, each sentence once; and,
     from each ``related`` source, its first dated sentence about its own article (``joined``)."""
+    # a subject its own article writes in lower case ("the lion") is not named by a capital inside a sentence:
+    # "Richard Cœur de Lion", "an Honorary Golden Lion" (without_names)
+    common = common_terms(" ".join(p.text or "" for p in passages if terms(_article_name(p), lang) == set(keywords)))
     out: list[_Event] = []
     seen: set[tuple[str, str]] = set()
     joined: set[str] = set()
@@ -237,8 +240,9 @@ def _events(passages: list[Passage], keywords: list[str], lang: str, related: Co
             sentence = text[s:e]
             if not re.search(r"\d", sentence) or (passage.source_id, sentence) in seen:
                 continue
-            core = (about(unnamed(sentence, name, keywords, lang), keywords, lang) if named_other
-                    else about(f"{passage.title} {sentence}", keywords, lang))
+            named = without_names(sentence, keywords, common)
+            core = (about(unnamed(named, name, keywords, lang), keywords, lang) if named_other
+                    else about(f"{passage.title} {named}", keywords, lang))
             joins = (not core and passage.source_id in related and passage.source_id not in joined
                      and about(sentence, own, lang))
             if not (core or joins):
