@@ -78,10 +78,12 @@ def _dedupe(raw: dict[str, Any], used: set[str], lang: str = "en") -> list[dict[
         orphaned = ""
         if sentence["sources"] and _key(sentence["text"]) in used:
             orphaned = source
-            sentence = spares.pop(0) if spares else None
+            # the first spare not used by now: a spare written twice (two passages of one article) stands in
+            # for one repeat only
+            sentence = next((s for s in spares if _key(s["text"]) not in used), None)
             if sentence is None:
                 continue
-            spares = [s for s in spares if _key(s["text"]) not in used]
+            spares.remove(sentence)
         if sentence["sources"]:
             used.add(_key(sentence["text"]))
         out.append(sentence)

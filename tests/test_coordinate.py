@@ -271,3 +271,21 @@ def test_a_heading_drops_the_encyclopedias_lowercase_qualifier_unless_two_would_
     assert _heading("Eastern Front (World War II)", titles) == "Eastern Front (World War II)"
     assert _heading("Mercury (planet)", titles) == "Mercury (planet)"  # two Mercury sections stay apart
     assert _heading("Lava", titles) == "Lava"
+
+
+def test_a_spare_written_twice_stands_in_for_one_repeat_only():
+    """A conclusion had printed "The Roman Republic had previously conquered most of these territories …"
+    twice in a row: two of its sentences were repeats, and its spares held that sentence twice (from two
+    passages of one article); the second repeat took the spare's copy."""
+    bp = compile_blueprint("r", "Rome", ["A"])
+    _done(bp)
+    said = [("Rome was founded on seven hills.", _src("R")), ("Rome grew into an empire.", _src("R"))]
+    spare = ("The republic conquered most of these territories.", _src("Republic"))
+    outputs = {
+        "introduction": _section("introduction", "Introduction", said, "introduction"),
+        "write-1": _section("s1", "A", [("A is a province of Rome.", _src("A"))]),
+        "conclusion": _section("conclusion", "Conclusion", said, "conclusion", alternates=[spare, spare]),
+    }
+    report = coordinate(bp, outputs, lang="en", corpora=["test corpus"])
+    texts = [s.text for sec in report.sections for p in sec.paragraphs for s in p.sentences]
+    assert texts.count(spare[0]) == 1 and len(texts) == len(set(texts))

@@ -584,3 +584,30 @@ def test_articles_named_with_the_word_in_another_sense_are_named_at_the_top(corp
     note = plan_extractive("r", RunOptions(topic="Inflation"), SpaceSearch(docs)).note
     assert "The corpora also hold Cosmic inflation: ask for one by its name" in note
     assert "Price inflation" not in note and "1923" not in note
+
+
+def test_a_name_written_with_the_subjects_common_noun_is_no_section_of_it():
+    """ "Mice" had a section on *Mickey Mouse*, and "Apple" one on *Steve Jobs* ("co-founded Apple Inc."): the
+    subject's own article writes "the mouse", "an apple", so a capital inside a title or a sentence makes a
+    name (a character, a company), not the subject (candidates that name it only so are no candidates:
+    ``without_names``). A subject its article writes with a capital keeps its capitalised mentions."""
+    from reportgen.agents.ranking import a_name, common_terms, terms, without_names
+
+    rng = random.Random(7)
+    rodent = "rodents tail fur burrow seeds grain nest litter whiskers species field house pest breeding".split()
+    docs = [{"title": "Mouse", "text": "A mouse is a small rodent with a pointed snout and a long tail. "
+                                       "The house mouse is the best known mouse species."}]
+    for i in range(MIN_SPACE_DOCUMENTS + 10):
+        body = " ".join(rng.choice(rodent) for _ in range(40))
+        docs.append({"title": f"Rodent {i}", "text": f"The mouse {body}."})
+    docs.append({"title": "Mickey Mouse", "text": "Mickey Mouse is a cartoon character with a tail, fur and "
+                 "whiskers; Mickey Mouse lives in a house with seeds, grain and a nest of rodents."})
+    themes, _, _ = gather_themes(read_request("Mouse"), SpaceSearch(docs), 400, "en")
+    assert any(t.startswith("Rodent") for t in themes) and "Mickey Mouse" not in themes
+    common = common_terms(docs[0]["text"])
+    assert a_name("Mickey Mouse", terms("mouse", "en"), common) and a_name("The Mouse (film)", {"mouse"}, common)
+    assert not a_name("House mouse", {"mouse"}, common) and not a_name("Mouse", {"mouse"}, common)
+    internet = "The Internet (or internet) is a network. The Internet grew. Many use the Internet."
+    assert "internet" not in common_terms(internet)  # written mostly with a capital: a name, kept
+    assert without_names("Use of the Internet grew.", ["internet"], common_terms(internet)) == \
+        "Use of the Internet grew."

@@ -10,8 +10,8 @@ from reportgen.sources.models import Passage
 from reportgen.sources.text import bare_title, fold, has_cjk, split_sentences, stopwords, tokenize
 
 __all__ = [
-    "MENTION_PREFIX", "RankedSentence", "about", "another_thing", "common_terms", "compared_only", "compounded_only",
-    "compounds", "head_noun", "mentions", "named_after", "phrase_at", "unnamed",
+    "MENTION_PREFIX", "RankedSentence", "a_name", "about", "another_thing", "common_terms", "compared_only",
+    "compounded_only", "compounds", "head_noun", "mentions", "named_after", "phrase_at", "unnamed",
     "names_subject", "quotable", "rank_sentences", "stem", "terms", "written_subjects",
     "with_antecedents", "without_names", "writes_phrase",
 ]
@@ -274,6 +274,23 @@ def without_names(text: str, keywords: Iterable[str], common: set[str]) -> str:
         return word
 
     return _WRITTEN_WORD.sub(blank, text)
+
+
+def a_name(title: str, keywords: Iterable[str], common: set[str]) -> bool:
+    """Whether a title writes a keyword the subject's article writes in lower case with a capital inside it
+    (:func:`without_names`): the name of a character, a work or an award ("Mickey Mouse", "The Lion King",
+    "Golden Lion"), not the subject. Titles are in sentence case: only their first word is capitalised as such.
+
+    Args:
+        title: An article's title (its bracketed qualifier is ignored).
+        keywords: The subject's terms (:func:`terms`).
+        common: :func:`common_terms` of the subject's own article.
+
+    Returns:
+        True when the title is such a name.
+    """
+    name = bare_title(title)
+    return without_names(name, keywords, common) != name
 
 
 def unnamed(text: str, name: str, keywords: Iterable[str], lang: str) -> str:

@@ -23,7 +23,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from reportgen.agents.ranking import (
+    a_name,
     another_thing,
+    common_terms,
     compared_only,
     compounded_only,
     head_noun,
@@ -32,6 +34,7 @@ from reportgen.agents.ranking import (
     stem,
     terms,
     unnamed,
+    without_names,
     writes_phrase,
 )
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
@@ -1011,6 +1014,8 @@ def gather_themes(
         core = _aspect_core(request, search, lang)
     if not core:
         return [], [], {}
+    # how the subject's own texts write it: "the lion", so "the Golden Lion" and "Apple Inc." are names (without_names)
+    common, subject_words = common_terms(" ".join(p.text for p in core)), terms(request.subject, lang)
     answers: set[str] = set()  # the aspects' own articles that speak of the subject ("Blue" for the sky)
     for aspect in request.aspects:
         candidates += search.search(f"{request.subject} {aspect}", k=30)
@@ -1047,8 +1052,8 @@ def gather_themes(
         # "Spring and Autumn period" is named with the subject's word, not after the season (ranking.unnamed)
         subject_terms = terms(request.subject, lang)
         candidates = [p for p in candidates if p.source_id in answers
-                      or names(held := terms(unnamed(f"{p.title} {p.text}", bare_title(p.title), subject_terms,
-                                                     lang), lang))
+                      or names(held := terms(unnamed(without_names(f"{p.title}. {p.text}", subject_words, common),
+                                                     bare_title(p.title), subject_terms, lang), lang))
                       or (loose & held and asked & held)]
     by_doc: dict[str, list[Passage]] = {}
     for p in candidates:
@@ -1085,10 +1090,13 @@ def gather_themes(
         other_sense = dict(zip(by_doc, flags, strict=True))
     core_ids = {p.source_id for p in core}
     core_text = " ".join(f"{p.title}. {p.text}" for p in core)  # "umbrella term" is no umbrella (compounded_only)
+    # a title writing the subject's common noun with a capital inside is a name: "Mickey Mouse" is no section of
+    # a report on mice, nor "The Lion King" of one on lions (a_name)
     scored = [
         ps[0] if space is None else ps[0].model_copy(update={"score": theme_score(sid)})
         for sid, ps in by_doc.items()
         if (relatedness[sid] >= scorer.threshold and not other_sense[sid] or sid in answers)
+        and (sid in core_ids or not a_name(ps[0].title, subject_words, common))
         and not _sibling(ps[0].title, docs[sid], request, core, lang)
         and not _compared(f"{ps[0].title} {docs[sid]}", request)
         and not (space is not None and sid not in answers and sid not in core_ids
