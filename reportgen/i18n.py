@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import functools
 
-__all__ = ["LABELS", "counted", "detect_language", "detect_language_with_confidence", "join_list", "labels"]
+__all__ = [
+    "CHART_WORDS", "LABELS", "chart_word", "counted", "detect_language", "detect_language_with_confidence", "join_list",
+    "labels",
+]
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -225,6 +228,67 @@ LABELS: dict[str, dict[str, str]] = {
         "title": "{topic}",
     },
 }
+
+
+#: The words of chart titles and axes (:mod:`reportgen.charts.spec`) in the report's language, by their English
+#: form (folded to lower case): the quantities the units name, the kinds the words around a number give
+#: (:mod:`reportgen.charts.numbers`), and the phrases that join them (``{what}`` is filled in).
+CHART_WORDS: dict[str, dict[str, str]] = {
+    "fr": {
+        "share": "part", "energy": "énergie", "power": "puissance", "length": "longueur", "area": "superficie",
+        "volume": "volume", "mass": "masse", "temperature": "température", "amount": "montant",
+        "speed": "vitesse", "voltage": "tension", "frequency": "fréquence", "concentration": "concentration",
+        "level": "niveau", "duration": "durée", "time before present": "temps avant le présent",
+        "per year": "par an", "per day": "par jour", "per hour": "par heure", "per second": "par seconde",
+        "per person": "par personne",
+        "population": "population", "deaths": "morts", "capacity": "capacité", "production": "production",
+        "consumption": "consommation", "emissions": "émissions", "distance": "distance", "period": "période",
+        "wavelength": "longueur d'onde", "melting point": "point de fusion", "boiling point": "point d'ébullition",
+        "density": "densité", "pressure": "pression", "revenue": "chiffre d'affaires", "cost": "coût",
+        "gdp": "PIB", "value": "valeur", "employees": "employés", "speakers": "locuteurs", "members": "membres",
+        "visitors": "visiteurs", "students": "étudiants", "users": "utilisateurs", "reserves": "réserves",
+        "lifespan": "durée de vie", "width": "largeur", "depth": "profondeur", "height": "hauteur",
+        "thickness": "épaisseur", "diameter": "diamètre", "radius": "rayon",
+        "number of {what}": "nombre de {what}", "share of {what}": "part de {what}",
+        "{what} and others": "{what} et autres", "{what} by year": "{what} par année", "year": "année",
+        "{what}: {rest}": "{what} : {rest}",
+    },
+    "es": {
+        "share": "proporción", "energy": "energía", "power": "potencia", "length": "longitud", "area": "superficie",
+        "volume": "volumen", "mass": "masa", "temperature": "temperatura", "amount": "importe",
+        "speed": "velocidad", "voltage": "tensión", "frequency": "frecuencia", "concentration": "concentración",
+        "level": "nivel", "duration": "duración", "time before present": "tiempo antes del presente",
+        "per year": "por año", "per day": "por día", "per hour": "por hora", "per second": "por segundo",
+        "per person": "por persona",
+        "population": "población", "deaths": "muertes", "capacity": "capacidad", "production": "producción",
+        "consumption": "consumo", "emissions": "emisiones", "distance": "distancia", "period": "período",
+        "wavelength": "longitud de onda", "melting point": "punto de fusión", "boiling point": "punto de ebullición",
+        "density": "densidad", "pressure": "presión", "revenue": "ingresos", "cost": "costo", "gdp": "PIB",
+        "value": "valor", "employees": "empleados", "speakers": "hablantes", "members": "miembros",
+        "visitors": "visitantes", "students": "estudiantes", "users": "usuarios", "reserves": "reservas",
+        "lifespan": "esperanza de vida", "width": "anchura", "depth": "profundidad", "height": "altura",
+        "thickness": "espesor", "diameter": "diámetro", "radius": "radio",
+        "number of {what}": "número de {what}", "share of {what}": "proporción de {what}",
+        "{what} and others": "{what} y otros", "{what} by year": "{what} por año", "year": "año",
+    },
+}
+
+
+def chart_word(phrase: str, lang: str, **fill: str) -> str:
+    """A chart's word or phrase in ``lang`` (:data:`CHART_WORDS`), capitalised as ``phrase`` is.
+
+    Args:
+        phrase: The English form ("Width", "per year", "Number of {what}").
+        lang: The report language; English, or a language without a table, keeps ``phrase``.
+        **fill: The phrase's fields (``what``).
+
+    Returns:
+        The phrase in ``lang``, its fields filled in.
+    """
+    said = CHART_WORDS.get(lang, {}).get(phrase.casefold(), phrase)
+    if said is not phrase and phrase[:1].isupper():
+        said = said[:1].upper() + said[1:]
+    return said.format(**fill) if fill else said
 
 
 def labels(lang: str) -> dict[str, str]:

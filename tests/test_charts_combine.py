@@ -320,3 +320,37 @@ def test_a_chart_of_other_things_numbers_is_no_chart_of_the_subject() -> None:
                                 "Callisto is larger than Earth's Moon.",
              "Mars": "Mars is the fourth planet from the Sun. Its mean diameter, 6,779 km, is twice the Moon's."}
     assert propose_chart([], "Moon", extract_facts(passages(moons))) is None  # both name the Moon, neither is it
+
+
+MERS = {
+    "Mer du Nord": "La mer du Nord est une mer de l'océan Atlantique qui s'étend sur une superficie d'environ "
+                   "575 000 km2.",
+    "Mer Baltique": "La mer Baltique est une mer intérieure de 364 800 km2 située dans le Nord de l'Europe.",
+    "Mer d'Irlande": "S'étendant sur 46 007 km2, la mer d'Irlande communique avec l'océan Atlantique.",
+    "Mer Rouge": "La mer Rouge couvre une superficie d'environ 438 000 km2 entre l'Afrique et l'Asie.",
+    "Mer": "Une mer est une étendue d'eau salée. La mer du Nord, la mer Baltique et la mer Rouge sont des mers.",
+}
+
+
+@pytest.mark.parametrize("lang, title, y_label, caption", [
+    ("fr", "Superficie : Mer du Nord, Mer Baltique, Mer d'Irlande et autres", "Superficie (km²)",
+     "Superficie : Mer du Nord, Mer Baltique, Mer d'Irlande et autres (km²)"),
+    ("es", "Superficie: Mer du Nord, Mer Baltique, Mer d'Irlande y otros", "Superficie (km²)",
+     "Superficie: Mer du Nord, Mer Baltique, Mer d'Irlande y otros (km²)"),
+    ("en", "Area: Mer du Nord, Mer Baltique, Mer d'Irlande and others", "Area (km²)",
+     "Area: Mer du Nord, Mer Baltique, Mer d'Irlande and others (km²)"),
+])
+def test_a_charts_title_and_axes_are_in_the_reports_language(tmp_path, lang, title, y_label, caption) -> None:
+    """A French report on the sea had charts titled "Width:", "Area: … and others": the quantity, the kind and
+    the words between them are the report's language's (``i18n.chart_word``)."""
+    from reportgen.charts import caption as chart_caption
+    from reportgen.i18n import chart_word
+
+    facts = extract_facts(passages(MERS), lang="fr")
+    spec = propose_chart(facts, "Mer", lang=lang)
+    assert spec is not None and spec.unit == "km²" and len(spec.points) == 4
+    assert (spec.title, spec.y_label, chart_caption(spec, lang)) == (title, y_label, caption)
+    assert chart_word("Year", lang) == {"fr": "Année", "es": "Año", "en": "Year"}[lang]
+    assert chart_word("{what} by year", lang, what="Mer du Nord") in (
+        "Mer du Nord par année", "Mer du Nord por año", "Mer du Nord by year")
+    assert chart_word("Width", "de") == "Width"  # a language without a table keeps the English words

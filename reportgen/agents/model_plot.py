@@ -31,6 +31,7 @@ from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.charts import ChartPoint, ChartSpec, caption
 from reportgen.errors import AgentError
+from reportgen.i18n import chart_word
 from reportgen.sources.models import Passage
 
 __all__ = ["ChartProposal", "ModelPlotBrain", "ProposedPoint"]
@@ -77,7 +78,8 @@ class ModelPlotBrain(Brain):
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
         if params["series"]:  # cells of the user's tables: no model needed to chart them
-            return {"series_chart": series_chart(params["series"], params["subject"], ctx.chart_kinds), "passages": []}
+            chart = series_chart(params["series"], params["subject"], ctx.chart_kinds, ctx.lang)
+            return {"series_chart": chart, "passages": []}
         deadline = attempt_deadline(ctx)
         passages = [Passage.model_validate(p) for p in params["notes"]]
         if params["broaden"]:
@@ -129,15 +131,15 @@ class ModelPlotBrain(Brain):
         quantity = proposal.quantity or params["subject"]
         try:
             spec = ChartSpec(kind="line" if line else "bar", title=proposal.title or quantity,
-                             x_label="Year" if line else "", y_label=f"{quantity} ({unit})", unit=unit,
-                             points=points)
+                             x_label=chart_word("Year", ctx.lang) if line else "", y_label=f"{quantity} ({unit})",
+                             unit=unit, points=points)
         except ValidationError as exc:
             raise AgentError(StatusCode.WRONG_INFORMATION, f"the chart data is inconsistent: {exc.errors()[0]['msg']}",
                              "propose comparable values") from None
         sources = {p.source_id: {"source_id": p.source_id, "title": p.title, "url": p.url,
                                  "corpus": labelled_corpus(labelled, p.source_id)} for p in points}
         return {"chart": {"spec": spec.model_dump(mode="json"), "svg": charts.draw_svg(spec, ctx.chart_kinds),
-                          "caption": caption(spec), "sources": list(sources.values())}}
+                          "caption": caption(spec, ctx.lang), "sources": list(sources.values())}}
 
 
 def labelled_corpus(labelled: dict[str, Passage], source_id: str) -> str:

@@ -33,12 +33,14 @@ from reportgen.blueprint.model import Task
 from reportgen.blueprint.relevance import Relatedness
 from reportgen.charts import ChartPoint, ChartSpec, caption, extract_facts, propose_chart, propose_timeline
 from reportgen.errors import AgentError
+from reportgen.i18n import chart_word
 from reportgen.sources.models import Passage
 
 __all__ = ["RELATED_THRESHOLD", "PlotBrain", "related_sources", "series_chart"]
 
 
-def series_chart(series: dict[str, Any], subject: str, kinds: dict[str, Any] | None = None) -> dict[str, Any]:
+def series_chart(series: dict[str, Any], subject: str, kinds: dict[str, Any] | None = None,
+                 lang: str = "en") -> dict[str, Any]:
     """The chart of a data series (the data agent's ``series`` output).
 
     Args:
@@ -47,6 +49,7 @@ def series_chart(series: dict[str, Any], subject: str, kinds: dict[str, Any] | N
             point a cell of a table, quoted with its row.
         subject: The section's subject (the title when the series has none).
         kinds: The registry's chart drawers (``RunContext.chart_kinds``).
+        lang: The report language (the x axis's "Year" in it: :func:`reportgen.i18n.chart_word`).
 
     Returns:
         The raw result of a plot brain's tool call: ``{"spec", "svg",
@@ -64,7 +67,8 @@ def series_chart(series: dict[str, Any], subject: str, kinds: dict[str, Any] | N
     try:
         spec: ChartSpec | None = ChartSpec(
             kind="line" if series.get("time") else "bar", title=series.get("title") or quantity,
-            x_label="Year" if series.get("time") else "", y_label=f"{quantity} ({unit})", unit=unit, points=points)
+            x_label=chart_word("Year", lang) if series.get("time") else "", y_label=f"{quantity} ({unit})",
+            unit=unit, points=points)
     except ValidationError:
         spec = None
     svg = charts.draw_svg(spec, kinds) if spec is not None else ""
@@ -132,10 +136,10 @@ class PlotBrain(Brain):
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
         series = params["series"]
         if series and series.get("match") != "topic":  # the user's table on this very subject: chart it
-            return series_chart(series, params["subject"], ctx.chart_kinds)
+            return series_chart(series, params["subject"], ctx.chart_kinds, ctx.lang)
         drawn = self._from_notes(params, ctx)
         if drawn["spec"] is None and series:  # a table on the report's topic, when the notes hold no chart
-            return series_chart(series, params["subject"], ctx.chart_kinds)
+            return series_chart(series, params["subject"], ctx.chart_kinds, ctx.lang)
         return drawn
 
     def _from_notes(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
@@ -148,7 +152,7 @@ class PlotBrain(Brain):
         found = extract_facts(passages, lang=ctx.lang)
         on_subject = [f for f in found if about(f"{f.title} {f.sentence}", params["keywords"], ctx.lang)]
         related = related_sources(passages, params["subject"], params["keywords"], ctx.lang)
-        spec = propose_chart(on_subject, params["subject"], [f for f in found if f.source_id in related])
+        spec = propose_chart(on_subject, params["subject"], [f for f in found if f.source_id in related], ctx.lang)
         if spec is None:  # no comparable numbers: the dated events, when there are enough of them
             spec = propose_timeline(passages, params["subject"], params["keywords"], ctx.lang, related)
         svg = charts.draw_svg(spec, ctx.chart_kinds) if spec is not None else ""
@@ -173,7 +177,7 @@ class PlotBrain(Brain):
             "chart": {
                 "spec": spec.model_dump(mode="json"),
                 "svg": raw["svg"],
-                "caption": caption(spec),
+                "caption": caption(spec, ctx.lang),
                 "sources": list(sources.values()),
             }
         }

@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from reportgen.agents.ranking import head_noun, mentions, stem, terms
 from reportgen.charts.numbers import NumericFact, generic_label
+from reportgen.i18n import chart_word
 
 __all__ = [
     "MAX_SPREAD", "SHARED_VALUE_SOURCES", "YEAR_WINDOW", "ChartPoint", "ChartSpec", "caption", "comparable_key",
@@ -204,24 +205,20 @@ def _relevant(fact: NumericFact, subject: set[str]) -> bool:
     return bool(subject) and _overlap(subject, _tokens(fact.sentence))
 
 
-def _quantity(unit: str, base: str = "") -> tuple[str, bool]:
-    """Return ``(quantity name, is_counted_noun)`` for a unit."""
+def _quantity(unit: str, base: str = "", lang: str = "en") -> tuple[str, bool]:
+    """Return ``(quantity name, is_counted_noun)`` for a unit, in ``lang`` (:func:`reportgen.i18n.chart_word`)."""
     head, rate = unit, ""
     for suffix, words in _RATE_WORDS.items():
         if unit.endswith(suffix) and unit not in _QUANTITIES:
-            head, rate = unit[: -len(suffix)], f" {words}"
+            head, rate = unit[: -len(suffix)], f" {chart_word(words, lang)}"
             break
     name = _QUANTITIES.get(head)
     if name is None:
-        return f"Number of {head}{rate}", True
+        return chart_word("Number of {what}", lang, what=f"{head}{rate}"), True
     if name == "Share" and base:
-        name = f"Share of {base}"
-    return f"{name}{rate}", False
+        return chart_word("Share of {what}", lang, what=base) + rate, False
+    return f"{chart_word(name, lang)}{rate}", False
 
-
-def _y_label(unit: str, base: str) -> str:
-    name, counted = _quantity(unit, base)
-    return name if counted else f"{name} ({unit})"
 
 
 def _point(fact: NumericFact, label: str) -> ChartPoint:
@@ -245,15 +242,17 @@ def _common_base(facts: list[NumericFact]) -> str:
     return bases.pop() if len(bases) == 1 else ""
 
 
-def _names(unit: str, base: str, kind: str) -> tuple[str, str]:
-    """``(quantity name, y-axis label)`` of a chart; the kind, when known, names the quantity."""
-    name, counted = _quantity(unit, base)
+def _names(unit: str, base: str, kind: str, lang: str = "en") -> tuple[str, str]:
+    """``(quantity name, y-axis label)`` of a chart in ``lang``; the kind, when known, names the quantity."""
+    name, counted = _quantity(unit, base, lang)
     if kind and kind != unit and not kind.startswith("share of"):
-        return kind[:1].upper() + kind[1:], f"{kind[:1].upper()}{kind[1:]} ({unit})"
+        said = chart_word(kind, lang)
+        said = said[:1].upper() + said[1:]
+        return said, f"{said} ({unit})"
     return name, (name if counted else f"{name} ({unit})")
 
 
-def _line(facts: list[NumericFact], kind: str = "") -> ChartSpec | None:
+def _line(facts: list[NumericFact], kind: str = "", lang: str = "en") -> ChartSpec | None:
     by_year: dict[int, NumericFact] = {}
     for f in facts:
         if f.year is not None and f.year not in by_year:
@@ -263,19 +262,19 @@ def _line(facts: list[NumericFact], kind: str = "") -> ChartSpec | None:
     ordered = [by_year[y] for y in sorted(by_year)]
     unit = ordered[0].unit
     base = _common_base(ordered)
-    name, y_label = _names(unit, base, kind)
+    name, y_label = _names(unit, base, kind, lang)
     label = ordered[0].label
     return ChartSpec(
         kind="line",
-        title=f"{label}: {name[:1].lower()}{name[1:]}",
-        x_label="Year",
+        title=chart_word("{what}: {rest}", lang, what=label, rest=f"{name[:1].lower()}{name[1:]}"),
+        x_label=chart_word("Year", lang),
         y_label=y_label,
         unit=unit,
         points=[_point(f, str(f.year)) for f in ordered],
     )
 
 
-def _bar(facts: list[NumericFact], context: str, kind: str = "") -> ChartSpec | None:
+def _bar(facts: list[NumericFact], context: str, kind: str = "", lang: str = "en") -> ChartSpec | None:
     counts: dict[str, int] = defaultdict(int)
     for f in facts:
         counts[f.label.casefold()] += 1
@@ -301,12 +300,14 @@ def _bar(facts: list[NumericFact], context: str, kind: str = "") -> ChartSpec | 
         return None
     unit = chosen[0].unit
     base = _common_base(chosen)
-    name, y_label = _names(unit, base, kind)
+    name, y_label = _names(unit, base, kind, lang)
     if context:
-        title = f"{context}: {name[:1].lower()}{name[1:]}"
+        title = chart_word("{what}: {rest}", lang, what=context, rest=f"{name[:1].lower()}{name[1:]}")
     else:  # several articles' numbers: what is compared, and the compared
         shown = [p.label for p in points]
-        title = f"{name}: " + (", ".join(shown) if len(shown) <= 3 else f"{', '.join(shown[:3])} and others")
+        compared = (", ".join(shown) if len(shown) <= 3
+                    else chart_word("{what} and others", lang, what=", ".join(shown[:3])))
+        title = chart_word("{what}: {rest}", lang, what=name, rest=compared)
     if len(years) == 1 and all(f.year is not None for f in chosen):
         title += f", {next(iter(years))}"
     return ChartSpec(
@@ -319,14 +320,14 @@ def _bar(facts: list[NumericFact], context: str, kind: str = "") -> ChartSpec | 
     )
 
 
-def _specs(facts: list[NumericFact], subject: str, kind: str = "") -> list[ChartSpec]:
+def _specs(facts: list[NumericFact], subject: str, kind: str = "", lang: str = "en") -> list[ChartSpec]:
     """Every chart one comparable group of facts can make (bar and/or lines)."""
     specs: list[ChartSpec] = []
     by_label: dict[str, list[NumericFact]] = defaultdict(list)
     for f in facts:
         by_label[f.label.casefold()].append(f)
     for same in by_label.values():
-        line = _line(same, kind)
+        line = _line(same, kind, lang)
         if line is not None:
             specs.append(line)
     if len(by_label) > 1:
@@ -334,7 +335,7 @@ def _specs(facts: list[NumericFact], subject: str, kind: str = "") -> list[Chart
         # numbers of several articles are compared with each other: the section's name would say
         # "Earth: height" over the heights of Mount Fuji and Kilimanjaro
         context = next(iter(titles)) if len(titles) == 1 else ""
-        bar = _bar(facts, context, kind)
+        bar = _bar(facts, context, kind, lang)
         if bar is not None:
             specs.append(bar)
     return specs
@@ -467,7 +468,7 @@ def _comparable_run(facts: list[NumericFact]) -> list[NumericFact]:
     return kept if len({f.value for f in kept}) > 1 else []  # all equal: nothing to compare
 
 
-def propose_chart(facts: list[NumericFact], subject: str, related: Iterable[NumericFact] = ()
+def propose_chart(facts: list[NumericFact], subject: str, related: Iterable[NumericFact] = (), lang: str = "en"
                   ) -> ChartSpec | None:
     """Choose the best honest chart the facts allow, or none.
 
@@ -522,6 +523,8 @@ def propose_chart(facts: list[NumericFact], subject: str, related: Iterable[Nume
         related: Facts of passages related to the subject that may join a
             chart of several articles' numbers (rule 2) though their sentence
             does not name the subject; never charted on their own (default none).
+        lang: The report language: the title's and axes' words are in it (:func:`reportgen.i18n.chart_word`;
+            "Largeur : Mer Caspienne, …" in French, not "Width").
 
     Returns:
         The chart spec, or ``None`` when no group has two comparable points
@@ -573,7 +576,7 @@ def propose_chart(facts: list[NumericFact], subject: str, related: Iterable[Nume
     for tier, kind, group in groups:
         if len(group) < 2:
             continue
-        for spec in _specs(group, subject, kind):
+        for spec in _specs(group, subject, kind, lang):
             if tier == 0 and not _holds_subject(spec, group, subject):
                 continue  # other things' numbers side by side, none of them the subject's
             used = [
@@ -594,11 +597,12 @@ def propose_chart(facts: list[NumericFact], subject: str, related: Iterable[Nume
     return best[1] if best else None
 
 
-def caption(spec: ChartSpec) -> str:
+def caption(spec: ChartSpec, lang: str = "en") -> str:
     """A plain-text caption for a chart.
 
     Args:
         spec: The chart.
+        lang: The report language (``"by year"`` in it, :func:`reportgen.i18n.chart_word`).
 
     Returns:
         The title, ``"by year"`` for line charts, and the unit in brackets
@@ -612,7 +616,7 @@ def caption(spec: ChartSpec) -> str:
     if spec.kind == "timeline":
         return f"{text}, {_year_text(spec.points[0])}–{_year_text(spec.points[-1])}"
     if spec.kind == "line":
-        text += " by year"
+        text = chart_word("{what} by year", lang, what=text)
     if spec.unit.casefold() not in text.casefold():
         text += f" ({spec.unit})"
     return text
