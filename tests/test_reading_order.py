@@ -176,6 +176,17 @@ def test_a_pronoun_after_an_opening_phrase_points_back_too():
                  "In France, in 2019, it was estimated that a million people were ill.",
                  "In this way, trade grew.", "The name Silk Road, coined in 1877, is recent."):
         assert quotable(text, 0, "en"), text
+    for text in ("Thereby, the machine produces a legible written document.", "Thus the press spread quickly.",
+                 "As a result, prices fell.", "Consequently the city grew."):  # a connective carries on
+        assert not quotable(text, 0, "en"), text
+    assert not quotable("Ainsi, la presse se répandit.", 0, "fr") and not quotable("Por lo tanto, creció.", 0, "es")
+    for text in ("In addition to the museum, the city has a zoo.", "As a result of the war, trade fell.",
+                 "Thermal energy is heat."):  # self-contained
+        assert quotable(text, 0, "en"), text
+    listing = _passage("Ink", "Ink is a liquid used for writing. "
+                              "This concept of ink is further refined by printers as:")
+    assert [s.text for s in rank_sentences([listing], focus="Ink", topic="Ink", lang="en", keywords=["ink"])] == [
+        "Ink is a liquid used for writing."]  # a list's opening is no continuation of the sentence before
     louis = _passage("Louis XVI", "Louis XVI was the last king of France before the fall of the monarchy. In 1770, "
                      "he married Marie Antoinette.")
     ranked = rank_sentences([louis], focus="Marie Antoinette", topic="France", lang="en",

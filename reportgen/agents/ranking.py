@@ -28,9 +28,15 @@ _META = re.compile(r"\b(this article|cet article|este art[ií]culo|the following
 #: ...", "In contrast, ..."): such a sentence is quoted only as a passage's first.
 _ANAPHORIC = {
     "en": ("it ", "its ", "this ", "these ", "they ", "their ", "he ", "she ", "in contrast", "however",
-           "moreover", "also ", "such ", "there "),
-    "fr": ("il ", "elle ", "ils ", "elles ", "cette ", "ces ", "ce ", "cela ", "en revanche", "cependant", "séchée"),
-    "es": ("él ", "ella ", "ellos ", "esta ", "este ", "estos ", "estas ", "sin embargo", "en cambio"),
+           "moreover", "also ", "such ", "there ",
+           # connectives that carry on from the sentence before: "Thereby, the machine produces …"
+           "thereby", "thus", "therefore", "hence", "consequently", "furthermore", "in addition,", "as a result,",
+           "nevertheless", "nonetheless", "accordingly", "likewise", "similarly,", "otherwise,", "instead,"),
+    "fr": ("il ", "elle ", "ils ", "elles ", "cette ", "ces ", "ce ", "cela ", "en revanche", "cependant", "séchée",
+           "ainsi,", "donc", "de plus", "par ailleurs", "toutefois", "néanmoins", "en outre", "par conséquent",
+           "de même,"),
+    "es": ("él ", "ella ", "ellos ", "esta ", "este ", "estos ", "estas ", "sin embargo", "en cambio",
+           "así,", "por lo tanto", "además,", "no obstante", "asimismo", "por consiguiente", "por ello"),
 }
 
 
@@ -564,6 +570,8 @@ def rank_sentences(
             if follows is not None and follows.position != position - 1:
                 follows = None
             if not (MIN_SENTENCE_CHARS <= len(sentence) <= MAX_SENTENCE_CHARS) or _META.search(sentence):
+                continue
+            if sentence.endswith(":"):  # introduces a list the quote would not carry, even after its antecedent
                 continue
             continuation = not quotable(sentence, position, lang)
             if continuation and follows is None:
