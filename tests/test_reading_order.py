@@ -486,3 +486,29 @@ def test_an_article_named_with_the_sections_word_but_on_another_thing_is_none_of
     assert not another_thing("Bengal tiger", "Tiger", tiger, "en")  # its article names it
     assert not another_thing("Snow leopard", "Leopard", "The leopard is a cat.", "en")  # a kind of leopard
     assert not another_thing("Tiger shark", "Shark", "A shark is a fish.", "en")
+
+
+def test_a_sentence_writing_a_one_word_subject_only_in_a_compound_is_not_named_by_it(tmp_path):
+    """ "K2 … at 8,611 metres above sea level" had stood in a section of a report on the sea: it writes "sea"
+    only in "sea level", which the sea's own texts never write, so it must be related to the sea to be kept."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    core = [_passage("Sea", "The sea is the body of salty water that covers most of the Earth. "
+                            "Rivers carry salt from rocks into the sea, where it stays when the water evaporates.")]
+    notes = [_passage("Sea level", "Mean sea level is the average level of the sea's surface. The sea level "
+                                   "rises as the water of the sea warms."),
+             _passage("K2", "K2 rises to 8,611 metres above sea level on the border of China and Pakistan.")]
+    ctx = RunContext(topic="sea", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="write-1", agent="writer", kind="write", section="s1", aim="write")
+    inputs = {"notes": [p.model_dump() for p in notes], "title": "Sea level", "subject": "sea",
+              "subject_notes": [p.model_dump() for p in core], "keywords": ["sea", "level"]}
+    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]
+    quoted = [s["text"] for s in out["sentences"] + out["alternates"]]
+    assert "Mean sea level is the average level of the sea's surface." in quoted
+    assert not [t for t in quoted if t.startswith("K2")]

@@ -23,6 +23,7 @@ from reportgen.agents.model_common import quoted, section_output
 from reportgen.agents.ranking import (
     another_thing,
     compared_only,
+    compounded_only,
     names_subject,
     rank_sentences,
     terms,
@@ -272,9 +273,15 @@ def _about_the_subject(
     scores = scorer.scores([s.text for s in ranked])
     own = {theme, *companions}
 
+    core_text = " ".join(core)
+
     def named(text: str) -> bool:
-        # one word of a subject of several is not the subject: "the Solar System" does not name solar power
-        return bool(subject & terms(text, ctx.lang)) if len(subject) < 2 else names_subject(text, about)
+        # one word of a subject of several is not the subject: "the Solar System" does not name solar power;
+        # nor does a one-word subject written only in compounds its core never writes: "8,611 metres above sea
+        # level" is no sentence on the sea (compounded_only), and has to be related to be kept
+        if len(subject) < 2:
+            return bool(subject & terms(text, ctx.lang)) and not compounded_only(text, about, core_text, ctx.lang)
+        return names_subject(text, about)
 
     related: list[Any] = []
     for s, score in zip(ranked, scores, strict=True):  # a sentence reading on from a related one is related
