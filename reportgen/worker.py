@@ -706,7 +706,7 @@ class Worker:
             if asked >= fence:
                 logger.warning("job %s: the lease could not be renewed for %.1f s; stopping here", job_id,
                                asked - renewed)
-                self._lose(job_id, run)
+                self._lose(run)
                 return
             try:
                 held = await asyncio.wait_for(
@@ -721,13 +721,13 @@ class Worker:
                 await asyncio.to_thread(self._flush_events, job_id)
             if not held:
                 logger.warning("job %s: lease lost to another worker; stopping here", job_id)
-                self._lose(job_id, run)
+                self._lose(run)
                 return
             if job is not None and job.cancel_requested:
                 run.cancel.set()
 
     @staticmethod
-    def _lose(job_id: str, run: _Running) -> None:
+    def _lose(run: _Running) -> None:
         """Stop a run whose lease is (or may be) another worker's: at once, recording nothing."""
         run.lost = True
         run.cancel.set()
