@@ -29,7 +29,7 @@ Leases: every run first takes the job's lease in the database
 (:meth:`~reportgen.store.JobStore.acquire_lease`) and renews it every third of
 ``Settings.lease_s`` while it runs; the same heartbeat reads the job's cancel
 flag, so a cancel asked of any API replica reaches the worker running the job.
-A run that cannot renew its lease for half of ``lease_s`` stops at once
+A run whose lease renewals fail for half of ``lease_s`` stops at once
 (fencing, :meth:`Worker._heartbeat`): another worker may take the job when
 the lease runs out, and the two must never answer the same task.
 With ``REPORTGEN_BROKER_URL`` the API process runs no job itself: it records
@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import re
@@ -55,6 +56,7 @@ import time
 import unicodedata
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -288,6 +290,9 @@ class Worker:
         self._warm_up: asyncio.Future[None] | None = None
         self._pending: dict[str, list[str]] = {}  # events not yet in the database, per job, in order
         self._pending_lock = threading.Lock()
+        # the lease heartbeats' database calls (_lease_call): threads of their own, one per job that may run here
+        self._lease_pool = ThreadPoolExecutor(max_workers=max(1, settings.max_jobs),
+                                              thread_name_prefix="reportgen-lease")
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -689,31 +694,34 @@ class Worker:
         :data:`CANCEL_POLL_S`); stop the run at once when the lease is lost or may be.
 
         Fencing: the lease runs ``lease_s`` from the last renewal the database
-        confirmed. Once half of that has passed without another (the database
-        is away or too slow), another worker may soon take the job, so the
-        run stops here before it could: two workers never run the same task
-        and log its answer twice. The stop is hard (the run's tasks in flight
-        are cancelled, :func:`reportgen.dispatch._stop`); what was checkpointed
-        is reused by whoever runs the job next.
+        confirmed. When renewals fail (the database is away, or does not answer
+        within a beat) and half of that has passed since the last one that did
+        not, another worker may soon take the job, so the run stops here before
+        it could: two workers never run the same task and log its answer twice.
+        The stop is hard (the run's tasks in flight are cancelled,
+        :func:`reportgen.dispatch._stop`); what was checkpointed is reused by
+        whoever runs the job next. Only a failed renewal counts: a beat that
+        comes late (a busy event loop) renews as usual, and if another worker
+        took the lease meanwhile the renewal says so. The database calls run
+        on threads of their own, never queued behind the pipeline's.
         """
         lease_s = self.settings.lease_s
         every = min(lease_s / 3, CANCEL_POLL_S)
         renewed = time.monotonic()  # run_job took the lease just before
         while True:
-            fence = renewed + lease_s / 2
-            await asyncio.sleep(max(0.0, min(every, fence - time.monotonic())))
+            await asyncio.sleep(every)
             asked = time.monotonic()
-            if asked >= fence:
-                logger.warning("job %s: the lease could not be renewed for %.1f s; stopping here", job_id,
-                               asked - renewed)
-                self._lose(run)
-                return
             try:
-                held = await asyncio.wait_for(
-                    asyncio.to_thread(self.store.renew_lease, job_id, self.owner, lease_s), fence - asked)
-                job = await asyncio.to_thread(self.store.get, job_id)
+                held = await asyncio.wait_for(self._lease_call(self.store.renew_lease, job_id, self.owner, lease_s),
+                                              every)
+                job = await asyncio.wait_for(self._lease_call(self.store.get, job_id), every)
             except Exception as exc:  # noqa: BLE001 - the database is away: try again until the fence
                 logger.warning("lease heartbeat of job %s failed (%s)", job_id, exc or type(exc).__name__)
+                if time.monotonic() - renewed >= lease_s / 2:
+                    logger.warning("job %s: the lease could not be renewed for %.1f s; stopping here", job_id,
+                                   time.monotonic() - renewed)
+                    self._lose(run)
+                    return
                 continue
             if held:
                 renewed = asked
@@ -725,6 +733,11 @@ class Worker:
                 return
             if job is not None and job.cancel_requested:
                 run.cancel.set()
+
+    async def _lease_call(self, call: Callable[..., Any], *args: Any) -> Any:
+        """``call(*args)`` on the lease threads (:attr:`_lease_pool`): a renewal never waits behind the
+        pipeline's own threads (agents' tools, rendering) in the default executor."""
+        return await asyncio.get_running_loop().run_in_executor(self._lease_pool, functools.partial(call, *args))
 
     @staticmethod
     def _lose(run: _Running) -> None:
