@@ -33,12 +33,13 @@ takes its lease (``lease_owner`` until ``lease_expires``) with one conditional
 expired is never started by anyone else, so one job never runs twice at once.
 A worker killed mid-report stops renewing, and its lease runs out.
 
-Events: every ACP message a run logs is also a row of ``job_events``
-(``seq`` 1, 2, ... per job, the SSE ``id``), so any API replica replays a
-stream after ``Last-Event-ID`` from the database. The job's row counts its
-events (``last_event_seq``): an append bumps it and inserts in one
-transaction, so concurrent appends from several processes queue on the row
-instead of clashing on ``max(seq) + 1``.
+Events: every line of a job's ``messages.jsonl`` (each ACP message its runs
+logged) is also a row of ``job_events``, numbered as the line is (``seq``,
+the SSE ``id``), so any API replica replays a stream after ``Last-Event-ID``
+from the database. The file is the source: whoever runs the job copies the
+lines the log lacks (:meth:`JobStore.log_events`), so lines a worker could
+not copy before it lost the job go in, in their place, with the next run's.
+The job's row counts the lines logged (``last_event_seq``).
 """
 
 from __future__ import annotations
@@ -741,57 +742,45 @@ class JobStore(Database):
 
     # -- the event log behind SSE ---------------------------------------------
 
-    def append_event(self, job_id: str, data: str) -> int | None:
-        """Append one ACP message (its JSON text) to the job's event log.
+    def log_events(self, job_id: str, lines: builtins.list[tuple[int, str]]) -> int | None:
+        """Put lines of the job's ``messages.jsonl`` in its event log, numbered as the lines are.
+
+        The log mirrors the file, whoever writes it: a line logged already
+        (by this worker, by one that lost the job, by a replica importing an
+        old report) is skipped, so any number of processes may mirror the same
+        lines at once and each lands once. One transaction; the job's row
+        counts the lines logged (``last_event_seq``), and its row lock
+        (PostgreSQL) or the write lock (SQLite) queues concurrent calls.
 
         Args:
             job_id: The job.
-            data: The message as one line of JSON (what ``messages.jsonl`` holds).
+            lines: ``(line number, JSON text)``, 1-based line numbers of the
+                file's complete lines (a line torn by a kill is left out, its
+                number kept: the SSE ids stay the line numbers).
 
         Returns:
-            Its ``seq`` (1-based, the SSE id), or ``None`` when the job is gone.
+            The number of the last line logged now or before (0 for none), or
+            ``None`` when the job is gone (a deleted job's late lines are dropped).
         """
         with self._tx() as db:
-            # One statement both takes the next seq and serialises concurrent appends to this job:
-            # PostgreSQL holds the row lock until commit, SQLite's write transaction the whole file.
+            top = max((n for n, _ in lines), default=0)
             row = db.execute(
-                text("UPDATE jobs SET last_event_seq = last_event_seq + 1 WHERE id = :id RETURNING last_event_seq"),
-                {"id": job_id},
+                text("UPDATE jobs SET last_event_seq = CASE WHEN last_event_seq < :top THEN :top "
+                     "ELSE last_event_seq END WHERE id = :id RETURNING last_event_seq"),
+                {"id": job_id, "top": top},
             ).first()
             if row is None:
                 return None
-            seq = int(row[0])
-            db.execute(text("INSERT INTO job_events (job_id, seq, data) VALUES (:id, :seq, :data)"),
-                       {"id": job_id, "seq": seq, "data": data})
-            return seq
-
-    def import_events(self, job_id: str, lines: builtins.list[tuple[int, str]]) -> bool:
-        """Fill an empty event log at once from ``messages.jsonl`` (a report made before the log existed).
-
-        One transaction, numbered as the lines are; when anything is logged
-        already, or another replica imports at the same moment, nothing
-        changes.
-
-        Args:
-            job_id: A finished job (nothing else writes its log).
-            lines: ``(line number, JSON text)`` of the file's complete lines.
-
-        Returns:
-            ``True`` when the lines were imported now.
-        """
-        try:
-            with self._tx() as db:
-                if db.execute(text("SELECT 1 FROM job_events WHERE job_id = :id LIMIT 1"), {"id": job_id}).first():
-                    return False
-                if not lines:
-                    return False
-                db.execute(text("INSERT INTO job_events (job_id, seq, data) VALUES (:id, :seq, :data)"),
+            if lines:
+                db.execute(text("INSERT INTO job_events (job_id, seq, data) VALUES (:id, :seq, :data) "
+                                "ON CONFLICT (job_id, seq) DO NOTHING"),
                            [{"id": job_id, "seq": n, "data": data} for n, data in lines])
-                db.execute(text("UPDATE jobs SET last_event_seq = :seq WHERE id = :id AND last_event_seq < :seq"),
-                           {"id": job_id, "seq": max(n for n, _ in lines)})
-                return True
-        except IntegrityError:
-            return False
+            return int(row[0])
+
+    def events_logged(self, job_id: str) -> int:
+        """The number of the last line of the job's ``messages.jsonl`` in its event log (0 for none or no job)."""
+        rows = self._all("SELECT last_event_seq FROM jobs WHERE id = :id", id=job_id)
+        return int(rows[0]["last_event_seq"]) if rows else 0
 
     def events_after(self, job_id: str, after: int, *, limit: int = 500) -> builtins.list[tuple[int, str]]:
         """The job's events after ``seq`` ``after``, in order, as ``(seq, JSON text)``.

@@ -36,9 +36,12 @@ With ``REPORTGEN_BROKER_URL`` the API process runs no job itself: it records
 the job and hands it to the broker (:mod:`reportgen.broker`); Celery workers
 call :meth:`Worker.run_job`.
 
-Every ACP message a run logs goes to ``messages.jsonl`` and to the job's event
-log in the database (:meth:`~reportgen.store.JobStore.append_event`), which
-the SSE streams of every replica replay.
+Every ACP message a run logs goes to ``messages.jsonl``, and each line of
+the file to the job's event log in the database
+(:meth:`~reportgen.store.JobStore.log_events`), numbered as the line is,
+which the SSE streams of every replica replay. The file is the source: lines
+a worker could not copy while the database was away (or before it lost the
+job) are copied, in their place, by whoever logs the job's next line.
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 
 from reportgen.acp import MessageLog, StatusUpdate
+from reportgen.acp.messages import log_lines
 from reportgen.blueprint.model import Blueprint
 from reportgen.config import MAX_TOPIC_CHARS, RunOptions, Settings, clean_topic, resolve_language
 from reportgen.errors import InputError, RenderError, ReportgenError, RunCanceled
@@ -288,8 +292,10 @@ class Worker:
         self._stopping = False
         self._sweeper: asyncio.Task[None] | None = None
         self._warm_up: asyncio.Future[None] | None = None
-        self._pending: dict[str, list[str]] = {}  # events not yet in the database, per job, in order
-        self._pending_lock = threading.Lock()
+        # per job: (byte offset, line number) of messages.jsonl up to which its event log is known complete
+        self._logged: dict[str, tuple[int, int]] = {}
+        self._behind: set[str] = set()  # jobs whose last copy to the event log failed (the database was away)
+        self._log_lock = threading.Lock()
         # the lease heartbeats' database calls (_lease_call): threads of their own, one per job that may run here
         self._lease_pool = ThreadPoolExecutor(max_workers=max(1, settings.max_jobs),
                                               thread_name_prefix="reportgen-lease")
@@ -682,6 +688,9 @@ class Worker:
                 # another worker holding it and leaves it alone.
                 self._enqueue(job_id)
             self._flush_events(job_id)
+            with self._log_lock:
+                self._logged.pop(job_id, None)  # the next run here finds its place again
+                self._behind.discard(job_id)  # what is left goes in with the next run's lines, whoever runs it
             try:
                 self.store.release_lease(job_id, self.owner)
             except Exception as exc:  # noqa: BLE001 - the database is away: the lease just runs out
@@ -714,6 +723,8 @@ class Worker:
             try:
                 held = await asyncio.wait_for(self._lease_call(self.store.renew_lease, job_id, self.owner, lease_s),
                                               every)
+                if held:
+                    renewed = asked
                 job = await asyncio.wait_for(self._lease_call(self.store.get, job_id), every)
             except Exception as exc:  # noqa: BLE001 - the database is away: try again until the fence
                 logger.warning("lease heartbeat of job %s failed (%s)", job_id, exc or type(exc).__name__)
@@ -723,9 +734,7 @@ class Worker:
                     self._lose(run)
                     return
                 continue
-            if held:
-                renewed = asked
-            if self._pending.get(job_id):
+            if job_id in self._behind:
                 await asyncio.to_thread(self._flush_events, job_id)
             if not held:
                 logger.warning("job %s: lease lost to another worker; stopping here", job_id)
@@ -765,6 +774,7 @@ class Worker:
         from reportgen.run import generate_report
 
         cancel = run.cancel
+        await asyncio.to_thread(self._restore_log, job.id)
         log = MessageLog(self.report_dir(job.id) / "messages.jsonl")
         log.subscribe(lambda message: self._message(job.id, message))
         if job.runs:
@@ -821,7 +831,7 @@ class Worker:
                 self._finish(job.id, JobStatus.FAILED, error_code="storage",
                              error=f"the report's files could not be stored ({type(exc).__name__}: {exc})")
                 return
-            self.store.finish(
+            self._finish(
                 job.id, JobStatus.COMPLETED, title=result.report.title, lang=result.report.lang,
                 pages=pages, timings=result.timings,
             )
@@ -837,35 +847,94 @@ class Worker:
         self.events.notify(job_id)
 
     def _message(self, job_id: str, message: BaseModel) -> None:
-        """Copy one logged ACP message to the job's event log (what SSE replays) and wake its followers.
+        """A message was logged to the job's ``messages.jsonl``: copy it to the event log (what SSE
+        replays) and wake the job's followers.
 
-        While the database cannot be reached the messages wait here, in
-        order, and go in with the next one that can (or when the run ends),
-        so the event log stays the same as ``messages.jsonl``, line for line.
+        While the database cannot be reached the lines wait in the file and
+        go in with the next one that can (or when the run ends, or with the
+        next run's first line wherever it runs), so the event log stays the
+        same as ``messages.jsonl``, line for line.
         """
-        with self._pending_lock:
-            self._pending.setdefault(job_id, []).append(message.model_dump_json())
         self._flush_events(job_id)
         self.events.notify(job_id)
 
     def _finish(self, job_id: str, status: JobStatus, **fields: Any) -> None:
-        """:meth:`JobStore.finish`, once every event of the run is in the database (a stream ends at the end)."""
+        """:meth:`JobStore.finish`, once every line of the job's log is in the database (a stream ends at the end)."""
         self._flush_events(job_id, strict=True)  # the database is away: its error, and the job is tried again
         self.store.finish(job_id, status, **fields)
 
     def _flush_events(self, job_id: str, *, strict: bool = False) -> None:
-        with self._pending_lock:
-            pending = self._pending.get(job_id, [])
+        """Copy the lines of the job's ``messages.jsonl`` its event log lacks (:meth:`JobStore.log_events`).
+
+        Args:
+            job_id: The job.
+            strict: Raise the database's error instead of leaving the lines for the next call.
+        """
+        path = self.report_dir(job_id) / "messages.jsonl"
+        with self._log_lock:
             try:
-                while pending:
-                    self.store.append_event(job_id, pending[0])
-                    pending.pop(0)
+                mark = self._logged.get(job_id)
+                if mark is None:
+                    mark = self._logged[job_id] = _line_offset(path, self.store.events_logged(job_id))
+                lines, offset, line = log_lines(path, *mark)
+                if lines:
+                    self.store.log_events(job_id, lines)
+                self._logged[job_id] = (offset, line)
+                self._behind.discard(job_id)
             except Exception as exc:  # noqa: BLE001 - kept for the next try; messages.jsonl has them
-                logger.warning("%d events of job %s wait for the database (%s)", len(pending), job_id, exc)
+                self._behind.add(job_id)
+                logger.warning("events of job %s wait for the database (%s)", job_id, exc)
                 if strict:
                     raise
-            if not pending:
-                self._pending.pop(job_id, None)
+
+    def _restore_log(self, job_id: str) -> None:
+        """Before a run: give ``messages.jsonl`` the lines the event log has and it lacks.
+
+        A job resumed on a machine that does not share the outputs folder
+        (object storage) would otherwise number its lines from 1 again; with
+        the log's lines first, it goes on where the event log stopped. A line
+        torn by a kill (not in the log) comes back as an empty line, so the
+        numbers stay. The lines the file has and the log lacks go in now.
+        """
+        path = self.report_dir(job_id) / "messages.jsonl"
+        logged = self.store.events_logged(job_id)
+        _, _, have = log_lines(path)
+        if have < logged:
+            missing = dict(self.store.events_after(job_id, have, limit=logged - have))
+            path.parent.mkdir(parents=True, exist_ok=True)
+            torn = path.exists() and path.stat().st_size > 0 and not _ends_a_line(path)
+            with open(path, "a", encoding="utf-8") as fh:
+                if torn:  # a killed writer's half line: it keeps its number, empty of the log's line
+                    fh.write("\n")
+                    have += 1
+                fh.write("".join(missing.get(n, "") + "\n" for n in range(have + 1, logged + 1)))
+        self._flush_events(job_id)
+
+
+def _ends_a_line(path: Path) -> bool:
+    with open(path, "rb") as fh:
+        fh.seek(-1, os.SEEK_END)
+        return fh.read(1) == b"\n"
+
+
+def _line_offset(path: Path, lines: int) -> tuple[int, int]:
+    """Where the first ``lines`` lines of a log file end: ``(byte offset, line number)`` for
+    :func:`~reportgen.acp.messages.log_lines` (the file's end, when it has fewer)."""
+    if lines <= 0:
+        return 0, 0
+    offset = line = 0
+    try:
+        with open(path, "rb") as fh:
+            for raw in fh:
+                if not raw.endswith(b"\n"):
+                    break
+                offset += len(raw)
+                line += 1
+                if line == lines:
+                    break
+    except FileNotFoundError:
+        pass
+    return offset, line
 
 
 def _warm_up(settings: Settings) -> None:

@@ -109,6 +109,70 @@ async def test_a_restarted_server_resumes_the_job_without_redoing_finished_tasks
     assert sum(status == "reused" for _, status in updates) >= 3
 
 
+async def test_lines_a_worker_could_not_copy_before_it_stopped_reach_the_stream_in_their_place(tmp_path,
+                                                                                                monkeypatch):
+    """The event log mirrors messages.jsonl: what a worker logged while the database was away, and
+    could not copy before it stopped, goes in with the next run's lines (another process, nothing in
+    memory carried over), so a stream gets every line once, numbered as in the file."""
+    away = threading.Event()
+    real = JobStore.log_events
+
+    def log_events(self, job_id, lines):
+        if away.is_set():
+            raise sqlalchemy.exc.OperationalError("UPDATE jobs", {}, ConnectionError("the database is away"))
+        return real(self, job_id, lines)
+
+    monkeypatch.setattr(JobStore, "log_events", log_events)
+    settings = make_settings(tmp_path, max_concurrency=1)
+    with live(create_app(settings, search=SlowSearch(0.2), backoff_scale=0)) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            job = (await http.post("/reports", json={"topic": TOPIC, "sections": 4})).json()
+            log = tmp_path / "out" / job["id"] / "messages.jsonl"
+            await wait_until(lambda: _answers(log) >= 1)
+            away.set()  # the event log is away: the lines wait in the file
+            await wait_until(lambda: _answers(log) >= 3)
+        server.stop()  # and this worker is gone before the database came back
+    store = JobStore(settings.jobs_db)
+    copied = store.events_logged(job["id"])
+    store.close()
+    logged = len(log.read_text().splitlines())
+    assert 0 < copied < logged  # some lines never reached the event log here
+
+    away.clear()
+    with live(create_app(settings, search=SlowSearch(0.01), backoff_scale=0)) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            async with http.stream("GET", f"/reports/{job['id']}/events") as response:
+                events = [e async for e in _events(response)]
+    lines = log.read_text().splitlines()
+    acp = [e for e in events if e.get("event") == "acp"]
+    assert [int(e["id"]) for e in acp] == list(range(1, len(lines) + 1))  # none lost, none twice, in order
+    assert [json.loads(e["data"]) for e in acp] == [json.loads(line) for line in lines]
+    assert json.loads([e for e in events if e.get("event") == "status"][-1]["data"])["status"] == "completed"
+
+
+def test_a_run_on_a_machine_without_the_earlier_log_goes_on_where_the_event_log_stopped(tmp_path):
+    """Object storage, no shared folder: the resumed run's messages.jsonl starts with the event log's
+    lines (a torn line keeps its number, empty), so its own lines are numbered after them, not from 1."""
+    from reportgen.worker import Worker
+
+    settings = make_settings(tmp_path, out_dir=tmp_path / "elsewhere")
+    store = JobStore(settings.jobs_db)
+    worker = Worker(settings, store)
+    store.create("moved-000001", "Moved", {}, "ip:1")
+    assert store.log_events("moved-000001", [(1, '{"a": 1}'), (3, '{"a": 3}')]) == 3  # line 2 was torn
+    worker._restore_log("moved-000001")
+    log = worker.report_dir("moved-000001") / "messages.jsonl"
+    assert log.read_text().splitlines() == ['{"a": 1}', "", '{"a": 3}']
+    with open(log, "a") as fh:
+        fh.write('{"a": 4}\n{"a": 5}\n{"a"')  # this run's lines, the last one torn by a kill
+    worker._flush_events("moved-000001")
+    assert store.events_after("moved-000001", 0) == [(1, '{"a": 1}'), (3, '{"a": 3}'), (4, '{"a": 4}'),
+                                                     (5, '{"a": 5}')]
+    worker._restore_log("moved-000001")  # nothing is missing: the file stays as it is
+    assert log.read_text().endswith('{"a": 5}\n{"a"')
+    store.close()
+
+
 def _answers(log) -> int:
     return sum(m.type == "AGENT_RESPONSE" for m in read_messages(log)) if log.exists() else 0
 

@@ -151,16 +151,20 @@ def test_an_event_log_from_before_the_counter_carries_on_where_it_stopped(tmp_pa
     db.close()
     monkeypatch.setattr("reportgen.store.MIGRATIONS", MIGRATIONS)
     store = JobStore(path)
-    assert store.append_event("old-000001", '{"late": true}') == 4  # the migration counted the three
+    assert store.events_logged("old-000001") == 3  # the migration counted the three
+    assert store.log_events("old-000001", [(4, '{"late": true}')]) == 4
     store.close()
 
 
-def test_an_imported_log_is_continued_after_its_last_line(database_url):
+def test_the_event_log_numbers_lines_as_the_file_does_and_skips_lines_logged_already(database_url):
     store = JobStore(database_url)
     store.create("imp-000001", "Imported", {}, "ip:1")
-    assert store.import_events("imp-000001", [(1, "{}"), (2, "{}"), (5, "{}")])
-    assert not store.import_events("imp-000001", [(1, "{}")])  # logged already: nothing changes
-    assert store.append_event("imp-000001", "{}") == 6
+    assert store.log_events("imp-000001", [(1, '{"a": 1}'), (2, '{"a": 2}'), (5, '{"a": 5}')]) == 5  # 3, 4 torn
+    assert store.log_events("imp-000001", [(1, '{"again": 1}')]) == 5  # logged already: nothing changes
+    assert store.log_events("imp-000001", []) == 5 == store.events_logged("imp-000001")
+    assert store.log_events("imp-000001", [(6, "{}")]) == 6
+    assert store.events_after("imp-000001", 0)[:3] == [(1, '{"a": 1}'), (2, '{"a": 2}'), (5, '{"a": 5}')]
+    assert store.log_events("gone", [(1, "{}")]) is None and store.events_logged("gone") == 0
     store.close()
 
 
@@ -238,34 +242,34 @@ def test_the_event_log_numbers_events_per_job_and_replays_after_an_id(database_u
     store = JobStore(database_url)
     store.create("a-000001", "A", {}, "ip:1")
     store.create("b-000002", "B", {}, "ip:1")
-    assert [store.append_event("a-000001", f'{{"n": {n}}}') for n in range(3)] == [1, 2, 3]
-    assert store.append_event("b-000002", '{"n": 0}') == 1
+    assert store.log_events("a-000001", [(n + 1, f'{{"n": {n}}}') for n in range(3)]) == 3
+    assert store.log_events("b-000002", [(1, '{"n": 0}')]) == 1
     assert store.events_after("a-000001", 1) == [(2, '{"n": 1}'), (3, '{"n": 2}')]
     assert store.events_after("a-000001", 3) == [] and store.events_after("missing", 0) == []
-    assert store.append_event("missing", "{}") is None  # a deleted job's late message is dropped
 
-    # Concurrent appends from two stores (two replicas, each with its own connections): every
-    # append lands, no seq twice, none skipped — however many writers race (once 8 could clash out).
+    # Two stores (a worker that lost the job and the one that runs it now, each with its own
+    # connections) copy the same lines of the same file at once, in overlapping windows, from
+    # 8 threads each: every line lands once, in its place, none skipped.
     other = JobStore(database_url)
-    seqs: list[int] = []
     errors: list[BaseException] = []
+    lines = [(n, f'{{"line": {n}}}') for n in range(1, 66)]
 
-    def append(s: JobStore) -> None:
+    def copy(s: JobStore, first: int) -> None:
         try:
-            for _ in range(4):
-                seqs.append(s.append_event("b-000002", "{}"))
+            for start in range(first, 65, 8):
+                s.log_events("b-000002", lines[start:start + 12])
         except BaseException as e:  # noqa: BLE001 - reported by the assertion below
             errors.append(e)
 
-    threads = [threading.Thread(target=append, args=(s,)) for s in (store, other) * 8]
+    threads = [threading.Thread(target=copy, args=(s, k)) for k, s in enumerate((store, other) * 4)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     other.close()
     assert errors == []
-    assert sorted(seqs) == list(range(2, 66))
-    assert [seq for seq, _ in store.events_after("b-000002", 0)] == list(range(1, 66))
+    assert store.events_after("b-000002", 0) == [(1, '{"n": 0}')] + lines[1:]
+    assert store.events_logged("b-000002") == 65
     store.finish("a-000001", JobStatus.COMPLETED)
     assert store.delete("a-000001") and store.events_after("a-000001", 0) == []
     store.close()

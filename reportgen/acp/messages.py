@@ -28,6 +28,7 @@ __all__ = [
     "AssistanceRequest",
     "Message",
     "MessageLog",
+    "log_lines",
     "Parameter",
     "StatusUpdate",
     "read_messages",
@@ -175,6 +176,43 @@ class MessageLog:
         with self._lock:
             if self._file is not None:
                 self._file.close()
+
+
+def log_lines(path: Path, offset: int = 0, line: int = 0) -> tuple[list[tuple[int, str]], int, int]:
+    """The complete lines of a ``messages.jsonl`` after byte ``offset``, numbered as in the file.
+
+    What the job's event log mirrors (:meth:`reportgen.store.JobStore.log_events`):
+    a line still being written (no newline yet) is left for the next call, and
+    a line torn by a killed writer (not a JSON object) is skipped, its number kept.
+
+    Args:
+        path: The log file (missing: nothing).
+        offset: Byte offset of the first line to read (0: the start, or the
+            end of a line read before).
+        line: The number of the last line before ``offset`` (0 at the start).
+
+    Returns:
+        ``(lines, offset, line)``: the ``(line number, JSON text)`` of the
+        messages read, and the byte offset and number of the last complete
+        line read (to pass to the next call).
+    """
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            raw = fh.read()
+    except FileNotFoundError:
+        return [], offset, line
+    end = raw.rfind(b"\n") + 1
+    out: list[tuple[int, str]] = []
+    for chunk in raw[:end].split(b"\n")[:-1]:
+        line += 1
+        text = chunk.decode("utf-8", "replace").strip()
+        try:
+            if isinstance(json.loads(text), dict):
+                out.append((line, text))
+        except ValueError:
+            continue
+    return out, offset + end, line
 
 
 def read_messages(path: Path) -> list[Message]:

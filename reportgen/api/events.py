@@ -32,6 +32,7 @@ from collections.abc import AsyncIterator
 
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
+from reportgen.acp.messages import log_lines
 from reportgen.api.schemas import job_view
 from reportgen.worker import Worker
 
@@ -55,14 +56,9 @@ def _import_legacy_log(worker: Worker, report_id: str) -> None:
     job = worker.store.get(report_id)
     if job is None or not job.status.terminal or worker.store.events_after(report_id, 0, limit=1):
         return
-    path = worker.report_dir(report_id) / "messages.jsonl"
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return
-    lines = [(n, text) for n, line in enumerate(raw.split(b"\n")[:-1], start=1)
-             if _is_json_object(text := line.decode("utf-8", "replace").strip())]
-    worker.store.import_events(report_id, lines)
+    lines, _, _ = log_lines(worker.report_dir(report_id) / "messages.jsonl")
+    if lines:
+        worker.store.log_events(report_id, lines)
 
 
 async def _events(worker: Worker, report_id: str, after: int) -> AsyncIterator[ServerSentEvent]:
