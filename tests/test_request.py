@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reportgen.blueprint.planner import gather_themes, plan_extractive
+from reportgen.blueprint.planner import gather_themes, plan_extractive, resolve_subject
 from reportgen.blueprint.relevance import ON_TOPIC_THRESHOLD, Relatedness
 from reportgen.blueprint.request import DEFAULT_SECTIONS, LONG_SECTIONS, SHORT_SECTIONS, read_request, section_count
 from reportgen.config import RunOptions, clean_topic, resolve_language
@@ -317,10 +317,42 @@ def test_the_closest_subjects_are_those_titled_by_the_requests_words():
             _doc("Garage", "A garage stores a vehicle.")]
     message = no_sources_message(read_request("Electric vehicles"), InOrder(docs), "en")
     assert "closest subjects it holds: Electric battery, Vehicle, Garage, Spacecraft, Armour." in message
-    # written once, side by side, it is a subject (found through the passage that mentions it)
-    written = [*APART, _doc("Battery", "Batteries power every electric vehicle; electric vehicle sales rose.")]
+    # written side by side in two sentences, it is a subject (found through the passage that mentions it)
+    written = [*APART, _doc("Battery", "Batteries power every electric vehicle. Electric vehicle sales rose.")]
     blueprint = plan_extractive("r", RunOptions(topic="Electric vehicle"), FakeSearch(written))
     assert any(t.kind == "write" for t in blueprint.tasks) and "no text on" not in blueprint.note
+
+
+def test_a_qualified_framing_word_leaves_an_article_titled_with_it_whole():
+    """"Health effects of smoking tobacco" is an article of the encyclopedia: the subject, whole; "health
+    effects of coffee" is none, and the report is on coffee with the aspect "health effects"."""
+    docs = [_doc("Health effects of smoking tobacco", "Tobacco smoking harms health. Its health effects are "
+                                                      "severe; smoking tobacco causes cancer."),
+            _doc("Coffee", "Coffee is a drink. Coffee has health effects, from caffeine. Coffee is traded.")]
+    tobacco = resolve_subject(read_request("The health effects of smoking tobacco"), FakeSearch(docs), "en")
+    assert tobacco.subjects == ["health effects of smoking tobacco"] and tobacco.aspects == []
+    coffee = resolve_subject(read_request("What are the health effects of coffee?"), FakeSearch(docs), "en")
+    assert coffee.subjects == ["coffee"] and coffee.aspects == ["health effects"]
+
+
+def test_a_subject_written_in_one_sentence_only_is_not_held():
+    """"Quantum computing" is written once in the encyclopedia, in *Google*; "cambio climático" once, in *Mar
+    Muerto*: the reports drawn from them were on Google and on the Dead Sea. One mention is no subject held."""
+    once = [_doc("Google", "Google is a technology company. It has worked on quantum computing since 2014. "
+                           "Google runs a search engine and sells advertising."),
+            _doc("Computing", "Computing is any goal-oriented activity requiring computers."),
+            _doc("Quantum mechanics", "Quantum mechanics describes nature at the scale of atoms.")]
+    with pytest.raises(NoSourcesError, match="closest subjects it holds: (Computing|Quantum mechanics)"):
+        plan_extractive("r", RunOptions(topic="Quantum computing"), FakeSearch(once))
+    # a word no passage writes is not split into words one sentence writes side by side ("block chains")
+    chains = [_doc("Chain", "A chain is a series of links. There are roller chains and block chains."),
+              _doc("Saw", "A saw cuts with a blade, wire or chain.")]
+    with pytest.raises(NoSourcesError):
+        plan_extractive("r", RunOptions(topic="Blockchain"), FakeSearch(chains))
+    # written in two sentences, it is held, through the passage that mentions it
+    twice = [*once[1:], _doc("Google", once[0]["text"] + " Its quantum computing chip has 72 qubits.")]
+    blueprint = plan_extractive("r", RunOptions(topic="Quantum computing"), FakeSearch(twice))
+    assert [t for t in blueprint.tasks if t.kind == "write"]
 
 
 def test_a_compound_subject_with_aspects_takes_the_aspect_core_and_says_so():
@@ -415,6 +447,14 @@ def test_a_verb_that_only_asks_how_is_no_aspect_of_the_subject_found():
     # framing words in the singular go as the plural did
     ("The effect of caffeine", "en", ["caffeine"], []),
     ("The impact of the printing press", "en", ["printing press"], []),
+    # a framing word a qualifier narrows is an aspect: "health effects of coffee" had been one subject no
+    # passage writes ("found no sources")
+    ("What are the health effects of coffee?", "en", ["coffee"], ["health effects"]),
+    ("The economic impact of the Olympic Games", "en", ["Olympic Games"], ["economic impact"]),
+    ("Write a report on the environmental impact of tourism", "en", ["tourism"], ["environmental impact"]),
+    ("Side effects of aspirin", "en", ["aspirin"], ["side effects"]),
+    ("The main effects of caffeine", "en", ["main effects of caffeine"], []),  # "main" qualifies nothing
+    ("Greenhouse effect", "en", ["Greenhouse effect"], []),
 ])
 def test_relations_roles_and_drivers_are_read(text, lang, subjects, aspects):
     request = read_request(text, lang)

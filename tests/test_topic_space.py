@@ -514,6 +514,22 @@ def test_a_candidate_naming_the_subject_only_in_compounds_is_no_theme(monkeypatc
     assert "Passing" in gather_themes(request, search, 100, "en")[0]  # the rule is what drops it
 
 
+def test_a_compound_headed_by_the_kind_the_subject_is_defined_as_names_the_subject(monkeypatch):
+    """Alexander Fleming's penicillin "was the first antibiotic substance discovered", and "An antibiotic is
+    a type of antimicrobial substance": the compound is the subject itself, and Fleming a theme. Here
+    "Inflation is a rise of prices", and a text on "the inflation rise" is on inflation."""
+    compounded = _passing(mix=1, naming=0)
+    compounded["text"] += " Inflation rise shows there."
+    request = read_request("Inflation", "en")
+    search = SpaceSearch([*_corpus(), compounded])
+    scorer = Relatedness([_corpus()[-1]["text"]], [], "en", subject="inflation", space=search.space())
+    assert SEMANTIC_THRESHOLD <= scorer.score(f"Passing {compounded['text']}") < planner.LOOSE_RELATEDNESS
+    monkeypatch.setattr(planner, "PASSING_DENSITY", 0.0)  # not dropped as a passing mention
+    assert "Passing" in gather_themes(request, search, 100, "en")[0]
+    monkeypatch.setattr(planner, "kind_of", lambda *args: False)
+    assert "Passing" not in gather_themes(request, search, 100, "en")[0]  # the kind is what keeps it
+
+
 def test_the_conclusion_judges_sentences_not_naming_the_subject_by_the_subjects_own(search, tmp_path):
     """Once the introduction took the Silk Road's best sentences, the overview's best left were Road's and
     Road transport's, and judged against them "A road is a thoroughfare" made up the conclusion. Sentences

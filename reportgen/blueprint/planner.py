@@ -28,6 +28,7 @@ from reportgen.agents.ranking import (
     common_terms,
     compared_only,
     compounded_only,
+    compounds,
     head_noun,
     mentions,
     phrase_at,
@@ -558,6 +559,39 @@ def _core(
     return one_sense(sorted(holding, key=density, reverse=True)[:CORE_PASSAGES], space)
 
 
+#: Least sentences of a subject's core that write it, when no core passage is titled with it, for the core to
+#: stand for the subject. In the encyclopedias "Quantum computing" is written once, in *Google*, "Blockchain"
+#: once, in *Chain*, and "cambio climático" once, in *Mar Muerto*: the reports drawn from them were on
+#: Google, on chains and on the Dead Sea. "Heat pumps" is written in 5 sentences of 4 articles on cooling,
+#: "food security" in 2.
+MIN_SUBJECT_SENTENCES = 2
+
+
+def _in_passing(core: list[Passage], subject: str, lang: str) -> bool:
+    """Whether a subject's core only mentions it in passing: no core passage is titled with every subject
+    term (its own article, or a sense of it: "Mercury (planet)"), and fewer than
+    :data:`MIN_SUBJECT_SENTENCES` of the core's sentences write the subject (as a phrase when it is a
+    :func:`compound`, else with every term). The subject is then not held as such: the article of a part of it
+    may stand for it (:func:`_part_article`), or the request is answered with the closest subjects.
+
+    Args:
+        core: The subject's core passages (:func:`_core`).
+        subject: The subject as read.
+        lang: Its language.
+
+    Returns:
+        True when the core holds the subject only in passing (``False`` for an empty core).
+    """
+    wanted = terms(subject, lang)
+    if not core or not wanted or any(wanted <= terms(p.title, lang) for p in core):
+        return False
+    phrase = compound(subject, lang)
+    written = sum(writes_phrase(x, subject) if phrase else wanted <= terms(x, lang)
+                  for p in {(q.source_id, q.text): q for q in core}.values()
+                  for x in split_sentences(p.text, lang) or [p.text])
+    return written < MIN_SUBJECT_SENTENCES
+
+
 #: Least similarity, in the topic space, of a core passage to the first for both to be in one sense.
 SAME_SENSE = 0.3
 
@@ -947,7 +981,8 @@ def gather_themes(
     1. Each subject is searched; its *core* passages hold every subject term
        (or are the subject's own document), its *linked* documents are named
        by a core passage; acronyms given in brackets are searched too. A
-       subject no passage writes, in a request that is more than the subject,
+       subject its core only mentions in passing (:func:`_in_passing`) is not
+       held by it. A subject no passage writes, in a request that is more than the subject,
        takes the article of a part of it (:func:`_part_article`: "Coffee" for
        "How does climate change affect coffee production?", "Vehicle" for
        "electric vehicle (EV) adoption rates"), which leads as the subject's
@@ -1001,6 +1036,8 @@ def gather_themes(
         if fallback:  # no passage holds every term of a long subject: the passages holding most of them
             holding, linked = _relevant(found, fallback, lang)
         subject_core = _core(holding, subject, lang, space, phrase=not fallback)  # "resilient wind farms": "wind farm"
+        if not fallback and _in_passing(subject_core, subject, lang):
+            subject_core = []  # "Quantum computing", written once in the encyclopedia (in Google), is not held
         if not subject_core:
             subject_core = (_part_article(subject, search, lang)
                             or (_part_article(subject, search, lang, named=False) if part_of_request else []))
@@ -1101,7 +1138,7 @@ def gather_themes(
         and not _compared(f"{ps[0].title} {docs[sid]}", request)
         and not (space is not None and sid not in answers and sid not in core_ids
                  and relatedness[sid] < LOOSE_RELATEDNESS
-                 and compounded_only(f"{ps[0].title}. {docs[sid]}", request.subject, core_text, lang))
+                 and _in_compounds(f"{ps[0].title}. {docs[sid]}", request.subject, core, core_text, lang))
         and not (space is not None and not parts and sid not in answers and relatedness[sid] < LOOSE_RELATEDNESS
                  and subject_density(docs[sid], request, lang) < PASSING_DENSITY)  # a passing mention
     ]
@@ -1234,6 +1271,29 @@ def kind_of(text: str, subject: str, kind: str, lang: str) -> bool:
         and _at(stems, sort, verb + 1, verb + 1 + KIND_GAP + len(sort)) is not None
 
 
+def _in_compounds(text: str, subject: str, core: list[Passage], core_text: str, lang: str) -> bool:
+    """Whether a candidate writes a one-word subject only in compounds naming another thing
+    (:func:`~reportgen.agents.ranking.compounded_only`: "umbrella term", "coffee table"), a compound headed by
+    the kind the subject's own article defines it as (:func:`kind_of`) naming the subject itself: Alexander
+    Fleming's penicillin "was the first antibiotic substance discovered", and "An antibiotic is a type of
+    antimicrobial substance"; the rule had dropped him from a report on antibiotics.
+
+    Args:
+        text: The candidate's title and text.
+        subject: The subject.
+        core: The subject's core passages.
+        core_text: Their titles and texts, joined.
+        lang: The language.
+
+    Returns:
+        True when the candidate is to be left out as naming another thing.
+    """
+    if not compounded_only(text, subject, core_text, lang):
+        return False
+    own = [p.text for p in core if terms(p.title, lang) == terms(subject, lang)]
+    return not any(kind_of(t, subject, head, lang) for t in own for head in compounds(text, subject, lang))
+
+
 #: Least similarity, in the topic space, of a document to a section's own for it to join that section.
 COMPANION_SIMILARITY = 0.35
 #: Most documents joined to one section.
@@ -1306,7 +1366,9 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     :attr:`~reportgen.blueprint.request.Request.alternatives`); when no
     document is titled by the subject but one is titled by a shorter reading
     ("Immune system"), that reading becomes the subject and the words it
-    leaves out an aspect.
+    leaves out an aspect. A subject read off a qualified framing word ("health effects" of smoking
+    tobacco, :attr:`~reportgen.blueprint.request.Request.framed`) is the whole phrase again when an
+    article is titled so.
 
     Args:
         request: The read request.
@@ -1316,6 +1378,9 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     Returns:
         ``request`` itself, or a copy with the resolved subject.
     """
+    if request.framed and _article_on(request.framed, search, lang) is not None:
+        # "the health effects of smoking tobacco" is an article's title: the subject, whole
+        request = replace(request, subjects=[request.framed], aspects=request.aspects[1:], framed="")
     request = _singular(_written_apart(request, search, lang), search, lang)
     request = _history_of(_event_of(_respelled(request, search, lang), search, lang), search, lang)
     if not request.alternatives:
@@ -1797,7 +1862,8 @@ def _written_apart(request: Request, search: SearchBackend, lang: str) -> Reques
     the corpus titles it *Western honey bee*. Each split of the word into two parts of at least
     :data:`SPLIT_PART` letters is searched as a phrase; the split most passages write side by side
     (:func:`~reportgen.agents.ranking.writes_phrase`) is the subject ("honey bee"), the report keeping the
-    title asked for. A word some passage writes, or no split any passage writes, stays.
+    title asked for. A word some passage writes, or no split at least :data:`MIN_SUBJECT_SENTENCES` passages
+    write, stays: "Blockchain" is not the "block chains" one sentence of *Chain* names among roller chains.
 
     Returns:
         ``request`` itself, or a copy with the subjects written apart.
@@ -1813,7 +1879,7 @@ def _written_apart(request: Request, search: SearchBackend, lang: str) -> Reques
         for at in range(SPLIT_PART, len(word) - SPLIT_PART + 1):
             phrase = f"{word[:at]} {word[at:]}"
             written = sum(writes_phrase(f"{p.title} {p.text}", phrase) for p in search.search(phrase, k=PLAN_SEARCH_K))
-            if written > most:
+            if written > most and written >= MIN_SUBJECT_SENTENCES:
                 best, most = phrase, written
         subjects.append(best)
     if subjects == request.subjects:

@@ -196,6 +196,16 @@ _FRAMING = re.compile(
     r"(?:\s*(?:,|and|&)\s*(?:the\s+)?)?)+\s+(?:of|in|from)\s+",
     re.IGNORECASE,
 )
+#: A framing word a qualifier narrows, before the subject: "the health effects of coffee", "the economic
+#: impact of the Olympic Games", "the environmental impact of tourism". The qualified framing word is an
+#: aspect of the subject ("health effects"); the request had been read as one subject, "health effects of
+#: coffee", that no passage writes. English only; the qualifier is one word, not an article or a number.
+_QUALIFIED_FRAMING = re.compile(
+    r"^(?:the\s+)?(?P<aspect>(?!(?:the|a|an|its|their|main|key|major|\d+)\s)[a-z][\w-]*\s+"
+    r"(?:effects?|impacts?|benefits|risks|consequences|costs|uses|applications|role|influence|implications|"
+    r"aspects|dimensions))\s+(?:of|in|from)\s+",
+    re.IGNORECASE,
+)
 #: Framing words that ask what causes the subject: kept as its aspect ("the causes of the French Revolution").
 _CAUSE_WORDS = re.compile(r"\b(?:causes?|origins?|origines?|or[íi]gen(?:es)?|causas?|reasons?|raisons?|"
                           r"raz[óo]n(?:es)?)\b", re.IGNORECASE)
@@ -297,6 +307,9 @@ class Request:
             aspect *Japan*): the report's title. ``""`` otherwise.
         named_as: Each subject the corpora name otherwise, as the request wrote it, and the title it is
             planned as (``{"Soccer": "Association football"}``): the report says so at the top.
+        framed: The whole phrase a qualified framing word was read off ("health effects of smoking
+            tobacco" for subject "smoking tobacco", aspect "health effects"): the subject again when the
+            corpora title an article so (:func:`reportgen.blueprint.planner.resolve_subject`). ``""`` otherwise.
     """
 
     text: str
@@ -309,6 +322,7 @@ class Request:
     asked: str = ""
     title: str = ""
     named_as: dict[str, str] = field(default_factory=dict)
+    framed: str = ""
 
     @property
     def subject(self) -> str:
@@ -449,6 +463,12 @@ def read_request(text: str, lang: str = "en") -> Request:
         second, more = _split_aspects(_DATES.sub("", _ACRONYM.sub("", second)), colon=asked)
         aspects += more
         second = strip_article(second)
+    qualified = _QUALIFIED_FRAMING.match(_tidy(subject)) if lang == "en" and not second else None
+    framed = ""
+    if qualified and len(_tidy(subject)) > qualified.end():  # "the health effects of coffee": coffee
+        framed = strip_article(_tidy(subject))
+        aspects.insert(0, qualified.group("aspect").lower())
+        subject = _tidy(subject)[qualified.end():]
     framing = _FRAMING.match(_tidy(subject))
     cause = _CAUSE_WORDS.search(framing.group(0)) if framing else None
     if cause:  # "the causes of the French Revolution" asks why
@@ -474,7 +494,8 @@ def read_request(text: str, lang: str = "en") -> Request:
     typed = text.rstrip().endswith(("?", "？"))  # "Explain how vaccines work" asks, but is no question to title
     title = _asked_title(_TRAILING_AUDIENCE.sub("", wrote) if asked else wrote, subjects, typed, lang) or title
     return Request(text=raw, subjects=subjects, aspects=aspects[:6], question=question, acronyms=acronyms,
-                   alternatives=alternatives if len(subjects) == 1 else [], depth=depth, title=title)
+                   alternatives=alternatives if len(subjects) == 1 else [], depth=depth, title=title,
+                   framed=framed if len(subjects) == 1 else "")
 
 
 #: Most characters of a title written as the request asked (:func:`_asked_title`); a longer request is
