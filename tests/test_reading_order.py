@@ -217,6 +217,24 @@ def test_a_body_sentence_must_name_the_subject_as_read_not_the_requests_other_wo
     assert loose[0].text == "The history of Rome spans 28 centuries."
 
 
+def test_another_articles_sentence_that_only_likens_a_thing_to_the_subject_is_not_kept(tmp_path):
+    """"Mackerel species typically have … vertical "tiger-like" stripes" had stood in a report's only
+    section, on the tiger (0.52 to the Tiger article in the topic space: animals and stripes)."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import _about_the_subject
+
+    from fakes import FakeSearch
+
+    ctx = RunContext(topic="Tiger", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    notes = [{"text": "The tiger is a large cat with black stripes, native to Asia."}]
+    mackerel = _passage("Mackerel", 'Mackerel species have vertical "tiger-like" stripes on their backs. '
+                                    "Tigers are said to eat mackerel in India.")
+    ranked = rank_sentences([mackerel], focus="Tiger", topic="Tiger", lang="en", keywords=["tiger"])
+    kept, _ = _about_the_subject(ranked, notes, ctx, "Tiger", (), "Tiger")
+    assert [s.text for s in kept] == ["Tigers are said to eat mackerel in India."]
+
+
 def test_the_introduction_quotes_sentences_writing_the_subject(tmp_path):
     """ "Sexual and reproductive health" holds "health", but does not write "mental health"."""
     from reportgen.acp import MessageLog

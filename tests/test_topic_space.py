@@ -15,7 +15,8 @@ from reportgen.blueprint import planner
 from reportgen.blueprint.planner import companion_themes, gather_themes
 from reportgen.blueprint.relevance import MIN_SPACE_DOCUMENTS, SEMANTIC_THRESHOLD, Relatedness, TopicSpace
 from reportgen.blueprint.request import read_request
-from reportgen.errors import SourceError
+from reportgen.config import RunOptions
+from reportgen.errors import NoSourcesError, SourceError
 from reportgen.sources.models import Passage
 
 from fakes import FakeSearch
@@ -309,6 +310,10 @@ def test_head_nouns() -> None:
     ("The innermost planet, known as Mercury, has no moon.", False),
     ("When prices rise faster than wages, Mercury lowers them.", False),  # the comparison ends at the comma
     ("Jupiter is the largest planet.", False),
+    # a likening is a comparison: the tiger shark's stripes, a mackerel's "tiger-like" ones
+    ("Its dark stripes resemble the Mercury pattern.", True),
+    ("Mackerel have vertical \"Mercury-like\" stripes on their backs.", True),
+    ("Mercury-like rocks cover Io. Mercury is a planet.", False),  # then written as itself
 ])
 def test_a_subject_written_only_in_comparisons(text, expected):
     from reportgen.agents.ranking import compared_only
@@ -325,6 +330,63 @@ def test_a_candidate_that_only_measures_something_by_the_subject_is_no_theme():
     both = read_request("Malaria and tuberculosis", "en")  # every subject it writes must be compared only
     assert not _compared("Tuberculosis kills more people than malaria.", both)
     assert _compared("Measles spreads faster than malaria.", both)
+
+
+def test_a_candidate_named_with_the_subjects_word_that_only_likens_something_to_it_is_no_theme():
+    """"Tiger" had one section, *Tiger shark*: "The tiger shark is a species of ground shark … Its name
+    derives from the dark stripes down its body, which resemble a tiger's pattern". Its own name is another
+    thing's (``unnamed``), and the rest only likens to the tiger (``compared_only``)."""
+    rng = random.Random(29)
+    shark = " ".join(rng.choice(ECONOMY) for _ in range(30))
+    docs = [*_corpus(), {"title": "Inflation shark", "text": f"The inflation shark is a species of {shark}. Its "
+                                                             "stripes resemble an inflation chart."}]
+    request = read_request("Inflation", "en")
+    assert "Inflation shark" not in gather_themes(request, SpaceSearch(docs), 100, "en")[0]
+    docs[-1] = {"title": "Inflation shark", "text": f"The inflation shark is a species of {shark}. Inflation "
+                                                    "drove its price."}
+    assert "Inflation shark" in gather_themes(request, SpaceSearch(docs), 100, "en")[0]  # written as itself
+
+
+def test_the_kinds_of_a_subject_come_before_its_relatives():
+    """"Sharks" had Batomorphi, Acanthodii, Sturgeon and Chimaera before Hammerhead shark and Whale shark."""
+    from reportgen.blueprint.planner import a_kind_of
+
+    sharks = read_request("Sharks", "en")
+    assert a_kind_of("Whale shark", sharks, "en") and a_kind_of("Great white shark", sharks, "en")
+    assert not a_kind_of("Shark", sharks, "en") and not a_kind_of("Sturgeon", sharks, "en")
+    assert not a_kind_of("Tiger shark", read_request("Tiger", "en"), "en")  # a shark, not a tiger
+    solar = read_request("Solar power", "en")
+    assert a_kind_of("Space-based solar power", solar, "en") and not a_kind_of("Wind power", solar, "en")
+    assert not a_kind_of("Whale shark", read_request("Sharks and rays", "en"), "en")  # one subject only
+    rng = random.Random(31)
+    docs = _corpus()
+    relatives = [{"title": f"Relative {i}", "text": " ".join(rng.choice(ECONOMY) for _ in range(30))
+                  + " and inflation, inflation."} for i in range(6)]
+    kind = {"title": "Wage inflation", "text": "Wage inflation is inflation of wages. " + " ".join(
+        rng.choice(ECONOMY) for _ in range(12)) + "."}
+    themes = gather_themes(read_request("Inflation", "en"), SpaceSearch([*docs, *relatives, kind]), 3, "en")[0]
+    assert themes[0] == "Wage inflation"
+
+
+def test_an_unwritten_subject_qualified_by_a_common_word_is_the_article_of_what_it_qualifies():
+    """"How does the human immune system work?" was "found no sources": no passage writes "human immune
+    system", and the Immune system article never says "human". "Human" is a common word; "electric" in
+    "electric vehicle" is not, and that request still gets the closest subjects."""
+    docs = _corpus()
+    for d in docs[:60]:  # "global" in a quarter of the documents: common (under COMMON_RARITY)
+        d["text"] += " Global markets."
+    docs.append({"title": "Price index", "text": "A price index measures prices of goods over time."})
+    docs.append({"title": "Index", "text": "An index lists things in order."})
+    docs.append({"title": "Quarterly report", "text": "A quarterly report comes every three months."})
+    search = SpaceSearch(docs)
+    assert search.space().rarity("global") < planner.COMMON_RARITY <= search.space().rarity("quarterly")
+    _, core, _ = gather_themes(read_request("Global price index", "en"), search, 6, "en")
+    assert [p.title for p in core] == ["Price index"]
+    blueprint = planner.plan_extractive("r", RunOptions(topic="Global price index"), search)
+    assert blueprint.note.startswith("The corpora hold no text on 'Global price index' as such")
+    with pytest.raises(NoSourcesError):  # a rare qualifier is a kind the article does not speak of
+        planner.plan_extractive("r", RunOptions(topic="Quarterly index"), search)
+    assert [p.title for p in gather_themes(read_request("Global index", "en"), search, 6, "en")[1]] == ["Index"]
 
 
 def _passing(mix: int, naming: int) -> dict[str, str]:

@@ -353,6 +353,12 @@ def phrase_at(text: str, phrase: str) -> int | None:
 
 #: Words that make what follows them a measure of comparison: "larger than the planet Mercury".
 _THAN = frozenset({"than", "que"})
+#: Verbs that liken a thing to what follows them: "dark stripes … which resemble a tiger's pattern" (the
+#: tiger shark's name), "se asemeja a", "ressemble à".
+_RESEMBLE = frozenset({"resemble", "resembles", "resembled", "resembling", "ressemble", "ressemblent",
+                       "ressemblant", "asemeja", "asemejan", "semeja", "semejan"})
+#: A word made an adjective of likeness: "vertical "tiger-like" stripes" (read as "resembling tiger").
+_LIKE = re.compile(r"\b(\w+)-like\b", re.IGNORECASE)
 #: Words allowed between a comparison word and the subject ("than *the planet* Mercury").
 COMPARISON_GAP = 2
 #: What ends a clause: a comparison does not reach past it.
@@ -366,8 +372,9 @@ def compared_only(text: str, subject: str) -> bool:
     large as the planet Mercury" set another thing beside the subject: a text
     whose every mention is such is about that other thing (three moons had
     made a report on Mercury). A comparison is "than" (French and Spanish
-    "que": "plus grand que", "más grande que") or the second "as" of "as
-    large as" ("known as" and "como" name a thing: they are no comparison), at most
+    "que": "plus grand que", "más grande que"), the second "as" of "as
+    large as" ("known as" and "como" name a thing: they are no comparison), or a verb that likens
+    ("stripes which resemble a tiger's pattern": :data:`_RESEMBLE`; "tiger-like stripes"), at most
     :data:`COMPARISON_GAP` words before the subject in the same clause ("prices rise faster than wages,
     inflation lowers …" is no comparison of inflation; :func:`writes_phrase`'s matching, any inflection).
     The other mentions in a sentence that holds a comparison explain it ("Titan is only 40% as massive
@@ -389,13 +396,14 @@ def compared_only(text: str, subject: str) -> bool:
     for sentence in split_sentences(text):
         mentions = compared = 0
         for clause in _CLAUSE.split(sentence):  # a comparison never reaches past a comma: "faster than wages, x"
-            words = tokenize(clause)
+            words = tokenize(_LIKE.sub(r"resembling \1", clause))  # "tiger-like stripes" liken to a tiger
             have = [stem(t) for t in words]
             for i in range(len(have) - n + 1):
                 if have[i:i + n] != wanted:
                     continue
                 mentions += 1
-                compared += any(words[j] in _THAN or words[j] == "as" and j >= 2 and words[j - 2] == "as"
+                compared += any(words[j] in _THAN or words[j] in _RESEMBLE
+                                or words[j] == "as" and j >= 2 and words[j - 2] == "as"
                                 for j in range(max(0, i - COMPARISON_GAP - 1), i))
         if mentions and not compared:  # written outside a comparison
             return False

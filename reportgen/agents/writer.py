@@ -259,7 +259,10 @@ def _about_the_subject(
     (:class:`~reportgen.blueprint.relevance.Relatedness`, in the corpus's topic
     space when it has one, :func:`~reportgen.sources.index.topic_space`): a
     section on "Calcium carbonate" in a report on coral reefs quotes how reefs
-    are built, not that calcium carbonate is a calcium supplement. The
+    are built, not that calcium carbonate is a calcium supplement. Another
+    article's sentence that writes the subject only to liken or measure
+    another thing by it (:func:`~reportgen.agents.ranking.compared_only`:
+    "vertical "tiger-like" stripes") is never kept. The
     section's other best sentences follow only to fill it up to
     :data:`BODY_FILL`; the rest are spares.
     """
@@ -286,6 +289,9 @@ def _about_the_subject(
     related: list[Any] = []
     for s, score in zip(ranked, scores, strict=True):  # a sentence reading on from a related one is related
         cut = scorer.threshold if s.source.get("title") in own or scorer.space is None else OTHER_SENTENCE_THRESHOLD
+        if s.source.get("title") not in own and compared_only(s.text, about):
+            continue  # another article's sentence likening a thing to the subject: "Mackerel species have
+            # vertical "tiger-like" stripes" is no sentence on the tiger, however near the topic space puts it
         if named(s.text) or score >= cut or (
                 s.after is not None and s.after in {r.text for r in related}):
             related.append(s)

@@ -382,8 +382,18 @@ LOOSE_RELATEDNESS = 0.35
 PASSING_DENSITY = 0.2
 #: Added to the score of a theme that names every subject of a two-subject request.
 BOTH_SUBJECTS_BONUS = 0.3
+#: Added to the score of a theme whose text holds every word of a subject of several words, over one named by
+#: the subject's head noun alone (:func:`uncommon`): "Historia del Imperio inca" had Gengis Kan, Selim I and
+#: Hernán Cortés (other empires) before Francisco Pizarro; "Steam engine" had Nicolaus Otto and Thermodynamic
+#: cycle (engines, cycles) before Steamship. The head noun still names the subject, as "power" names it in
+#: *Electricity generation* for "Solar power": such themes follow. As much as :data:`BOTH_SUBJECTS_BONUS`.
+WHOLE_SUBJECT_BONUS = 0.3
 #: Added, times the share of the request's aspects a theme names, to its score.
 ASPECT_WEIGHT = 0.3
+#: Added to the score of a theme titled as a kind of the subject (:func:`a_kind_of`): "Sharks" had Batomorphi,
+#: Acanthodii, Sturgeon and Chimaera (relatives) as sections before Hammerhead shark and Whale shark, and the
+#: Great white and Tiger sharks only as companions. As much as an aspect asked for (:data:`ASPECT_WEIGHT`).
+KIND_BONUS = 0.3
 #: Added to the score of an aspect's own article that speaks of the subject ("Blue" in "Why is the sky
 #: blue?": the topic space puts the colour far from the sky, 0.06, but its text says why the sky is blue):
 #: it is a theme whatever its relatedness, and the first.
@@ -688,6 +698,35 @@ def _part_article(subject: str, search: SearchBackend, lang: str, named: bool = 
     if named or not unnamed:
         return []
     return min(unnamed, key=lambda item: item[0])[1]
+
+
+def _qualified_article(subject: str, search: SearchBackend, lang: str, space: TopicSpace | None) -> list[Passage]:
+    """The own article of what a common word qualifies, for a subject no passage writes: "human immune
+    system" is the *Immune system* ("human" is in one document in 44 of the encyclopedia, under
+    :data:`COMMON_RARITY`; the request had been answered with "found no sources"). "Electric vehicle" is not
+    the *Vehicle*: "electric" is rarer, a kind that the vehicle's article does not speak of
+    (:func:`_part_article`). The qualifier is the first word in English, the last in French and Spanish
+    ("système immunitaire humain"); the report says at the top that the corpora hold no text on the subject as
+    such (:func:`thin_note`).
+
+    Args:
+        subject: A subject of two or three words (:func:`compound`) no passage writes.
+        search: The search backend.
+        lang: Its language.
+        space: The corpus's topic space (without one, no word is known to be common).
+
+    Returns:
+        The article's passages, or ``[]``.
+    """
+    words = subject.split()
+    if space is None or not compound(subject, lang) or len(words) < 2:
+        return []
+    qualifier, rest = (words[-1], words[:-1]) if lang in ("fr", "es") else (words[0], words[1:])
+    common = terms(qualifier, lang)
+    if not common or any(space.rarity(t) >= COMMON_RARITY for t in common):
+        return []
+    wanted = terms(" ".join(rest), lang)
+    return [p for p in search.search(" ".join(rest), k=10) if terms(p.title, lang) == wanted]
 
 
 def _aspect_core(request: Request, search: SearchBackend, lang: str) -> list[Passage]:
@@ -1040,7 +1079,8 @@ def gather_themes(
             subject_core = []  # "Quantum computing", written once in the encyclopedia (in Google), is not held
         if not subject_core:
             subject_core = (_part_article(subject, search, lang)
-                            or (_part_article(subject, search, lang, named=False) if part_of_request else []))
+                            or (_part_article(subject, search, lang, named=False) if part_of_request else [])
+                            or _qualified_article(subject, search, lang, space))
             if subject_core:  # the part's article stands for the subject: what it names and what names it join
                 parts[subject] = subject_core[0]
                 found = search.search(subject_core[0].title, k=PLAN_SEARCH_K)
@@ -1108,10 +1148,14 @@ def gather_themes(
         held = terms(docs[sid], lang)
         if len(request.subjects) > 1 and all(terms(x, lang) <= held for x in request.subjects):
             score += BOTH_SUBJECTS_BONUS  # "Coral reefs and climate change": a text on both before one on either
+        if any(len(terms(x, lang)) > 1 and terms(x, lang) <= held for x in request.subjects):
+            score += WHOLE_SUBJECT_BONUS  # "Imperio incaico": Francisco Pizarro before Gengis Kan's "imperio"
         if aspect_terms:  # "Why is the sky blue?": a text on the sky that speaks of its blue first
             score += ASPECT_WEIGHT * sum(t <= held for t in aspect_terms) / len(aspect_terms)
         if sid in answers:  # the article "Blue", which says why the sky is blue, leads
             score += ANSWER_BONUS
+        if a_kind_of(by_doc[sid][0].title, request, lang):  # "Sharks": Whale shark before Sturgeon
+            score += KIND_BONUS
         return score
 
     # of_other_sense is not applied to themes of a subject with an article of its own: the specific volcanoes
@@ -1126,6 +1170,7 @@ def gather_themes(
                                request.subject, lang)
         other_sense = dict(zip(by_doc, flags, strict=True))
     core_ids = {p.source_id for p in core}
+    subject_terms = terms(request.subject, lang)
     core_text = " ".join(f"{p.title}. {p.text}" for p in core)  # "umbrella term" is no umbrella (compounded_only)
     # a title writing the subject's common noun with a capital inside is a name: "Mickey Mouse" is no section of
     # a report on mice, nor "The Lion King" of one on lions (a_name)
@@ -1135,7 +1180,8 @@ def gather_themes(
         if (relatedness[sid] >= scorer.threshold and not other_sense[sid] or sid in answers)
         and (sid in core_ids or not a_name(ps[0].title, subject_words, common))
         and not _sibling(ps[0].title, docs[sid], request, core, lang)
-        and not _compared(f"{ps[0].title} {docs[sid]}", request)
+        and not _compared(unnamed(f"{ps[0].title} {docs[sid]}", bare_title(ps[0].title), subject_terms, lang),
+                          request)  # "resemble a tiger's pattern", once "tiger shark" is blanked (unnamed)
         and not (space is not None and sid not in answers and sid not in core_ids
                  and relatedness[sid] < LOOSE_RELATEDNESS
                  and _in_compounds(f"{ps[0].title}. {docs[sid]}", request.subject, core, core_text, lang))
@@ -1166,6 +1212,28 @@ def gather_themes(
     # the Jōmon period, the nearest section in the topic space)
     periods = {p.title: f"{p.title} {docs[p.source_id]}" for p in scored} if _is_history(request, lang) else None
     return [p.title for p in chosen], core, companion_themes(chosen, spare, space, naming=periods, lang=lang)
+
+
+def a_kind_of(title: str, request: Request, lang: str) -> bool:
+    """Whether a title names a kind of the request's one subject: it writes every subject term and more, and
+    is headed by the subject's head noun (:func:`~reportgen.agents.ranking.head_noun`: "Whale shark" and
+    "Great white shark" for "Sharks", "Space-based solar power" for "Solar power"; not "Tiger shark" for
+    "Tiger", nor "Wind power" for "Solar power").
+
+    Args:
+        title: A candidate's title (its bracketed qualifier is ignored).
+        request: The read request.
+        lang: Its language.
+
+    Returns:
+        True for a kind of the subject (``False`` for a request on two subjects).
+    """
+    if len(request.subjects) != 1:
+        return False
+    name, subject = bare_title(title), request.subject
+    wanted, held = terms(subject, lang), terms(name, lang)
+    head = terms(head_noun(name, lang), lang)
+    return bool(wanted and head) and wanted < held and head == terms(head_noun(subject, lang), lang)
 
 
 def taking_turns(scored: list[Passage], texts: dict[str, str], request: Request, lang: str) -> list[Passage]:
