@@ -353,6 +353,11 @@ def test_a_subject_written_in_one_sentence_only_is_not_held():
     twice = [*once[1:], _doc("Google", once[0]["text"] + " Its quantum computing chip has 72 qubits.")]
     blueprint = plan_extractive("r", RunOptions(topic="Quantum computing"), FakeSearch(twice))
     assert [t for t in blueprint.tasks if t.kind == "write"]
+    # once, in an article titled with its head noun: the article is on its field ("deep learning" in Machine
+    # learning)
+    field = [*once, _doc("Machine learning", "Machine learning lets computers learn. Deep learning uses networks.")]
+    blueprint = plan_extractive("r", RunOptions(topic="Deep learning"), FakeSearch(field))
+    assert [t for t in blueprint.tasks if t.kind == "write"]
 
 
 def test_a_compound_subject_with_aspects_takes_the_aspect_core_and_says_so():

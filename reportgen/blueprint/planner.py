@@ -579,7 +579,8 @@ MIN_SUBJECT_SENTENCES = 2
 
 def _in_passing(core: list[Passage], subject: str, lang: str) -> bool:
     """Whether a subject's core only mentions it in passing: no core passage is titled with every subject
-    term (its own article, or a sense of it: "Mercury (planet)"), and fewer than
+    term (its own article, or a sense of it: "Mercury (planet)") or with its head noun (*Machine learning*,
+    which writes "deep learning" once, is on the field of "Deep learning"), and fewer than
     :data:`MIN_SUBJECT_SENTENCES` of the core's sentences write the subject (as a phrase when it is a
     :func:`compound`, else with every term). The subject is then not held as such: the article of a part of it
     may stand for it (:func:`_part_article`), or the request is answered with the closest subjects.
@@ -593,7 +594,9 @@ def _in_passing(core: list[Passage], subject: str, lang: str) -> bool:
         True when the core holds the subject only in passing (``False`` for an empty core).
     """
     wanted = terms(subject, lang)
-    if not core or not wanted or any(wanted <= terms(p.title, lang) for p in core):
+    head = terms(head_noun(subject, lang), lang)
+    if not core or not wanted or any(wanted <= terms(p.title, lang) or head and head <= terms(p.title, lang)
+                                     for p in core):
         return False
     phrase = compound(subject, lang)
     written = sum(writes_phrase(x, subject) if phrase else wanted <= terms(x, lang)
