@@ -530,3 +530,29 @@ def test_a_sentence_writing_a_one_word_subject_only_in_a_compound_is_not_named_b
     quoted = [s["text"] for s in out["sentences"] + out["alternates"]]
     assert "Mean sea level is the average level of the sea's surface." in quoted
     assert not [t for t in quoted if t.startswith("K2")]
+
+
+def test_a_sections_research_reads_its_own_document_whole(tmp_path):
+    """"Buddhism and Hinduism": the section on Buddhism searched "Buddhism Buddhism and Hinduism", which found
+    Om, Saraswati and the swastika (they name both religions) and not the article on Buddhism; the section never
+    said what Buddhism is. The document its focus titles is read whole, as a companion is."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.browser import BrowserBrain
+    from reportgen.agents.runtime import RunContext
+    from reportgen.blueprint.model import Task, TaskInput
+
+    from fakes import FakeSearch
+
+    docs = [{"title": f"Symbol {i} of Buddhism and Hinduism", "text": f"Symbol {i} is sacred in Buddhism and "
+                                                                  "Hinduism."} for i in range(9)]
+    docs.insert(0, {"title": "Buddhism", "text": "Buddhism is an Indian religion. It teaches the Four Noble Truths."})
+    ctx = RunContext(topic="Buddhism and Hinduism", lang="en", search=FakeSearch(docs),
+                     log=MessageLog(tmp_path / "m.jsonl"))
+    task = Task(id="research-1", agent="browser", kind="research", section="s1", aim="research",
+                inputs={"query": TaskInput(value="Buddhism Buddhism and Hinduism")})
+    browser = BrowserBrain()
+    params = browser.build_request(task, {"query": "Buddhism Buddhism and Hinduism", "focus": "Buddhism", "k": 3},
+                                   "default", ctx)
+    notes = browser.check_response(task, params, browser.call(params, ctx), ctx)["notes"]
+    assert "Buddhism" in [n["title"] for n in notes]
+    assert len([n for n in notes if n["title"].startswith("Symbol")]) == 3  # what the search found stays

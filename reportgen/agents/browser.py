@@ -32,7 +32,8 @@ class BrowserBrain(Brain):
 
     Inputs: ``query`` (str, required), ``focus`` (str: the words a passage must
     touch, default the query), ``k`` (int, passages wanted, default 8),
-    ``companions`` (titles of documents read whole besides, optional),
+    ``companions`` (titles of documents read whole besides, optional; the
+    document the focus titles, the section's own, is read whole too),
     ``sense`` (titles of the subject's core documents: in a topic space, a
     passage unrelated to them is another sense of the word and is dropped,
     :func:`keep_to_sense`; optional).
@@ -67,7 +68,12 @@ class BrowserBrain(Brain):
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> list[Passage]:
         found = ctx.search.search(params["query"], k=params["k"])
-        for title in params.get("companions") or []:  # a companion document is read whole, in its order
+        # a companion document is read whole, in its order; so is the section's own document, the one its focus
+        # titles: "Buddhism Buddhism and Hinduism" had found Om, Saraswati and the swastika, which name both
+        # religions, and not the article on Buddhism, whose section then never said what Buddhism is
+        for title in dict.fromkeys([params.get("focus") or "", *(params.get("companions") or [])]):
+            if not title.strip():
+                continue
             have = {p.text for p in found}
             found += [p for p in ctx.search.search(title, k=COMPANION_PASSAGES)
                       if p.title == title and p.text not in have]
