@@ -353,6 +353,14 @@ def test_a_subject_written_in_one_sentence_only_is_not_held():
     twice = [*once[1:], _doc("Google", once[0]["text"] + " Its quantum computing chip has 72 qubits.")]
     blueprint = plan_extractive("r", RunOptions(topic="Quantum computing"), FakeSearch(twice))
     assert [t for t in blueprint.tasks if t.kind == "write"]
+    # once, in the user's own documents: a folder given with --corpus is read however little it says
+    class Local(FakeSearch):
+        def search(self, query: str, k: int = 10):
+            return [p.model_copy(update={"source_id": p.source_id.replace("fake:", "local:")})
+                    for p in super().search(query, k)]
+
+    assert [t for t in plan_extractive("r", RunOptions(topic="Quantum computing"), Local(once)).tasks
+            if t.kind == "write"]
     # once, in an article titled with its head noun: the article is on its field ("deep learning" in Machine
     # learning)
     field = [*once, _doc("Machine learning", "Machine learning lets computers learn. Deep learning uses networks.")]

@@ -45,6 +45,7 @@ from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
 from reportgen.i18n import counted, join_list, labels
 from reportgen.sources.index import topic_space
+from reportgen.sources.local import is_local
 from reportgen.sources.models import Passage, SearchBackend
 from reportgen.sources.text import bare_title, fold, plural, singular, split_sentences, stopwords, tokenize
 
@@ -580,7 +581,9 @@ MIN_SUBJECT_SENTENCES = 2
 def _in_passing(core: list[Passage], subject: str, lang: str) -> bool:
     """Whether a subject's core only mentions it in passing: no core passage is titled with every subject
     term (its own article, or a sense of it: "Mercury (planet)") or with its head noun (*Machine learning*,
-    which writes "deep learning" once, is on the field of "Deep learning"), and fewer than
+    which writes "deep learning" once, is on the field of "Deep learning") or is one of the user's own
+    documents (:func:`~reportgen.sources.local.is_local`: a folder given with ``--corpus`` is read however
+    little it says), and fewer than
     :data:`MIN_SUBJECT_SENTENCES` of the core's sentences write the subject (as a phrase when it is a
     :func:`compound`, else with every term). The subject is then not held as such: the article of a part of it
     may stand for it (:func:`_part_article`), or the request is answered with the closest subjects.
@@ -596,7 +599,7 @@ def _in_passing(core: list[Passage], subject: str, lang: str) -> bool:
     wanted = terms(subject, lang)
     head = terms(head_noun(subject, lang), lang)
     if not core or not wanted or any(wanted <= terms(p.title, lang) or head and head <= terms(p.title, lang)
-                                     for p in core):
+                                     or is_local(p.source_id) for p in core):
         return False
     phrase = compound(subject, lang)
     written = sum(writes_phrase(x, subject) if phrase else wanted <= terms(x, lang)

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from markdown_it.token import Token
 
 __all__ = [
+    "LOCAL_PREFIX",
     "LocalLoad",
     "MAX_FILE_BYTES",
     "SUPPORTED_SUFFIXES",
@@ -43,6 +44,7 @@ __all__ = [
     "folder_fingerprint",
     "html_to_text",
     "is_inside",
+    "is_local",
     "load_local_documents",
     "markdown_sections",
     "markdown_to_text",
@@ -602,9 +604,18 @@ def _first_line_title(text: str) -> str:
     return first[:_MAX_TITLE_CHARS]
 
 
+#: How the source id of a document of the user's own folders starts (the encyclopedia's start "wiki").
+LOCAL_PREFIX = "local:"
+
+
+def is_local(source_id: str) -> bool:
+    """Whether a source id is of a document in the user's own folders (``--corpus``), not the encyclopedia's."""
+    return source_id.startswith(LOCAL_PREFIX)
+
+
 def _source_id(path: Path) -> str:
     digest = hashlib.sha1(path.as_posix().encode("utf-8", "surrogatepass")).hexdigest()
-    return f"local:{digest[:16]}"
+    return f"{LOCAL_PREFIX}{digest[:16]}"
 
 
 def _read_one(path: Path) -> tuple[str, str]:
