@@ -8,6 +8,7 @@ word alone cannot tell the senses apart and only the words around it can.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -561,15 +562,22 @@ def test_a_word_written_only_as_the_first_of_a_compound_names_another_thing(text
     assert compounded_only(text, subject, core, "en") is expected
 
 
-def test_a_candidate_naming_the_subject_only_in_compounds_is_no_theme(monkeypatch):
-    """ "Umbrella": Gnosticism, Textile and Transgender each say "an umbrella term", which the Umbrella
-    article never writes, and are loosely related to it: no sections."""
-    compounded = _passing(mix=2, naming=0)
-    compounded["text"] += " Prices rose there as inflation measures show."
-    request = read_request("Inflation", "en")
+def _loosely_related(mix: int, sentence: str) -> tuple[Any, SpaceSearch]:
+    """A request on inflation and a corpus holding "Passing" (:func:`_passing`) with ``sentence`` added, related
+    to the Inflation article above the threshold but under :data:`~reportgen.blueprint.planner.LOOSE_RELATEDNESS`
+    (where the compound rule applies)."""
+    compounded = _passing(mix=mix, naming=0)
+    compounded["text"] += f" {sentence}"
     search = SpaceSearch([*_corpus(), compounded])
     scorer = Relatedness([_corpus()[-1]["text"]], [], "en", subject="inflation", space=search.space())
     assert SEMANTIC_THRESHOLD <= scorer.score(f"Passing {compounded['text']}") < planner.LOOSE_RELATEDNESS
+    return read_request("Inflation", "en"), search
+
+
+def test_a_candidate_naming_the_subject_only_in_compounds_is_no_theme(monkeypatch):
+    """ "Umbrella": Gnosticism, Textile and Transgender each say "an umbrella term", which the Umbrella
+    article never writes, and are loosely related to it: no sections."""
+    request, search = _loosely_related(mix=2, sentence="Prices rose there as inflation measures show.")
     monkeypatch.setattr(planner, "PASSING_DENSITY", 0.0)  # not dropped as a passing mention
     assert "Passing" not in gather_themes(request, search, 100, "en")[0]
     monkeypatch.setattr(planner, "compounded_only", lambda *args: False)
@@ -580,12 +588,7 @@ def test_a_compound_headed_by_the_kind_the_subject_is_defined_as_names_the_subje
     """Alexander Fleming's penicillin "was the first antibiotic substance discovered", and "An antibiotic is
     a type of antimicrobial substance": the compound is the subject itself, and Fleming a theme. Here
     "Inflation is a rise of prices", and a text on "the inflation rise" is on inflation."""
-    compounded = _passing(mix=1, naming=0)
-    compounded["text"] += " Inflation rise shows there."
-    request = read_request("Inflation", "en")
-    search = SpaceSearch([*_corpus(), compounded])
-    scorer = Relatedness([_corpus()[-1]["text"]], [], "en", subject="inflation", space=search.space())
-    assert SEMANTIC_THRESHOLD <= scorer.score(f"Passing {compounded['text']}") < planner.LOOSE_RELATEDNESS
+    request, search = _loosely_related(mix=1, sentence="Inflation rise shows there.")
     monkeypatch.setattr(planner, "PASSING_DENSITY", 0.0)  # not dropped as a passing mention
     assert "Passing" in gather_themes(request, search, 100, "en")[0]
     monkeypatch.setattr(planner, "kind_of", lambda *args: False)
