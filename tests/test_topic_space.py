@@ -692,3 +692,22 @@ def test_a_name_written_with_the_subjects_common_noun_is_no_section_of_it():
     assert "internet" not in common_terms(internet)  # written mostly with a capital: a name, kept
     assert without_names("Use of the Internet grew.", ["internet"], common_terms(internet)) == \
         "Use of the Internet grew."
+
+
+def test_a_kind_named_with_the_word_in_another_sense_is_no_kind():
+    """"Cell": Stem cell, Muscle cell and Plant cell are alike; *Hadley cell* (the atmosphere's) is like none of
+    them, and gets no kind's place."""
+    import numpy as np
+
+    from reportgen.blueprint.planner import of_one_sense
+
+    rows = {"stem": [1.0, 0.0], "muscle": [0.9, 0.436], "plant": [0.95, -0.312], "hadley": [0.0, 1.0]}
+
+    class Space:
+        def vectors(self, texts):
+            return np.array([rows[t] for t in texts])
+
+    docs = {sid: sid for sid in rows}
+    kept = of_one_sense(list(rows), docs, Space())  # type: ignore[arg-type]
+    assert kept == ["stem", "muscle", "plant"]
+    assert of_one_sense(["hadley"], docs, Space()) == ["hadley"]  # type: ignore[arg-type]  # a lone kind stays
