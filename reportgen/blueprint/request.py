@@ -130,7 +130,8 @@ _BURIED = re.compile(r"^.{0,160}?\b(?:something|anything|stuff|a\s+(?:few\s+)?(?
 _COMPARE = re.compile(
     r"^(?:(?:compare|comparing|contrast|a\s+comparison\s+of|comparison\s+of)\s+(?P<a>.+?)\s+(?:and|with|to|"
     r"versus|vs\.?|against)\s+(?P<b>.+)|(?:the\s+)?differences?\s+between\s+(?P<c>.+?)\s+and\s+(?P<d>.+)|"
-    r"(?P<e>.+?)\s+(?:versus|vs\.?)\s+(?P<f>.+))$",
+    r"(?P<e>.+?)\s+(?:versus|vs\.?)\s+(?P<f>.+)|"
+    r"(?P<g>.+?)\s+and\s+(?P<h>.+?)\s+(?:compared|contrasted|side\s+by\s+side))$",
     re.IGNORECASE,
 )
 #: Auxiliaries are not aspects ("What are black holes?" asks about black holes).
@@ -190,7 +191,8 @@ _PEOPLE = frozenset("we i you they people humans someone anyone one nous on vous
 _FRAMING = re.compile(
     r"^(?:(?:l['’]|la\s+|les\s+|le\s+|el\s+|los\s+|las\s+)?(?:histoire|évolution|avenir|historia|evolución|futuro|"
     r"or[íi]gen(?:es)?|origines?|causes|causas|raisons|razones)\s+(?:del|de\s+los|de\s+las|de\s+la|de\s+l['’]|des|du|de|d['’])\s*)|"
-    r"^(?:the\s+)?(?:(?:rise|history|future|state|role|impact|evolution|growth|development|economics|science|"
+    r"^(?:the\s+)?(?:(?:main|key|major|primary|principal|chief|underlying|root|real|biggest|most\s+important)\s+)?"
+    r"(?:(?:rise|history|future|state|role|impact|evolution|growth|development|economics|science|"
     r"politics|basics|fundamentals|shift|transition|causes|effects?|impacts|benefits|risks|challenges|prospects|"
     r"pros|cons|advantages|disadvantages|uses|applications|influence|consequences?|origins|reasons)"
     r"(?:\s*(?:,|and|&)\s*(?:the\s+)?)?)+\s+(?:of|in|from)\s+",
