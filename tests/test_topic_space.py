@@ -711,3 +711,31 @@ def test_a_kind_named_with_the_word_in_another_sense_is_no_kind():
     kept = of_one_sense(list(rows), docs, Space())  # type: ignore[arg-type]
     assert kept == ["stem", "muscle", "plant"]
     assert of_one_sense(["hadley"], docs, Space()) == ["hadley"]  # type: ignore[arg-type]  # a lone kind stays
+
+
+def test_a_proper_name_is_named_only_by_writing_it(monkeypatch):
+    """"The Black Death" had Gangrene, Tuberculosis and the health effects of smoking as sections, each named by
+    "death", the head noun of a proper name; a candidate must write the name ("Edward III … the Black Death")."""
+    rng = random.Random(41)
+
+    def economy(n: int) -> str:
+        return " ".join(rng.choice(ECONOMY) for _ in range(n))
+
+    shared = economy(25)
+    docs = [*_corpus(), {"title": "Great Inflation", "text": f"The Great Inflation was a time of inflation: {shared}."},
+            {"title": "Stagflation", "text": f"Stagflation followed the Great Inflation: {shared}."},
+            {"title": "Price spiral", "text": f"A price spiral is inflation feeding on itself: {shared}."}]
+    assert planner.proper_name("Great Inflation", [planner.Passage(source_id="g", title="Great Inflation", url="",
+                                                                   text="", corpus="c")], "en")
+    assert not planner.proper_name("Solar power", [planner.Passage(source_id="s", title="Solar power", url="",
+                                                                   text="", corpus="c")], "en")
+    class Ordered(SpaceSearch):  # the three among the first results, as a full-text search may rank them
+        def search(self, query: str, k: int = 10):
+            return sorted(super().search(query, k),
+                          key=lambda p: p.title not in ("Great Inflation", "Stagflation", "Price spiral"))
+
+    search = Ordered(docs)
+    themes = gather_themes(read_request("Great Inflation", "en"), search, 300, "en")[0]
+    assert "Stagflation" in themes and "Price spiral" not in themes
+    monkeypatch.setattr(planner, "proper_name", lambda *args: False)
+    assert "Price spiral" in gather_themes(read_request("Great Inflation", "en"), search, 300, "en")[0]

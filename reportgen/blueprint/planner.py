@@ -465,6 +465,29 @@ def distinctive(subject: str, lang: str, space: TopicSpace | None = None) -> set
     return rest
 
 
+def proper_name(subject: str, core: list[Passage], lang: str) -> bool:
+    """Whether a subject of several words is a proper name: its own article's title, in the encyclopedia's
+    sentence case, capitalises a word after the first ("Black Death", "Roman Empire", "Great Barrier Reef";
+    not "Solar power", nor French and Spanish titles, which write "Révolution française", "Imperio incaico").
+
+    A proper name's head noun is no name of it: "death" had drawn Gangrene, Tuberculosis and the health
+    effects of smoking into a report on the Black Death (:func:`gather_themes` takes only candidates that write
+    the name).
+
+    Args:
+        subject: One subject of the request.
+        core: The subjects' core passages (its own article among them, or not).
+        lang: The language.
+
+    Returns:
+        True for a proper name with an article of its own.
+    """
+    wanted = terms(subject, lang)
+    own = next((bare_title(p.title) for p in core if terms(p.title, lang) == wanted), "")
+    words = own.split()
+    return len(wanted) > 1 and len(words) > 1 and any(w[:1].isupper() for w in words[1:])
+
+
 def _own_article(subject: str, core: list[Passage], lang: str) -> bool:
     """Whether the core holds the subject's own article: a passage titled with exactly its terms."""
     wanted = terms(subject, lang)
@@ -1121,7 +1144,9 @@ def gather_themes(
         asked = set().union(*(terms(a, lang) for a in request.aspects)) - named
         # a subject without an article of its own is named by its distinctive words (distinctive): its core
         # is the passages that name it, and the passages on another battle or another security are near them
-        naming = [terms(parts[s].title, lang) if s in parts
+        # a proper name is named only by writing it: "the Black Death", not any text on death (proper_name)
+        proper = [s for s in request.subjects if s not in parts and proper_name(s, core, lang)]
+        naming = [set() if s in proper else terms(parts[s].title, lang) if s in parts
                   else uncommon(s, lang, space) if _own_article(s, core, lang) else distinctive(s, lang, space)
                   for s in request.subjects]
         naming += [{a.lower()} for a in request.acronyms]
@@ -1132,12 +1157,18 @@ def gather_themes(
         def names(held: set[str]) -> bool:  # "hydroelectric" names hydroelectricity (ranking.mentions)
             return any(mentions(held, t) for ts in naming for t in ts)
 
+        def names_proper(p: Passage) -> bool:  # writes the name ("Solar System" is no name to blank here), or
+            # is what the name's article defines it as ("the world's largest coral reef system": Coral reef)
+            text = unnamed(f"{p.title}. {p.text}", bare_title(p.title), subject_terms, lang)
+            return any(writes_phrase(text, s) or any(kind_of(q.text, s, bare_title(p.title), lang) for q in core
+                                                     if terms(q.title, lang) == terms(s, lang)) for s in proper)
+
         # "Spring and Autumn period" is named with the subject's word, not after the season (ranking.unnamed)
         subject_terms = terms(request.subject, lang)
         candidates = [p for p in candidates if p.source_id in answers
                       or names(held := terms(unnamed(without_names(f"{p.title}. {p.text}", subject_words, common),
                                                      bare_title(p.title), subject_terms, lang), lang))
-                      or (loose & held and asked & held)]
+                      or (loose & held and asked & held) or names_proper(p)]
     by_doc: dict[str, list[Passage]] = {}
     for p in candidates:
         if p.text not in {q.text for q in by_doc.get(p.source_id, [])}:
