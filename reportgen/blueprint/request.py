@@ -188,10 +188,12 @@ _QUESTION_FORMS = [
 _PEOPLE = frozenset("we i you they people humans someone anyone one nous on vous ils nosotros ustedes ellos "
                     "gente".split()) | {"human beings", "la gente", "les gens"}
 #: Framing words before the subject: "the rise of DeFi", "the history and future of nuclear energy".
+#: Words that only stress a framing word ("the *main* causes of", "the *key* benefits of"): no aspect.
+_EMPHASIS = r"(?:main|key|major|primary|principal|chief|underlying|root|real|biggest|most\s+important)"
 _FRAMING = re.compile(
     r"^(?:(?:l['’]|la\s+|les\s+|le\s+|el\s+|los\s+|las\s+)?(?:histoire|évolution|avenir|historia|evolución|futuro|"
     r"or[íi]gen(?:es)?|origines?|causes|causas|raisons|razones)\s+(?:del|de\s+los|de\s+las|de\s+la|de\s+l['’]|des|du|de|d['’])\s*)|"
-    r"^(?:the\s+)?(?:(?:main|key|major|primary|principal|chief|underlying|root|real|biggest|most\s+important)\s+)?"
+    rf"^(?:the\s+)?(?:{_EMPHASIS}\s+)?"
     r"(?:(?:rise|history|future|state|role|impact|evolution|growth|development|economics|science|"
     r"politics|basics|fundamentals|shift|transition|causes|effects?|impacts|benefits|risks|challenges|prospects|"
     r"pros|cons|advantages|disadvantages|uses|applications|influence|consequences?|origins|reasons)"
@@ -203,7 +205,7 @@ _FRAMING = re.compile(
 #: aspect of the subject ("health effects"); the request had been read as one subject, "health effects of
 #: coffee", that no passage writes. English only; the qualifier is one word, not an article or a number.
 _QUALIFIED_FRAMING = re.compile(
-    r"^(?:the\s+)?(?P<aspect>(?!(?:the|a|an|its|their|main|key|major|\d+)\s)[a-z][\w-]*\s+"
+    rf"^(?:the\s+)?(?P<aspect>(?!(?:the|a|an|its|their|{_EMPHASIS}|\d+)\s)[a-z][\w-]*\s+"
     r"(?:effects?|impacts?|benefits|risks|consequences|costs|uses|applications|role|influence|implications|"
     r"aspects|dimensions))\s+(?:of|in|from)\s+",
     re.IGNORECASE,
