@@ -731,7 +731,7 @@ def _part_article(subject: str, search: SearchBackend, lang: str, named: bool = 
 
 def _qualified_article(subject: str, search: SearchBackend, lang: str, space: TopicSpace | None) -> list[Passage]:
     """The own article of what a common word qualifies, for a subject no passage writes: "human immune
-    system" is the *Immune system* ("human" is in one document in 44 of the encyclopedia, under
+    system" is the *Immune system* ("human" is in one document in 16 of the encyclopedia, under
     :data:`COMMON_RARITY`; the request had been answered with "found no sources"). "Electric vehicle" is not
     the *Vehicle*: "electric" is rarer, a kind that the vehicle's article does not speak of
     (:func:`_part_article`). The qualifier is the first word in English, the last in French and Spanish
