@@ -71,7 +71,10 @@ class BrowserBrain(Brain):
         # a companion document is read whole, in its order; so is the section's own document, the one its focus
         # titles: "Buddhism Buddhism and Hinduism" had found Om, Saraswati and the swastika, which name both
         # religions, and not the article on Buddhism, whose section then never said what Buddhism is
-        for title in dict.fromkeys([params.get("focus") or "", *(params.get("companions") or [])]):
+        own = params.get("focus") or ""
+        if own == params["query"]:  # searched as it is: its document came first
+            own = ""
+        for title in dict.fromkeys([own, *(params.get("companions") or [])]):
             if not title.strip():
                 continue
             have = {p.text for p in found}

@@ -31,6 +31,7 @@ from reportgen.sources.index import (
     topic_space,
 )
 from reportgen.sources.local import (
+    LOCAL_PREFIX,
     MAX_FILE_BYTES,
     SUPPORTED_SUFFIXES,
     LocalLoad,
@@ -38,6 +39,7 @@ from reportgen.sources.local import (
     folder_fingerprint,
     html_to_text,
     is_inside,
+    is_local,
     load_local_documents,
     markdown_sections,
     markdown_to_text,
@@ -96,6 +98,7 @@ __all__ = [
     "CorpusIndex",
     "Document",
     "FetchedPage",
+    "LOCAL_PREFIX",
     "LocalLoad",
     "MAX_FILE_BYTES",
     "MAX_PDF_BYTES",
@@ -127,6 +130,7 @@ __all__ = [
     "has_cjk",
     "html_to_text",
     "is_inside",
+    "is_local",
     "is_public_address",
     "load_local_documents",
     "load_wiki_documents",
