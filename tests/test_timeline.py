@@ -15,6 +15,7 @@ import pytest
 
 from reportgen.acp import MessageLog
 from reportgen.agents.plot import PlotBrain
+from reportgen.agents.ranking import terms
 from reportgen.agents.runtime import RunContext
 from reportgen.agents.verify import verify_outputs
 from reportgen.blueprint.model import Task, TaskStatus
@@ -408,3 +409,22 @@ def test_a_common_noun_written_with_a_capital_inside_a_sentence_is_part_of_a_nam
                             "In 1983 the Internet adopted TCP/IP. Commercial use of the Internet began in 1995."}
     spec = propose_timeline(passages(internet), "Internet", ["internet"], "en")
     assert spec is not None and [p.year for p in spec.points] == [1969, 1983, 1995]
+
+
+def test_a_sense_of_a_word_takes_only_that_senses_events_from_other_articles() -> None:
+    """"Dates clés : Memphis (Égypte)" had been Martin Luther King, Elvis Presley and Aretha Franklin, of
+    Memphis, Tennessee: another article gives events only when it writes a word of the sense."""
+    memphis = {
+        "Memphis (Egypt)": "Memphis was the capital of ancient Egypt. It was founded around 3100 BC. "
+                           "Memphis declined after 641, when Egypt was conquered.",
+        "Elvis Presley": "In 1953 Elvis Presley recorded his first songs in Memphis. He died in Memphis in 1977.",
+        "Ptah": "Ptah was the god of Memphis in Egypt. His temple in Memphis was rebuilt in 1350 BC.",
+        "Ramesses II": "Ramesses II ruled Egypt. In 1270 BC he raised a colossal statue of himself at Memphis.",
+    }
+    keywords = sorted(terms("Memphis", "en"))
+    spec = propose_timeline(passages(memphis), "Memphis (Egypt)", keywords, "en")
+    assert spec is not None
+    assert "Elvis Presley" not in {p.title for p in spec.points}
+    assert {"Memphis (Egypt)", "Ptah"} <= {p.title for p in spec.points}
+    plain = propose_timeline(passages(memphis), "Memphis", keywords, "en")  # no sense asked for
+    assert plain is not None and "Elvis Presley" in {p.title for p in plain.points}

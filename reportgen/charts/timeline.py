@@ -36,7 +36,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.agents.ranking import about, common_terms, named_after, terms, unnamed, without_names
+from reportgen.agents.ranking import about, common_terms, mentions, named_after, terms, unnamed, without_names
 from reportgen.charts.numbers import (
     _ADVERBS,
     _CONJUNCTIONS,
@@ -218,9 +218,13 @@ def _article_name(passage: Passage) -> str:
     return re.sub(r"\s*\([^)]*\)\s*$", "", passage.title).strip() or passage.title
 
 
-def _events(passages: list[Passage], keywords: list[str], lang: str, related: Collection[str] = ()) -> list[_Event]:
+def _events(passages: list[Passage], keywords: list[str], lang: str, related: Collection[str] = (),
+            sense: Collection[str] = ()) -> list[_Event]:
     """Every dated sentence about the subject, in rank then reading order, each sentence once; and,
-    from each ``related`` source, its first dated sentence about its own article (``joined``)."""
+    from each ``related`` source, its first dated sentence about its own article (``joined``). When the
+    subject is one sense of its word (``sense``: the terms of its title's bracketed qualifier, "Memphis
+    (Égypte)"), another article gives events only when it writes a term of that sense: "Dates clés : Memphis
+    (Égypte)" had been Martin Luther King, Elvis Presley and Aretha Franklin, of Memphis, Tennessee."""
     # a subject its own article writes in lower case ("the lion") is not named by a capital inside a sentence:
     # "Richard Cœur de Lion", "an Honorary Golden Lion" (without_names)
     common = common_terms(" ".join(p.text or "" for p in passages if terms(_article_name(p), lang) == set(keywords)))
@@ -233,6 +237,8 @@ def _events(passages: list[Passage], keywords: list[str], lang: str, related: Co
         statistics = {(f.sentence, f.year) for f in extract_facts([passage], lang) if f.year is not None}
         name = _article_name(passage)
         own = sorted(terms(name, lang))
+        if sense and set(own) != set(keywords) and not any(mentions(terms(text, lang), t) for t in sense):
+            continue  # another article, not on this sense of the word
         # an article named after the subject's word but on another thing ("Rhapsody in Blue" in a section on
         # Blue): its title does not make its events the subject's, nor does its name in a sentence
         named_other = named_after(name, keywords, lang)
@@ -298,9 +304,10 @@ def propose_timeline(passages: list[Passage], subject: str, keywords: list[str],
     sentence that names their own article, labelled with the article's name
     ("1556 Shaanxi earthquake: ..." beside the 2004 Indian Ocean earthquake);
     the title then says so ("Key dates: ... and related subjects"), and at
-    least one event must be the subject's own. One event per year: the best-ranked one whose source no other
-    chosen event has, else the best-ranked (the subject's own events before
-    related articles'). At most :data:`MAX_EVENTS`,
+    least one event must be the subject's own. A subject titled as one sense of its word ("Memphis
+    (Égypte)") takes other articles' events only where they write a word of that sense. One event per
+    year: the best-ranked one whose source no other chosen event has, else the best-ranked (the subject's
+    own events before related articles'). At most :data:`MAX_EVENTS`,
     spread over the time range (the earliest, the latest, then the years
     farthest from those chosen), drawn in year order.
 
@@ -319,7 +326,9 @@ def propose_timeline(passages: list[Passage], subject: str, keywords: list[str],
         ``quote`` the sentence, ``label`` :func:`event_label`; or ``None``
         when fewer than :data:`MIN_EVENTS` distinct years are found.
     """
-    events = _events(passages, keywords, lang, related)
+    qualifier = re.search(r"\(([^)]*)\)\s*$", subject)
+    events = _events(passages, keywords, lang, related, sense=sorted(terms(qualifier.group(1), lang)) if qualifier
+                     else ())
     by_year: dict[int, list[_Event]] = {}
     for event in events:
         by_year.setdefault(event.year, []).append(event)
