@@ -1157,11 +1157,13 @@ def gather_themes(
         def names(held: set[str]) -> bool:  # "hydroelectric" names hydroelectricity (ranking.mentions)
             return any(mentions(held, t) for ts in naming for t in ts)
 
+        own_texts = {s: [q.text for q in core if terms(q.title, lang) == terms(s, lang)] for s in proper}
+
         def names_proper(p: Passage) -> bool:  # writes the name ("Solar System" is no name to blank here), or
             # is what the name's article defines it as ("the world's largest coral reef system": Coral reef)
             text = unnamed(f"{p.title}. {p.text}", bare_title(p.title), subject_terms, lang)
-            return any(writes_phrase(text, s) or any(kind_of(q.text, s, bare_title(p.title), lang) for q in core
-                                                     if terms(q.title, lang) == terms(s, lang)) for s in proper)
+            return any(writes_phrase(text, s) or any(kind_of(t, s, bare_title(p.title), lang) for t in own_texts[s])
+                       for s in proper)
 
         # "Spring and Autumn period" is named with the subject's word, not after the season (ranking.unnamed)
         subject_terms = terms(request.subject, lang)
@@ -1179,13 +1181,14 @@ def gather_themes(
     # relatedness filters; without a space the order stays the search's (its score, with the boost of being
     # named by the core); in a space it is relatedness, raised by how much of the document is on the subject
     aspect_terms = [t for t in (terms(x, lang) for x in request.aspects) if t]
+    wholes = [t for t in (terms(x, lang) for x in request.subjects) if len(t) > 1]  # subjects of several words
 
     def theme_score(sid: str) -> float:
         score = relatedness[sid] + DENSITY_WEIGHT * subject_density(docs[sid], request, lang)
         held = terms(docs[sid], lang)
         if len(request.subjects) > 1 and all(terms(x, lang) <= held for x in request.subjects):
             score += BOTH_SUBJECTS_BONUS  # "Coral reefs and climate change": a text on both before one on either
-        if any(len(terms(x, lang)) > 1 and terms(x, lang) <= held for x in request.subjects):
+        if any(whole <= held for whole in wholes):
             score += WHOLE_SUBJECT_BONUS  # "Imperio incaico": Francisco Pizarro before Gengis Kan's "imperio"
         if aspect_terms:  # "Why is the sky blue?": a text on the sky that speaks of its blue first
             score += ASPECT_WEIGHT * sum(t <= held for t in aspect_terms) / len(aspect_terms)
@@ -1210,7 +1213,6 @@ def gather_themes(
                                request.subject, lang)
         other_sense = dict(zip(by_doc, flags, strict=True))
     core_ids = {p.source_id for p in core}
-    subject_terms = terms(request.subject, lang)
     core_text = " ".join(f"{p.title}. {p.text}" for p in core)  # "umbrella term" is no umbrella (compounded_only)
     # a title writing the subject's common noun with a capital inside is a name: "Mickey Mouse" is no section of
     # a report on mice, nor "The Lion King" of one on lions (a_name)
@@ -1220,7 +1222,7 @@ def gather_themes(
         if (relatedness[sid] >= scorer.threshold and not other_sense[sid] or sid in answers)
         and (sid in core_ids or not a_name(ps[0].title, subject_words, common))
         and not _sibling(ps[0].title, docs[sid], request, core, lang)
-        and not _compared(unnamed(f"{ps[0].title} {docs[sid]}", bare_title(ps[0].title), subject_terms, lang),
+        and not _compared(unnamed(f"{ps[0].title} {docs[sid]}", bare_title(ps[0].title), subject_words, lang),
                           request)  # "resemble a tiger's pattern", once "tiger shark" is blanked (unnamed)
         and not (space is not None and sid not in answers and sid not in core_ids
                  and relatedness[sid] < LOOSE_RELATEDNESS
