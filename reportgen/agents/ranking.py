@@ -114,11 +114,24 @@ MENTION_PREFIX = 7
 
 
 def mentions(words: set[str], keyword: str) -> bool:
-    """Whether ``words`` (from :func:`terms`) mention ``keyword``: the word itself,
-    or a word sharing its first :data:`MENTION_PREFIX` letters."""
+    """Whether ``words`` (from :func:`terms`) mention ``keyword``: the word itself, or a word sharing its
+    first :data:`MENTION_PREFIX` letters, or, for a keyword of that many letters ending in a silent "e",
+    every letter but the "e" (English drops it before a suffix: "financial" mentions "finance",
+    "migration" mentions "migrate"; the rule of the Porter stemmer's step 5a, Porter, 1980).
+
+    Args:
+        words: Folded, stemmed terms of a text (:func:`terms`).
+        keyword: One folded, stemmed term.
+
+    Returns:
+        ``True`` when a word of ``words`` mentions ``keyword``.
+    """
     if keyword in words:
         return True
-    return len(keyword) >= MENTION_PREFIX and any(w.startswith(keyword[:MENTION_PREFIX]) for w in words)
+    if len(keyword) < MENTION_PREFIX:
+        return False
+    prefix = keyword[:-1] if keyword.endswith("e") else keyword[:MENTION_PREFIX]
+    return any(w.startswith(prefix[:MENTION_PREFIX]) for w in words)
 
 
 def about(text: str, keywords: list[str], lang: str) -> bool:
