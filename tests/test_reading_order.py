@@ -556,3 +556,45 @@ def test_a_sections_research_reads_its_own_document_whole(tmp_path):
     notes = browser.check_response(task, params, browser.call(params, ctx), ctx)["notes"]
     assert "Buddhism" in [n["title"] for n in notes]
     assert len([n for n in notes if n["title"].startswith("Symbol")]) == 3  # what the search found stays
+
+
+@pytest.mark.parametrize(("word", "keyword", "expected"), [
+    ("financial", "finance", True),  # the silent "e" dropped before a suffix (Porter's step 5a)
+    ("migration", "migrate", True),
+    ("hydroelectricity", "hydroelectric", True),  # the first seven letters, as before
+    ("electron", "electric", False),  # seven letters apart: "electri" / "electro"
+    ("engineer", "engine", False),  # a keyword under seven letters is matched whole
+    ("finch", "finance", False),
+])
+def test_a_word_mentions_a_keyword_it_derives_from(word, keyword, expected):
+    from reportgen.agents.ranking import mentions
+
+    assert mentions({word}, keyword) is expected
+
+
+def test_a_section_quotes_its_own_article_before_other_articles_that_only_name_the_subject(tmp_path):
+    """ "Animal migration", the answer to "Why do birds migrate?", had quoted its first sentence, then a
+    sentence on play and one on teeth that named birds, and not what causes migration."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import OWN_FILL, _about_the_subject
+
+    from fakes import FakeSearch
+
+    ctx = RunContext(topic="Why do birds migrate?", lang="en", search=FakeSearch([]),
+                     log=MessageLog(tmp_path / "m.jsonl"))
+    notes = [{"text": "Birds are warm-blooded animals with feathers and beaks that lay eggs."}]
+    own = _passage("Animal migration", "Animal migration is the long-distance movement of animals. "
+                   "Whole herds cross plains and rivers each year. "
+                   "The cause of migration may be local climate or the availability of food.")
+    others = [_passage("Play", "Play is common among young mammals and birds."),
+              _passage("Tooth", "Except for birds, vertebrates usually have teeth."),
+              _passage("Nest", "A nest is built by birds for their eggs.")]
+    ranked = rank_sentences([*others, own], focus="Animal migration", topic="birds", lang="en")
+    kept, _ = _about_the_subject(ranked, notes, ctx, "Animal migration", (), "birds")
+    own_kept = [s.text for s in kept if s.source["title"] == "Animal migration"]
+    assert "The cause of migration may be local climate or the availability of food." in own_kept
+    assert len(own_kept) == min(OWN_FILL, 3)
+    # the sentences naming the subject still come first, and stay
+    assert {s.text for s in kept} >= {"Play is common among young mammals and birds.",
+                                      "A nest is built by birds for their eggs."}

@@ -51,6 +51,10 @@ OTHER_SENTENCE_THRESHOLD = 0.35
 #: Least sentences a body section is filled up to with its own sentences that are not about the
 #: subject (a shorter on-topic section beats a longer wandering one).
 BODY_FILL = 5
+#: Least sentences of the section's own article (titled as the section) it quotes when the article has them, before
+#: the fill: "Animal migration", the answer to "Why do birds migrate?", had quoted its first sentence, then a
+#: sentence on play and one on teeth that named birds, and not "The cause of migration may be local climate".
+OWN_FILL = 4
 #: Sentences in the introduction and (besides the recap) the conclusion.
 INTRO_SENTENCES = 5
 CONCLUSION_SENTENCES = 4
@@ -262,9 +266,9 @@ def _about_the_subject(
     are built, not that calcium carbonate is a calcium supplement. Another
     article's sentence that writes the subject only to liken or measure
     another thing by it (:func:`~reportgen.agents.ranking.compared_only`:
-    "vertical "tiger-like" stripes") is never kept. The
-    section's other best sentences follow only to fill it up to
-    :data:`BODY_FILL`; the rest are spares.
+    "vertical "tiger-like" stripes") is never kept. The section's own
+    article's best sentences follow, up to :data:`OWN_FILL` of its own, and
+    its companions' only to fill it up to :data:`BODY_FILL`; the rest are spares.
     """
     from reportgen.blueprint.relevance import Relatedness
     from reportgen.sources.index import topic_space
@@ -299,8 +303,11 @@ def _about_the_subject(
     # subject: its theme was kept as related. Another article's sentence unrelated to the subject does not
     # ("Sun Tzu was a Chinese military general" in a section on the Sun, in a report on tides)
     rest = [s for s in ranked if s not in related]
-    fill = [s for s in rest if s.source.get("title") in own][:max(0, BODY_FILL - len(related))]
-    return related + fill, [s for s in rest if s not in fill]
+    first = sum(s.source.get("title") == theme for s in related)  # the own article's, then the others' (OWN_FILL)
+    first_fill = [s for s in rest if theme and s.source.get("title") == theme][:max(0, OWN_FILL - first)]
+    rest = [s for s in rest if s not in first_fill]
+    fill = [s for s in rest if s.source.get("title") in own][:max(0, BODY_FILL - len(related) - len(first_fill))]
+    return related + first_fill + fill, [s for s in rest if s not in fill]
 
 
 def _summary(
