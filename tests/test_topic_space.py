@@ -739,3 +739,28 @@ def test_a_proper_name_is_named_only_by_writing_it(monkeypatch):
     assert "Stagflation" in themes and "Price spiral" not in themes
     monkeypatch.setattr(planner, "proper_name", lambda *args: False)
     assert "Price spiral" in gather_themes(read_request("Great Inflation", "en"), search, 300, "en")[0]
+
+
+def test_a_text_holding_the_words_of_a_subject_no_passage_writes_gets_no_bonus_for_it(corpus):
+    """ "Electric vehicle" is written nowhere in the encyclopedia, and *Vehicle* stands for it: *Cluster munition*,
+    whose bombs "destroy vehicles" and "electric power transmission lines", had led the report on the bonus of a
+    text holding every word of the subject (``WHOLE_SUBJECT_BONUS``)."""
+    decoy = {"title": "Digital clock", "text": "A digital clock shows the time in numbers on a screen, with a "
+             "battery and a quartz crystal. Its makers watch prices, wages and inflation."}
+    request = read_request("Write a report on digital inflation and its effects")
+    themes, core, _ = gather_themes(request, SpaceSearch([*corpus, decoy]), 5, "en")
+    assert [p.title for p in core] == ["Inflation"]  # the part's article stands for the subject
+    assert themes and "Digital clock" not in themes[:2]
+
+
+def test_a_questions_verb_is_answered_by_the_article_titled_with_its_noun(corpus):
+    """ "Why do birds migrate?": no article is titled "migrate", and the index does not find *Animal migration*
+    by the verb; the article titled with its noun, which writes the subject, answers the question."""
+    docs = [*corpus,
+            {"title": "Price migration", "text": "Price migration is when inflation moves from one market to "
+             "the next: prices rise in one trade, then wages and money follow in others."},
+            {"title": "Migration of galaxies", "text": "The migration of galaxies away from each other "
+             "follows the universe expansion."}]
+    themes, _, _ = gather_themes(read_request("Why does inflation migrate?"), SpaceSearch(docs), 5, "en")
+    assert themes[0] == "Price migration"
+    assert "Migration of galaxies" not in themes  # it never writes the subject

@@ -387,7 +387,8 @@ BOTH_SUBJECTS_BONUS = 0.3
 #: the subject's head noun alone (:func:`uncommon`): "Historia del Imperio inca" had Gengis Kan, Selim I and
 #: Hernán Cortés (other empires) before Francisco Pizarro; "Steam engine" had Nicolaus Otto and Thermodynamic
 #: cycle (engines, cycles) before Steamship. The head noun still names the subject, as "power" names it in
-#: *Electricity generation* for "Solar power": such themes follow. As much as :data:`BOTH_SUBJECTS_BONUS`.
+#: *Electricity generation* for "Solar power": such themes follow. Not for a subject a part's article stands for
+#: (no passage writes it). As much as :data:`BOTH_SUBJECTS_BONUS`.
 WHOLE_SUBJECT_BONUS = 0.3
 #: Added, times the share of the request's aspects a theme names, to its score.
 ASPECT_WEIGHT = 0.3
@@ -1130,6 +1131,10 @@ def gather_themes(
                                    for s in request.subjects for form in written_forms(s, lang)):
             answers.add(own.source_id)
             candidates.append(own)
+        elif own is None:  # "migrate": Animal migration
+            for titled in _titled_after(aspect, request, search, lang, space):
+                answers.add(titled.source_id)
+                candidates.append(titled)
     if asks_why(request):  # "Why is the sky blue?": the articles on what its texts say causes it
         answering = [p for p in candidates if p.source_id in answers]
         for own in explained(request, [*core, *answering], search, lang):
@@ -1181,7 +1186,10 @@ def gather_themes(
     # relatedness filters; without a space the order stays the search's (its score, with the boost of being
     # named by the core); in a space it is relatedness, raised by how much of the document is on the subject
     aspect_terms = [t for t in (terms(x, lang) for x in request.aspects) if t]
-    wholes = [t for t in (terms(x, lang) for x in request.subjects) if len(t) > 1]  # subjects of several words
+    # subjects of several words, each held by passages of its own: where a part's article stands for a subject, no
+    # passage writes it, and a text holding its words apart is no nearer it (Cluster munition, whose bombs "destroy
+    # vehicles" and "electric power transmission lines", had led a report on electric vehicles)
+    wholes = [t for t in (terms(x, lang) for x in request.subjects if x not in parts) if len(t) > 1]
 
     def theme_score(sid: str) -> float:
         score = relatedness[sid] + DENSITY_WEIGHT * subject_density(docs[sid], request, lang)
@@ -1496,6 +1504,56 @@ def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace 
 def _article_on(phrase: str, search: SearchBackend, lang: str) -> Passage | None:
     """The article titled by ``phrase`` among its first 20 search results (:func:`choose_themes`), or ``None``."""
     return choose_themes(phrase, search.search(phrase, k=20), 0, lang)[0]
+
+
+#: Most letters a title word may add to an aspect's word and still name it (:func:`_titled_after`): "eruption"
+#: for "erupt", "melting" for "melt", "migration" for "migrate" (English's derivational suffixes -ion, -ing,
+#: -ation, -ment, -ence run to five letters).
+SUFFIX_LETTERS = 5
+#: Fewest letters of an aspect's word, its final "e" dropped, for a title word it starts to name it.
+ASPECT_STEM = 4
+
+
+def _derived(word: str, term: str) -> bool:
+    """Whether ``word`` is ``term`` with a suffix (:data:`SUFFIX_LETTERS`), a final "e" of ``term`` dropped
+    before it ("migrat-ion"), or mentions it (:func:`~reportgen.agents.ranking.mentions`)."""
+    base = term[:-1] if term.endswith("e") else term
+    return mentions({word}, term) or (len(base) >= ASPECT_STEM and word.startswith(base)
+                                      and len(word) - len(base) <= SUFFIX_LETTERS)
+
+
+def _titled_after(aspect: str, request: Request, search: SearchBackend, lang: str,
+                  space: TopicSpace | None) -> list[Passage]:
+    """The articles titled by a word made from each word of ``aspect`` that write the subject, for an aspect no
+    article is titled by: a verb's noun ("Why do birds migrate?": *Animal migration*, which says birds
+    migrate; "Why do volcanoes erupt?": an article titled *eruption*), which a search for the verb does not
+    find (the index folds plurals only).
+
+    Args:
+        aspect: An aspect of the request, as read.
+        request: The read request (its subjects must be written by the article).
+        search: The search backend (each title's article is fetched through it).
+        lang: Report language.
+        space: The corpora's topic space, whose titles are looked through; ``None`` finds nothing.
+
+    Returns:
+        The articles, at most :data:`MAX_EXPLAINED`, in the space's order of titles.
+    """
+    wanted = terms(aspect, lang)
+    if space is None or not wanted:
+        return []
+    found: list[Passage] = []
+    for title in space.titles:
+        if len(found) >= MAX_EXPLAINED:
+            break
+        words = terms(title, lang)
+        if not all(any(_derived(w, t) for w in words) for t in wanted):
+            continue
+        own = _article_on(title, search, lang)
+        if own is not None and any(form <= terms(f"{own.title} {own.text}", lang)
+                                   for s in request.subjects for form in written_forms(s, lang)):
+            found.append(own)
+    return found
 
 
 def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Request:
