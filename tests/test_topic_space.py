@@ -764,3 +764,49 @@ def test_a_questions_verb_is_answered_by_the_article_titled_with_its_noun(corpus
     themes, _, _ = gather_themes(read_request("Why does inflation migrate?"), SpaceSearch(docs), 5, "en")
     assert themes[0] == "Price migration"
     assert "Migration of galaxies" not in themes  # it never writes the subject
+
+
+def test_another_kind_of_the_head_noun_standing_for_the_subject_is_no_theme(corpus):
+    """*Vehicle* stands for "electric vehicle", which no passage writes: *Launch vehicle* is another vehicle, as
+    *Wind power* is another power in a report on solar power (``planner._sibling``)."""
+    docs = [*corpus, {"title": "Wage inflation", "text": "Wage inflation is when wages rise faster than prices: "
+                      "money, banks, interest rates, consumers and markets in the economy."}]
+    request = read_request("Write a report on digital inflation and its effects")
+    themes, core, _ = gather_themes(request, SpaceSearch(docs), 60, "en")
+    assert [p.title for p in core] == ["Inflation"] and themes
+    assert "Wage inflation" not in themes
+    themes, _, _ = gather_themes(read_request("Inflation"), SpaceSearch(docs), 60, "en")
+    assert "Wage inflation" in themes  # a kind of the subject itself
+
+
+def test_kinds_of_the_subject_under_the_threshold_are_themes_and_dated_events_are_of_one_sense(corpus, monkeypatch):
+    """The 1755 Lisbon, 1976 Tangshan and 1556 Shaanxi earthquakes score 0.11-0.19 to *Earthquake* (a city and
+    its dead) and 0.2-0.3 to one another: each is an earthquake all the same (``planner.KIND_FLOOR``,
+    ``planner._dated``)."""
+    from reportgen.blueprint import relevance
+
+    docs = [*corpus,
+            {"title": "1923 German inflation", "text": "In 1923 bread cost billions of marks in Berlin; workers "
+             "were paid twice a day, prices doubled and inflation wiped out savings."},
+            {"title": "1970s Peruvian inflation", "text": "The 1970s inflation in Peru: copper exports fell, the "
+             "sol lost value and prices of fuel rose in Lima."}]
+    search = SpaceSearch(docs)
+    scorer = Relatedness([corpus[-1]["text"]], [], "en", subject="inflation", space=search.space())
+    kinds = [scorer.score(f"{d['title']} {d['text']}") for d in docs[-2:]]
+    # this corpus's space puts them near the core: a threshold above them stands for the encyclopedia's
+    monkeypatch.setattr(relevance, "SEMANTIC_THRESHOLD", max(kinds) + 0.01)
+    themes, _, _ = gather_themes(read_request("Inflation"), search, 8, "en")
+    assert {"1923 German inflation", "1970s Peruvian inflation"} <= set(themes)
+    undated = [*corpus, {**docs[-2], "title": "German inflation"}, {**docs[-1], "title": "Peruvian inflation"}]
+    themes, _, _ = gather_themes(read_request("Inflation"), SpaceSearch(undated), 8, "en")
+    assert not {"German inflation", "Peruvian inflation"} & set(themes)  # "Cosmic inflation" is a kind by its title
+
+    class Orthogonal:  # three texts with nothing in common
+        def vectors(self, texts):
+            import numpy as np
+            return np.eye(len(texts))
+
+    ids = {"a": "1755 Lisbon earthquake", "b": "1976 Tangshan earthquake", "c": "Solar cell"}
+    kept = planner.of_one_sense(list(ids), dict.fromkeys(ids, ""), Orthogonal(), ids)  # type: ignore[arg-type]
+    assert kept == ["a", "b"]
+    assert planner.of_one_sense(list(ids), dict.fromkeys(ids, ""), Orthogonal()) == []  # type: ignore[arg-type]

@@ -39,7 +39,13 @@ from reportgen.agents.ranking import (
     writes_phrase,
 )
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
-from reportgen.blueprint.relevance import Relatedness, TopicSpace, of_other_sense, term_counts
+from reportgen.blueprint.relevance import (
+    SEMANTIC_SENSE_FLOOR,
+    Relatedness,
+    TopicSpace,
+    of_other_sense,
+    term_counts,
+)
 from reportgen.blueprint.request import Request, asks_why, is_aspect, read_request, section_count, strip_article
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
@@ -396,6 +402,12 @@ ASPECT_WEIGHT = 0.3
 #: Acanthodii, Sturgeon and Chimaera (relatives) as sections before Hammerhead shark and Whale shark, and the
 #: Great white and Tiger sharks only as companions. As much as an aspect asked for (:data:`ASPECT_WEIGHT`).
 KIND_BONUS = 0.3
+#: Least relatedness of a dated event of the subject's kind (:func:`a_kind_of`, :func:`_dated`) to be a theme;
+#: under the threshold, as a text on one event shares little vocabulary with the subject's own: the 1755 Lisbon
+#: earthquake scores 0.19 to *Earthquake* (a city, its dead), the 1976 Tangshan earthquake 0.17, the 1556 Shaanxi
+#: earthquake 0.11. :data:`~reportgen.blueprint.relevance.SEMANTIC_SENSE_FLOOR`: a wrong sense scores under it.
+#: Only dated events: *Cosmic inflation*, titled as a kind of inflation, scores over it to the economists'.
+KIND_FLOOR = SEMANTIC_SENSE_FLOOR
 #: Added to the score of an aspect's own article that speaks of the subject ("Blue" in "Why is the sky
 #: blue?": the topic space puts the colour far from the sky, 0.06, but its text says why the sky is blue):
 #: it is a theme whatever its relatedness, and the first.
@@ -1206,8 +1218,8 @@ def gather_themes(
             score += KIND_BONUS
         return score
 
-    kinds = set(of_one_sense([sid for sid, ps in by_doc.items() if a_kind_of(ps[0].title, request, lang)],
-                             docs, space)) if space is not None else set()
+    kinds = set(of_one_sense([sid for sid, ps in by_doc.items() if a_kind_of(ps[0].title, request, lang)], docs,
+                             space, {sid: ps[0].title for sid, ps in by_doc.items()})) if space is not None else set()
 
     # of_other_sense is not applied to themes of a subject with an article of its own: the specific volcanoes
     # (Mount Etna) score under the threshold to the Volcano article as Apple Inc. does to the fruit's, so it
@@ -1227,7 +1239,9 @@ def gather_themes(
     scored = [
         ps[0] if space is None else ps[0].model_copy(update={"score": theme_score(sid)})
         for sid, ps in by_doc.items()
-        if (relatedness[sid] >= scorer.threshold and not other_sense[sid] or sid in answers)
+        if ((relatedness[sid] >= scorer.threshold
+             or sid in kinds and _dated(by_doc[sid][0].title) and relatedness[sid] >= KIND_FLOOR)
+            and not other_sense[sid] or sid in answers)
         and (sid in core_ids or not a_name(ps[0].title, subject_words, common))
         and not _sibling(ps[0].title, docs[sid], request, core, lang)
         and not _compared(unnamed(f"{ps[0].title} {docs[sid]}", bare_title(ps[0].title), subject_words, lang),
@@ -1294,16 +1308,20 @@ def a_kind_of(title: str, request: Request, lang: str) -> bool:
 KIND_SIMILARITY = 0.4
 
 
-def of_one_sense(kinds: list[str], docs: dict[str, str], space: TopicSpace) -> list[str]:
+def of_one_sense(kinds: list[str], docs: dict[str, str], space: TopicSpace,
+                 titles: dict[str, str] | None = None) -> list[str]:
     """The kinds of a subject (:func:`a_kind_of`) that are of one sense with the others: at least
     :data:`KIND_SIMILARITY` to them on average in the topic space. "Cell" has Stem cell, Muscle cell and Plant
     cell, and also *Solar cell* and *Hadley cell*, named with the word in other senses; "Plant" has Flowering
-    plant and Carnivorous plant, and *Chemical plant*, a factory. A lone kind stays one.
+    plant and Carnivorous plant, and *Chemical plant*, a factory. A lone kind stays one, and so does a dated
+    event (:func:`_dated`): the 1755 Lisbon, 1976 Tangshan and 1556 Shaanxi earthquakes are each on a
+    place and its dead, 0.2-0.3 to one another, and each is an earthquake.
 
     Args:
         kinds: Source ids of the candidates titled as kinds of the subject.
         docs: Each candidate's text, by source id.
         space: The corpus's topic space.
+        titles: Each candidate's title, by source id (default: none is dated).
 
     Returns:
         The source ids kept, in their order.
@@ -1313,7 +1331,17 @@ def of_one_sense(kinds: list[str], docs: dict[str, str], space: TopicSpace) -> l
     vectors = space.vectors([docs[sid] for sid in kinds])
     similar = vectors @ vectors.T
     return [sid for i, sid in enumerate(kinds)
-            if (similar[i].sum() - similar[i, i]) / (len(kinds) - 1) >= KIND_SIMILARITY]
+            if (similar[i].sum() - similar[i, i]) / (len(kinds) - 1) >= KIND_SIMILARITY
+            or titles is not None and _dated(titles.get(sid, ""))]
+
+
+#: A year in a title: the title names one event of its kind ("1755 Lisbon earthquake", "2004 Summer Olympics").
+_YEAR = re.compile(r"(?<![\d.,])(?:1\d{3}|20\d{2}|[1-9]\d{2})(?![\d.,])")
+
+
+def _dated(title: str) -> bool:
+    """Whether a title names a dated event (:data:`_YEAR`): an instance of its head noun, not another sense."""
+    return bool(_YEAR.search(bare_title(title)))
 
 
 def taking_turns(scored: list[Passage], texts: dict[str, str], request: Request, lang: str) -> list[Passage]:
@@ -1369,7 +1397,8 @@ def _sibling(title: str, text: str, request: Request, core: list[Passage], lang:
     text never writes the subject. "Solar energy" stays in a report on
     renewable energy when it says it is renewable energy; "Solar cell" stays
     in one on solar power (no head noun). Only for one subject of two or
-    more words that has an article of its own (the core's title), in the
+    more words that has an article of its own (the core's title), or whose head noun's article stands for
+    it (*Vehicle* for "electric vehicle": *Launch vehicle* is another vehicle), in the
     encyclopedia's languages.
 
     Returns:
@@ -1380,9 +1409,10 @@ def _sibling(title: str, text: str, request: Request, core: list[Passage], lang:
     subject = request.subject
     words = [w for w in tokenize(subject) if w not in stopwords(lang)]
     wanted = terms(subject, lang)
-    if len(wanted) < 2 or not words or not _own_article(subject, core, lang):
-        return False
     head = terms(head_noun(subject, lang), lang)
+    if len(wanted) < 2 or not words or not (_own_article(subject, core, lang)
+                                            or any(terms(p.title, lang) == head for p in core)):
+        return False
     held = terms(title, lang)
     return bool(head) and head <= held and not wanted <= held and not writes_phrase(f"{title} {text}", subject) \
         and not any(kind_of(p.text, subject, bare_title(title), lang) for p in core if terms(p.title, lang) == wanted)
