@@ -598,3 +598,19 @@ def test_a_section_quotes_its_own_article_before_other_articles_that_only_name_t
     # the sentences naming the subject still come first, and stay
     assert {s.text for s in kept} >= {"Play is common among young mammals and birds.",
                                       "A nest is built by birds for their eggs."}
+
+
+@pytest.mark.parametrize(("text", "lang"), [
+    ("His total reign is the longest in the history of the Spanish monarchy.", "en"),  # whose? Philip V's
+    ("Her father was a merchant in Lyon.", "en"),
+    ("Those were the first steam engines in France.", "en"),
+    ("Son règne est le plus long de l'histoire de France.", "fr"),
+    ("Sus obras influyeron en toda Europa.", "es"),
+])
+def test_a_sentence_opening_on_a_possessive_points_back(text, lang):
+    """"His total reign is the longest in the history of the Spanish monarchy" stood in a section on the history
+    of Poland, its king named only in the sentence before."""
+    from reportgen.agents.ranking import quotable
+
+    assert not quotable(text, 0, lang)
+    assert quotable("Philip V reigned for 45 years.", 0, "en")

@@ -25,17 +25,21 @@ MAX_SENTENCE_CHARS = 600
 #: which make no sense quoted in a report.
 _META = re.compile(r"\b(this article|cet article|este art[ií]culo|the following)\b", re.IGNORECASE)
 #: Openers that point back to a sentence the quote would not carry ("It is
-#: ...", "In contrast, ..."): such a sentence is quoted only as a passage's first.
+#: ...", "In contrast, ...", "His total reign is the longest ...", whose king only the sentence before names):
+#: such a sentence is quoted only after the one before it.
 _ANAPHORIC = {
-    "en": ("it ", "its ", "this ", "these ", "they ", "their ", "he ", "she ", "in contrast", "however",
+    "en": ("it ", "its ", "this ", "these ", "those ", "they ", "their ", "he ", "she ", "his ", "her ",
+           "in contrast", "however",
            "moreover", "also ", "such ", "there ",
            # connectives that carry on from the sentence before: "Thereby, the machine produces …"
            "thereby", "thus", "therefore", "hence", "consequently", "furthermore", "in addition,", "as a result,",
            "nevertheless", "nonetheless", "accordingly", "likewise", "similarly,", "otherwise,", "instead,"),
-    "fr": ("il ", "elle ", "ils ", "elles ", "cette ", "ces ", "ce ", "cela ", "en revanche", "cependant", "séchée",
+    "fr": ("il ", "elle ", "ils ", "elles ", "cette ", "ces ", "ce ", "cela ", "son ", "sa ", "ses ", "leur ",
+           "leurs ", "en revanche", "cependant", "séchée",
            "ainsi,", "donc", "de plus", "par ailleurs", "toutefois", "néanmoins", "en outre", "par conséquent",
            "de même,"),
-    "es": ("él ", "ella ", "ellos ", "esta ", "este ", "estos ", "estas ", "sin embargo", "en cambio",
+    "es": ("él ", "ella ", "ellos ", "ellas ", "esta ", "este ", "estos ", "estas ", "su ", "sus ", "sin embargo",
+           "en cambio",
            "así,", "por lo tanto", "además,", "no obstante", "asimismo", "por consiguiente", "por ello"),
 }
 
