@@ -1246,6 +1246,8 @@ def gather_themes(
         and not _sibling(ps[0].title, docs[sid], request, core, lang)
         and not _compared(unnamed(f"{ps[0].title} {docs[sid]}", bare_title(ps[0].title), subject_words, lang),
                           request)  # "resemble a tiger's pattern", once "tiger shark" is blanked (unnamed)
+        and not (sid not in answers and sid not in core_ids
+                 and _of_its_own_kind(ps[0].title, docs[sid], request.subject, core_text, lang))
         and not (space is not None and sid not in answers and sid not in core_ids
                  and relatedness[sid] < LOOSE_RELATEDNESS
                  and _in_compounds(f"{ps[0].title}. {docs[sid]}", request.subject, core, core_text, lang))
@@ -1447,6 +1449,27 @@ def kind_of(text: str, subject: str, kind: str, lang: str) -> bool:
     wanted, sort = [stem(t) for t in tokenize(subject)], [stem(t) for t in tokenize(kind)]
     return verb is not None and bool(sort) and _at(stems, wanted, 0, verb) is not None \
         and _at(stems, sort, verb + 1, verb + 1 + KIND_GAP + len(sort)) is not None
+
+
+def _of_its_own_kind(title: str, text: str, subject: str, core_text: str, lang: str) -> bool:
+    """Whether a candidate writes a one-word subject only in compounds headed by its own title's word: a thing of
+    its own kind named after the subject, not the subject ("elephant shrews" in *Shrew*, "elephant birds" in
+    *Bird*, "bass trumpet" in *Trumpet*). However related the candidate, it is no section on the subject; a
+    compound headed by another word ("the tea plant" in *Theaceae*, "antibiotic resistance") may still be the
+    subject's (:func:`_in_compounds`).
+
+    Args:
+        title: The candidate's title.
+        text: The candidate's text.
+        subject: The subject.
+        core_text: The subject's core passages' titles and texts, joined (a compound they write is the subject's).
+        lang: The language.
+
+    Returns:
+        True when the candidate is to be left out.
+    """
+    heads = compounds(text, subject, lang)
+    return compounded_only(text, subject, core_text, lang) and heads <= terms(bare_title(title), lang)
 
 
 def _in_compounds(text: str, subject: str, core: list[Passage], core_text: str, lang: str) -> bool:
