@@ -25,6 +25,7 @@ from reportgen.agents.ranking import (
     compared_only,
     compounded_only,
     names_subject,
+    phrase_at,
     rank_sentences,
     terms,
     unnamed,
@@ -237,9 +238,33 @@ def _writes_subject(text: str, title: str, subject: str, lang: str) -> bool:
     return names_subject(text, subject) and not compared_only(text, subject)
 
 
+#: Most words before the subject in a sentence about it (:func:`_as_topic`), an opening phrase set off by a comma
+#: aside: "The African elephant is ..." (2), "Most species of elephants ..." (3).
+TOPIC_POSITION = 4
+#: An opening adverbial phrase set off by a comma ("In 1990, ...", "During the war, ...", "En 1990, ...",
+#: "Durante el siglo XX, ..."), read past to find the sentence's topic: a preposition, a time adverb or a number first.
+_OPENING_PHRASE = re.compile(
+    r"^(?:\d|(?:in|on|at|by|during|after|before|since|from|until|under|over|among|today|later|earlier|en|dans|"
+    r"pendant|depuis|après|avant|lors|durante|desde|tras|después|antes|hacia|hoy)\b)[^,;:()]{0,60},\s+",
+    re.IGNORECASE)
+
+
+def _as_topic(text: str, subject: str) -> bool:
+    """Whether a sentence writes the subject (or one of two joined by "and") among its first
+    :data:`TOPIC_POSITION` words, where what a sentence is about stands: "Elephants are the largest living land
+    animals", not "In 962, Otto I became the first emperor of the Holy Roman Empire" for the Roman Empire, nor
+    "The band comprised vocalist Robert Plant, guitarist Jimmy Page, bass-guitarist …" for the bass.
+    """
+    body = _OPENING_PHRASE.sub("", text, count=1)
+    parts = [subject, *(p for p in re.split(r"\s+and\s+", subject) if p.strip())]
+    return any((at := phrase_at(body, part)) is not None and at <= TOPIC_POSITION for part in parts)
+
+
 def _on_subject(text: str, title: str, subject: str, lang: str) -> bool:
     """Whether a source sentence is on the subject as the conclusion takes them: it is of the subject's own
-    article (named or not), or writes the subject (:func:`_writes_subject`).
+    article (named or not), or writes the subject (:func:`_writes_subject`) as what it is about
+    (:func:`_as_topic`): the five conclusions a reader checked ended on sentences that named the subject in
+    passing ("a pore found in the epidermis of leaves" for a question on leaves).
 
     Args:
         text: The sentence.
@@ -247,7 +272,9 @@ def _on_subject(text: str, title: str, subject: str, lang: str) -> bool:
         subject: The subject as the planner read it.
         lang: The language.
     """
-    return terms(bare_title(title), lang) == terms(subject, lang) or _writes_subject(text, title, subject, lang)
+    return terms(bare_title(title), lang) == terms(subject, lang) or (
+        _writes_subject(text, title, subject, lang)
+        and _as_topic(unnamed(text, bare_title(title), terms(subject, lang), lang), subject))
 
 
 def _about_the_subject(
