@@ -147,7 +147,8 @@ def test_a_pronoun_a_first_clauses_verb_takes_as_object_points_back():
 
     for text in ("Australian World Heritage places included it in its list in 2007.",
                  "CNN labelled it one of the Seven Natural Wonders of the World in 1997.",
-                 "The Romans called it Mare Nostrum.", "Later sailors mapped them in detail."):
+                 "The Romans called it Mare Nostrum.", "Later sailors mapped them in detail.",
+                 "Rapid urbanization has made it the country's primate city."):
         assert not quotable(text, 0, "en"), text
     for text in ("The invention made it possible to fly.", "Engineers found it hard to say that the reef grows.",
                  "The reef supports a wide diversity of life.", "The process gives its name to the period.",
@@ -614,3 +615,44 @@ def test_a_sentence_opening_on_a_possessive_points_back(text, lang):
 
     assert not quotable(text, 0, lang)
     assert quotable("Philip V reigned for 45 years.", 0, "en")
+
+
+def test_the_conclusion_takes_sentences_about_the_subject_not_naming_it_in_passing(tmp_path):
+    """A reader found all five conclusions of a trial off the subject, each on a sentence naming it in passing:
+    "In 962, Otto I became the first emperor of the Holy Roman Empire" (the Roman Empire), "In botany, a stoma
+    is a pore found in the epidermis of leaves" (why leaves change colour)."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import _summary
+
+    from fakes import FakeSearch
+
+    ctx = RunContext(topic="Elephant", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    notes = [_passage("Mammoth", "Mammoths are an extinct genus closely related to elephants. "
+                                 "In the Pleistocene, elephants and mammoths roamed Eurasia together."),
+             _passage("Kaziranga National Park", "The park hosts rhinoceros, buffalo, swamp deer, tigers and the "
+                                                 "Asian elephant among many others.")]
+    ranked = rank_sentences(notes, focus="Elephant", topic="Elephant", lang="en", keywords=["elephant"])
+    section = {"id": "s1", "sentences": [{"text": "Elephants are the largest living land animals."}],
+               "alternates": []}
+    chosen = [s["text"] for s in _summary(ranked, [section], set(), ctx)[0]]
+    assert chosen[0] == "In the Pleistocene, elephants and mammoths roamed Eurasia together."
+    assert not any(text.startswith("The park hosts") for text in chosen)  # the elephant among many others
+
+
+@pytest.mark.parametrize(("text", "lang"), [
+    ("Risk factors include diet, obesity, smoking, and lack of physical activity.", "en"),
+    ("Symptoms include fever, cough and a rash.", "en"),
+    ("The most common symptoms are headache and fatigue.", "en"),
+    ("Treatment involves rest and fluids.", "en"),
+    ("Les symptômes comprennent la fièvre et la toux.", "fr"),
+    ("Los síntomas incluyen fiebre y tos.", "es"),
+])
+def test_a_sentence_opening_on_what_belongs_to_an_unnamed_thing_points_back(text, lang):
+    """"Risk factors include diet, obesity, smoking …", from *Colorectal cancer*, read as obesity's in a section
+    on obesity: whose risk factors only the sentences before say."""
+    from reportgen.agents.ranking import quotable
+
+    assert not quotable(text, 0, lang)
+    assert quotable("Malaria symptoms include fever and headache.", 0, "en")  # it names whose
+    assert quotable("Signs of spring include blossoms.", 0, "en")

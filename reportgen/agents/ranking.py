@@ -70,11 +70,29 @@ _ANAPHORIC_OPENING = {
 
 
 #: A first clause whose verb takes a pronoun as its object points back through it: "CNN labelled it one of the
-#: Seven Natural Wonders", "The Queensland National Trust named it a state icon" (what "it" is, the sentence
+#: Seven Natural Wonders", "The Queensland National Trust named it a state icon", "Rapid urbanization has made it
+#: the country's primate city" (irregular past forms are listed) (what "it" is, the sentence
 #: never says). Not "made it possible to fly" or "found it hard to say": an "it" that stands for the clause
 #: to come. English only (French and Spanish put the pronoun before the verb, "l'a inscrit", "lo nombró").
 _ANAPHORIC_OBJECT = {
-    "en": re.compile(r"^[^,;:()]{1,60}?\b[a-z]+(?:ed|s)\s+(?:it|them|him)\b(?![^,;:()]*\b(?:to|that)\b)"),
+    "en": re.compile(r"^[^,;:()]{1,60}?\b(?:[a-z]+(?:ed|s)|made|found|kept|left|held|took|gave|brought|saw|put|set|"
+                     r"won|lost|built|sold|bought)\s+(?:it|them|him)\b(?![^,;:()]*\b(?:to|that)\b)"),
+}
+
+
+#: A sentence opening on what belongs to an unnamed thing points back to it (bridging): "Risk factors include
+#: diet, obesity, smoking …", quoted from *Colorectal cancer* into a section on obesity, read as obesity's;
+#: "Symptoms include fever", "Treatment involves rest". The thing is named only in the sentences before.
+_BRIDGING = {
+    "en": re.compile(r"^(?:(?:the\s+)?(?:common|early|typical|main|usual|other|most\s+common)\s+)?"
+                     r"(?:symptoms|signs|risk\s+factors|causes|complications|treatments?|diagnosis|prevention|"
+                     r"side\s+effects)\s+(?:include|includes|are|is|may|can|involves?|consists?|usually|often)\b",
+                     re.IGNORECASE),
+    "fr": re.compile(r"^(?:les|le)\s+(?:symptômes|signes|facteurs\s+de\s+risque|causes|complications|"
+                     r"traitements?|diagnostic)\s+(?:comprennent|incluent|sont|est|peuvent|peut|consiste|repose)\b",
+                     re.IGNORECASE),
+    "es": re.compile(r"^(?:los|el|las|la)\s+(?:síntomas|signos|factores\s+de\s+riesgo|causas|complicaciones|"
+                     r"tratamientos?|diagnóstico)\s+(?:incluyen|son|es|pueden|puede|consiste)\b", re.IGNORECASE),
 }
 
 
@@ -84,7 +102,7 @@ def quotable(sentence: str, position: int, lang: str) -> bool:
     Not a sentence about the source itself, nor one ending on a colon (the list it introduces is not
     quoted with it: "This concept is further refined as:"), and not one that starts by
     pointing back to an earlier sentence ("It is …", "In 1770, he …", or "CNN labelled it …",
-    :data:`_ANAPHORIC_OBJECT`), even when it opens its passage: a
+    :data:`_ANAPHORIC_OBJECT`, or "Symptoms include …", :data:`_BRIDGING`), even when it opens its passage: a
     passage may be an article's second part ("It is the essence of …" opened
     the second passage of *Om*), and an article's own first sentence names
     its subject. ``position`` (the sentence's index in its passage) no longer matters.
@@ -95,8 +113,10 @@ def quotable(sentence: str, position: int, lang: str) -> bool:
     after = _ANAPHORIC_AFTER.get(lang, _ANAPHORIC_AFTER["en"])
     opening = _ANAPHORIC_OPENING.get(lang, _ANAPHORIC_OPENING["en"])
     pointing = _ANAPHORIC_OBJECT.get(lang)
+    bridging = _BRIDGING.get(lang, _BRIDGING["en"])
     return (not sentence.lower().startswith(_ANAPHORIC.get(lang, _ANAPHORIC["en"])) and not after.match(sentence)
-            and not opening.match(sentence) and not (pointing and pointing.match(sentence)))
+            and not opening.match(sentence) and not (pointing and pointing.match(sentence))
+            and not bridging.match(sentence))
 
 
 def stem(token: str) -> str:
