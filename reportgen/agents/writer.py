@@ -145,8 +145,12 @@ class WriterBrain(Brain):
         def own(r: Any) -> bool:  # a sentence of the subject's own article is about it, named or not
             return not led and terms(bare_title(str(r.source.get("title", ""))), ctx.lang) == subject_terms
 
-        naming = [r for r in ranked if _writes_subject(r.text, str(r.source.get("title", "")), focus, ctx.lang)
-                  or own(r)] if kind != "write" else []
+        # the subject's own texts: the core documents the planner kept its sense by, or its own article
+        sense = set(params.get("sense") or [])
+        core_text = " ".join(f"{p.title}. {p.text}" for p in passages
+                             if p.title in sense or terms(bare_title(p.title), ctx.lang) == subject_terms)
+        naming = [r for r in ranked if _writes_subject(r.text, str(r.source.get("title", "")), focus, ctx.lang,
+                                                       core_text) or own(r)] if kind != "write" else []
         if kind == "introduction" and (naming or led):
             # only sentences writing the subject, or its own article's ("Solar panels use the photovoltaic
             # effect"), open the report ("a regulated mental health profession", not "sexual and reproductive
@@ -216,26 +220,30 @@ class WriterBrain(Brain):
         return {"section": section}
 
 
-def _writes_subject(text: str, title: str, subject: str, lang: str) -> bool:
+def _writes_subject(text: str, title: str, subject: str, lang: str, core: str = "") -> bool:
     """Whether a source sentence is on the subject by writing it, as the introduction and conclusion take them.
 
     It writes the subject (:func:`~reportgen.agents.ranking.names_subject`), not only as the measure of
     another thing ("larger than the planet Mercury": :func:`~reportgen.agents.ranking.compared_only`), nor
     only inside the name of its article when that article is another thing named with the subject's words
     ("The Jazz Singer is a 1927 American part-talkie musical drama film":
-    :func:`~reportgen.agents.ranking.named_after`, the rule timelines follow).
+    :func:`~reportgen.agents.ranking.named_after`, the rule timelines follow), nor only in compounds the
+    subject's own texts never write (:func:`~reportgen.agents.ranking.compounded_only`: "the bass trumpet" in a
+    report on the bass, "elephant mourning" in one on elephants, each had stood in an introduction).
 
     Args:
         text: The sentence.
         title: Its source's title.
         subject: The subject as the planner read it.
         lang: The language.
+        core: The subject's own texts, joined (without them, compounds are not checked).
 
     Returns:
         True when the sentence is on the subject by what it writes.
     """
     text = unnamed(text, bare_title(title), terms(subject, lang), lang)
-    return names_subject(text, subject) and not compared_only(text, subject)
+    return names_subject(text, subject) and not compared_only(text, subject) \
+        and not (core and compounded_only(text, subject, core, lang))
 
 
 #: Most words before the subject in a sentence about it (:func:`_as_topic`), an opening phrase set off by a comma
