@@ -310,6 +310,10 @@ def coordinate(
             if raw["role"] == "body":  # said, not dropped silently: its chart note still names the section
                 reason = words["section_left_out"].format(title=raw["title"])
                 left_out.append(Limitation(task_id=task.id, reason=reason))
+            elif "subject" in task.inputs:  # every sentence another part quoted first: said as the 605 is
+                # (an elephant report had ended without a conclusion and without a word on it)
+                reason = words[f"no_{task.kind}"].format(title=task.inputs["subject"].value)
+                left_out.append(Limitation(task_id=task.id, reason=reason, minor=True))
             continue  # a conclusion may be only its recap line
         section = Section(
             id=raw["id"], title=_heading(raw["title"], titles) if raw["role"] == "body" else raw["title"],

@@ -289,3 +289,21 @@ def test_a_spare_written_twice_stands_in_for_one_repeat_only():
     report = coordinate(bp, outputs, lang="en", corpora=["test corpus"])
     texts = [s.text for sec in report.sections for p in sec.paragraphs for s in p.sentences]
     assert texts.count(spare[0]) == 1 and len(texts) == len(set(texts))
+
+
+def test_a_conclusion_whose_every_sentence_another_part_quoted_first_is_said_to_be_missing():
+    """An "Elephant" report had ended without a conclusion and without a word on it: the writer's conclusion
+    held only sentences the introduction had quoted too, and the dedupe left nothing of it."""
+    bp = compile_blueprint("r", "Tea", ["Camellia"], subject="Tea")
+    _done(bp)
+    said = [("Tea is an aromatic beverage.", _src("Tea"))]
+    outputs = {
+        "introduction": _section("introduction", "Introduction", said, "introduction"),
+        "write-1": _section("s1", "Camellia", [("Camellia sinensis is the tea plant.", _src("Camellia"))]),
+        "conclusion": _section("conclusion", "Conclusion", said, "conclusion"),
+    }
+    report = coordinate(bp, outputs, lang="en", corpora=["test corpus"])
+    assert [s.role for s in report.sections] == ["introduction", "body"]
+    (lim,) = [lim for lim in report.limitations if lim.task_id == "conclusion"]
+    assert lim.minor
+    assert lim.reason == "No conclusion: the sources hold no sentence on Tea that the report does not already quote"
