@@ -988,7 +988,7 @@ def _named_kinds(subject: str, core: list[Passage], search: SearchBackend, lang:
             continue
         name = bare_title(title)
         if len(name.split()) < 2 or terms(name, lang) <= wanted or terms(head_noun(name, lang), lang) != wanted \
-                or re.search(r"\d", name):
+                or _dated(name):
             continue  # "1755 Lisbon earthquake" is one earthquake, not another sense
         if float(space.documents[i] @ space.documents[own]) < OTHER_SENSE_NEARNESS:
             found.append(title)
@@ -1337,13 +1337,10 @@ def of_one_sense(kinds: list[str], docs: dict[str, str], space: TopicSpace,
             or titles is not None and _dated(titles.get(sid, ""))]
 
 
-#: A year in a title: the title names one event of its kind ("1755 Lisbon earthquake", "2004 Summer Olympics").
-_YEAR = re.compile(r"(?<![\d.,])(?:1\d{3}|20\d{2}|[1-9]\d{2})(?![\d.,])")
-
-
 def _dated(title: str) -> bool:
-    """Whether a title names a dated event (:data:`_YEAR`): an instance of its head noun, not another sense."""
-    return bool(_YEAR.search(bare_title(title)))
+    """Whether a title, its bracketed qualifier aside, holds a number: it names one instance of its head noun
+    (an event by its year: "1755 Lisbon earthquake", "2004 Summer Olympics"), not another sense of the word."""
+    return bool(re.search(r"\d", bare_title(title)))
 
 
 def taking_turns(scored: list[Passage], texts: dict[str, str], request: Request, lang: str) -> list[Passage]:
