@@ -670,3 +670,33 @@ def test_the_introduction_leaves_out_sentences_naming_the_subject_only_in_compou
     # a compound the subject's own texts write is the subject's: "elephant tusks" once the article writes it
     notes[0] = _passage("Elephant", "Elephants are the largest living land animals. Elephant tusks grow all life.")
     assert "Elephant tusks are made of ivory." in _introduction(tmp_path, "Elephant", notes, "Mammoth")
+
+
+@pytest.mark.parametrize(("text", "title", "lang", "expected"), [
+    ("The rash is sometimes itchy and is not as bright as that of measles.", "Rubella", "en", True),
+    ("The bacterium is a worldwide problem.", "Staphylococcus aureus", "en", True),
+    ("The violin is a wooden chordophone.", "Violin", "en", False),  # its own subject, named
+    ("The Moon is the only natural satellite of Earth.", "Moon", "en", False),  # a name, not a kind
+    ("La ville est la capitale du pays.", "Paris", "fr", True),
+    ("El imperio fue dividido.", "Imperio romano", "es", False),
+])
+def test_a_sentence_speaking_of_its_articles_subject_by_its_kind_alone_points_back(text, title, lang, expected):
+    """"The rash is sometimes itchy …", of *Rubella*, stood under a section on measles: away from the sentence
+    before, "the rash" reads as the section's."""
+    from reportgen.agents.ranking import names_another
+
+    assert names_another(text, title, lang) is expected
+
+
+def test_an_opening_phrase_holding_a_possessive_points_back():
+    """"After her death, Egypt became a province of the Roman Empire": Cleopatra's death, named only before."""
+    from reportgen.agents.ranking import quotable
+
+    assert not quotable("After her death, Egypt became a province of the Roman Empire.", 0, "en")
+    assert not quotable("During their reign, taxes rose.", 0, "en")
+    assert quotable("Despite the war, trade grew.", 0, "en")
+    rubella = _passage("Rubella", "Rubella is an infection caused by the rubella virus. "
+                                  "The rash is sometimes itchy and is not as bright as that of measles.")
+    ranked = rank_sentences([rubella], focus="Measles", topic="Measles", lang="en", keywords=["measles"])
+    assert "The rash is sometimes itchy and is not as bright as that of measles." not in [
+        s.text for s in ranked if s.after is None]  # quoted only after the sentence naming rubella

@@ -61,9 +61,11 @@ _ANAPHORIC_AFTER = {
 
 
 #: An opening phrase that ends on a pronoun points back through it: "According to them, the literature …",
-#: "Despite this, …", "Selon eux, …", "Por ello, …".
+#: "Despite this, …", "Selon eux, …", "Por ello, …"; so does one holding a possessive: "After her death, Egypt
+#: became a province of the Roman Empire" (Cleopatra's, named only before).
 _ANAPHORIC_OPENING = {
-    "en": re.compile(r"^[^,;:()]{0,60}\b(?:them|it|this|these|those|him|her|that)\s*,", re.IGNORECASE),
+    "en": re.compile(r"^[^,;:()]{0,60}\b(?:(?:them|it|this|these|those|him|her|that)\s*|"
+                     r"(?:his|her|its|their)\s[^,;:()]{1,40}),", re.IGNORECASE),
     "fr": re.compile(r"^[^,;:()]{0,60}\b(?:eux|elles?|lui|cela|ceci|celui-ci|celle-ci)\s*,", re.IGNORECASE),
     "es": re.compile(r"^[^,;:()]{0,60}\b(?:ellos|ellas|él|ella|ello|esto|eso)\s*,", re.IGNORECASE),
 }
@@ -94,6 +96,36 @@ _BRIDGING = {
     "es": re.compile(r"^(?:los|el|las|la)\s+(?:síntomas|signos|factores\s+de\s+riesgo|causas|complicaciones|"
                      r"tratamientos?|diagnóstico)\s+(?:incluyen|son|es|pueden|puede|consiste)\b", re.IGNORECASE),
 }
+
+
+#: A sentence opening on "the" and one common noun, then its verb, speaks of its article's subject by its kind
+#: ("The bacterium is a worldwide problem", "The rash is sometimes itchy", "The revolution was characterized by
+#: …"): away from the sentence before, it reads as about whatever the section is on (:func:`names_another`).
+_DEFINITE = {
+    "en": re.compile(r"^[Tt]he\s+([a-z]+)\s+(?:is|was|are|were|has|had|have|became|remains|remained|can|may|bears?|"
+                     r"consists?|lies|lay|grows?|grew)\b"),
+    "fr": re.compile(r"^(?:[Ll]es?|[Ll]a)\s+([a-zéèêàâîôûç]+)\s+(?:est|était|sont|étaient|a|avait|ont|peut|devient|"
+                     r"devint|reste)\b"),
+    "es": re.compile(r"^(?:[Ee]l|[Ll]os|[Ll]as?)\s+([a-záéíóúñ]+)\s+(?:es|era|son|eran|fue|fueron|ha|había|tiene|puede|"
+                     r"se)\b"),
+}
+
+
+def names_another(sentence: str, title: str, lang: str) -> bool:
+    """Whether a sentence speaks of its article's subject by its kind alone (:data:`_DEFINITE`), the kind not
+    being a word of the article's title: "The rash is sometimes itchy and is not as bright as that of measles",
+    of *Rubella*, had stood under a section on measles. "The violin is …" in *Violin* names its subject.
+
+    Args:
+        sentence: A source sentence.
+        title: Its article's title.
+        lang: The language.
+
+    Returns:
+        True when the sentence is quoted only after the sentence before it.
+    """
+    found = _DEFINITE.get(lang, _DEFINITE["en"]).match(sentence)
+    return found is not None and stem(found.group(1)) not in terms(title, lang)
 
 
 def quotable(sentence: str, position: int, lang: str) -> bool:
@@ -618,7 +650,7 @@ def rank_sentences(
                 continue
             if sentence.endswith(":"):  # introduces a list the quote would not carry, even after its antecedent
                 continue
-            continuation = not quotable(sentence, position, lang)
+            continuation = not quotable(sentence, position, lang) or names_another(sentence, passage.title, lang)
             if continuation and follows is None:
                 continue
             key = _key(sentence)
