@@ -659,17 +659,15 @@ def test_a_sentence_opening_on_what_belongs_to_an_unnamed_thing_points_back(text
 
 
 def test_the_introduction_leaves_out_sentences_naming_the_subject_only_in_compounds_its_texts_never_write(tmp_path):
-    """ "… to the bass trumpet, pitched one octave below …" opened a report on the bass, "… such as elephant
-    mourning" stood in one on elephants: the trumpet and the mourning are other things."""
-    notes = [_passage("Elephant", "Elephants are the largest living land animals. Elephants live in herds."),
-             _passage("Ritual", "Rituals also occur in non-human species, such as elephant mourning."),
-             _passage("Ivory", "Elephant tusks are made of ivory.")]
-    kept = _introduction(tmp_path, "Elephant", notes, "Mammoth")
-    assert "Rituals also occur in non-human species, such as elephant mourning." not in kept
-    assert "Elephants are the largest living land animals." in kept
-    # a compound the subject's own texts write is the subject's: "elephant tusks" once the article writes it
-    notes[0] = _passage("Elephant", "Elephants are the largest living land animals. Elephant tusks grow all life.")
-    assert "Elephant tusks are made of ivory." in _introduction(tmp_path, "Elephant", notes, "Mammoth")
+    """ "The trumpet family includes instruments ranging … to the bass trumpet" opened a report on the bass: a
+    compound headed by its own article's word names a trumpet, not the bass (the planner's ``_of_its_own_kind``).
+    "An American jazz pianist" is on jazz, though no jazz text writes "jazz pianist"."""
+    notes = [_passage("Bass (music)", "Bass is the lowest range of musical pitch. A double bass plays it."),
+             _passage("Trumpet", "The trumpet family includes instruments ranging to the bass trumpet."),
+             _passage("Jaco Pastorius", "Jaco Pastorius was a bass player of jazz fusion.")]
+    kept = _introduction(tmp_path, "Bass", notes, "Cello")
+    assert "The trumpet family includes instruments ranging to the bass trumpet." not in kept
+    assert "Jaco Pastorius was a bass player of jazz fusion." in kept
 
 
 @pytest.mark.parametrize(("text", "title", "lang", "expected"), [

@@ -24,6 +24,7 @@ from reportgen.agents.ranking import (
     another_thing,
     compared_only,
     compounded_only,
+    compounds,
     names_subject,
     phrase_at,
     rank_sentences,
@@ -228,8 +229,9 @@ def _writes_subject(text: str, title: str, subject: str, lang: str, core: str = 
     only inside the name of its article when that article is another thing named with the subject's words
     ("The Jazz Singer is a 1927 American part-talkie musical drama film":
     :func:`~reportgen.agents.ranking.named_after`, the rule timelines follow), nor only in compounds the
-    subject's own texts never write (:func:`~reportgen.agents.ranking.compounded_only`: "the bass trumpet" in a
-    report on the bass, "elephant mourning" in one on elephants, each had stood in an introduction).
+    subject's own texts never write headed by its article's own word (:func:`~reportgen.agents.ranking.compounded_only`,
+    the planner's ``_of_its_own_kind``: "the bass trumpet", of *Trumpet*, had opened a report on the bass; "an
+    American jazz pianist", of *Duke Ellington*, is on jazz).
 
     Args:
         text: The sentence.
@@ -242,8 +244,9 @@ def _writes_subject(text: str, title: str, subject: str, lang: str, core: str = 
         True when the sentence is on the subject by what it writes.
     """
     text = unnamed(text, bare_title(title), terms(subject, lang), lang)
-    return names_subject(text, subject) and not compared_only(text, subject) \
-        and not (core and compounded_only(text, subject, core, lang))
+    return names_subject(text, subject) and not compared_only(text, subject) and not (
+        core and compounded_only(text, subject, core, lang)
+        and compounds(text, subject, lang) <= terms(bare_title(title), lang))
 
 
 #: Most words before the subject in a sentence about it (:func:`_as_topic`), an opening phrase set off by a comma
