@@ -94,13 +94,13 @@ def test_themes_keep_the_sense_of_the_subjects_own_article(search):
 def test_a_theme_may_name_the_subject_by_a_derived_word(corpus):
     """ "inflationary" names inflation (its first seven letters, ``ranking.mentions``); in the other sense
     it is still left out, by relatedness."""
-    docs = [*corpus,
-            {"title": "Wage-price spiral", "text": "An inflationary wage-price spiral: wages rise, prices rise, "
-             "money buys fewer goods, central banks raise interest rates, consumers and markets and demand."},
-            {"title": "Early epoch", "text": "The inflationary epoch: the universe expansion, spiral galaxies, "
-             "cosmic radiation, density, particles, gravity, stars, light, matter, energy field."}]
     # both are found by the aspect's words (the fake search matches whole terms, the index stems)
-    themes, _, _ = gather_themes(read_request("Inflation and its spiral"), SpaceSearch(docs), 60, "en")
+    themes = _themes_with(corpus, {
+        "Wage-price spiral": "An inflationary wage-price spiral: wages rise, prices rise, money buys fewer goods, "
+                             "central banks raise interest rates, consumers and markets and demand.",
+        "Early epoch": "The inflationary epoch: the universe expansion, spiral galaxies, cosmic radiation, density, "
+                       "particles, gravity, stars, light, matter, energy field.",
+    }, "Inflation and its spiral", 60)
     assert "Wage-price spiral" in themes
     assert "Early epoch" not in themes
 
@@ -755,15 +755,20 @@ def test_a_text_holding_the_words_of_a_subject_no_passage_writes_gets_no_bonus_f
     assert themes and "Digital clock" not in themes[:2]
 
 
+def _themes_with(corpus: list[dict[str, str]], extra: dict[str, str], request: str, count: int) -> list[str]:
+    """The themes of ``request`` over the corpus and ``extra`` (title → text)."""
+    docs = [*corpus, *({"title": title, "text": text} for title, text in extra.items())]
+    return gather_themes(read_request(request), SpaceSearch(docs), count, "en")[0]
+
+
 def test_a_questions_verb_is_answered_by_the_article_titled_with_its_noun(corpus):
     """ "Why do birds migrate?": no article is titled "migrate", and the index does not find *Animal migration*
     by the verb; the article titled with its noun, which writes the subject, answers the question."""
-    docs = [*corpus,
-            {"title": "Price migration", "text": "Price migration is when inflation moves from one market to "
-             "the next: prices rise in one trade, then wages and money follow in others."},
-            {"title": "Migration of galaxies", "text": "The migration of galaxies away from each other "
-             "follows the universe expansion."}]
-    themes, _, _ = gather_themes(read_request("Why does inflation migrate?"), SpaceSearch(docs), 5, "en")
+    themes = _themes_with(corpus, {
+        "Price migration": "Price migration is when inflation moves from one market to the next: prices rise in "
+                           "one trade, then wages and money follow in others.",
+        "Migration of galaxies": "The migration of galaxies away from each other follows the universe expansion.",
+    }, "Why does inflation migrate?", 5)
     assert themes[0] == "Price migration"
     assert "Migration of galaxies" not in themes  # it never writes the subject
 
