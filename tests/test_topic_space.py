@@ -831,3 +831,30 @@ def test_a_thing_of_the_candidates_own_kind_named_after_the_subject_is_no_theme(
     themes, _, _ = gather_themes(read_request("Inflation"), SpaceSearch(docs), 60, "en")
     assert "Spiral" not in themes
     assert "Central bank" in themes
+
+
+@pytest.mark.parametrize(("sentence", "subject", "expected"), [
+    ("This habitat hosts populations of the Indian rhinoceros, Asian elephant, wild water buffalo, swamp deer, "
+     "tiger and fishing cat.", "elephant", True),
+    ("Elephants are the largest land animals, and they live in Africa and Asia.", "elephant", False),
+    ("Penicillin, streptomycin, tetracycline and other antibiotics were discovered.", "antibiotic", False),
+    ("Wages, prices, rents and inflation rose.", "inflation", True),
+])
+def test_a_subject_written_as_one_item_of_a_long_list_is_a_passing_mention(sentence, subject, expected):
+    """*Kaziranga National Park* was a section of "Elephant": one sentence of its four names the elephant, among
+    six animals, and one its "tall elephant grass" (``planner.listed``, ``planner.subject_density``)."""
+    assert planner.listed(sentence, subject) is expected
+
+
+def test_a_loosely_related_text_naming_the_subject_only_in_a_list_is_no_theme(corpus, monkeypatch):
+    monkeypatch.setattr(planner, "LOOSE_RELATEDNESS", 1.0)  # every candidate is loosely related here
+    themes = _themes_with(corpus, {
+        "Price survey": "A price survey lists goods. It counts wages, rents, prices, inflation and taxes. "
+                        "Its data feed the economy reports."},
+        "Inflation", 100)
+    assert "Price survey" not in themes
+    themes = _themes_with(corpus, {
+        "Price survey": "A price survey lists goods. Inflation is what it measures in the economy. "
+                        "Its data feed the economy reports."},
+        "Inflation", 100)
+    assert "Price survey" in themes  # one sentence of three names it: a fifth or more

@@ -507,24 +507,63 @@ def _own_article(subject: str, core: list[Passage], lang: str) -> bool:
     return any(terms(p.title, lang) == wanted for p in core)
 
 
-def subject_density(text: str, request: Request, lang: str) -> float:
+def subject_density(text: str, request: Request, lang: str, core_text: str = "") -> float:
     """Share of a text's sentences that name the subject (every term of one subject, or an acronym).
 
     "1755 Lisbon earthquake" says "earthquake" in most sentences; "Earth"
     says it once: of two related documents, the one about the subject makes
-    the better section.
+    the better section. A sentence writing the subject only as one item of a long list (:func:`listed`) does
+    not name it: *Kaziranga National Park*'s "Indian rhinoceros, Asian elephant, wild water buffalo, swamp
+    deer, tiger and fishing cat" is a passing mention. (Not counting compounds the subject's texts never write
+    as well, "tall elephant grass", was tried and dropped: it lost *Wi-Fi*'s "Internet access" from the
+    Internet and *Alexander Fleming* from antibiotics.)
 
     Args:
         text: A document's text.
         request: The read request.
         lang: Its language.
+        core_text: The subject's core passages' titles and texts, joined (without them, lists count).
 
     Returns:
         A share in [0, 1].
     """
     wanted = [terms(s, lang) for s in request.subjects] + [{a.lower()} for a in request.acronyms]
     sentences = split_sentences(text, lang) or [text]
-    return sum(any(w and w <= terms(x, lang) for w in wanted) for x in sentences) / len(sentences)
+    return sum(any(w and w <= terms(x, lang) for w in wanted)
+               and not (core_text and listed(x, request.subject))
+               for x in sentences) / len(sentences)
+
+
+#: Fewest items of an enumeration whose one item is a passing mention (:func:`listed`).
+LIST_ITEMS = 4
+#: Most words of such an item.
+LIST_ITEM_WORDS = 4
+_CLASS_ITEM = re.compile(r"^\s*(?:other|autres?|otros?|otras?)\b", re.IGNORECASE)
+_LIST_SPLIT = re.compile(r",\s*(?:(?:and|or|et|ou|y|o)\s+)?|\s+(?:and|or|et|ou|y|o)\s+")
+
+
+def listed(sentence: str, subject: str) -> bool:
+    """Whether a sentence writes the subject only as one short item of an enumeration of at least
+    :data:`LIST_ITEMS` ("This habitat hosts populations of the Indian rhinoceros, Asian elephant, wild water
+    buffalo, swamp deer, tiger and fishing cat": one animal among six, in a text on a park). An item naming the
+    list's kind is none ("Penicillin, streptomycin, tetracycline and other antibiotics").
+
+    Args:
+        sentence: A sentence.
+        subject: The subject.
+
+    Returns:
+        True when every clause writing the subject writes it so.
+    """
+    clauses = [c for c in re.split(r"[;:()]", sentence) if writes_phrase(c, subject)]
+    if not clauses:
+        return False
+    for clause in clauses:
+        items = [i for i in _LIST_SPLIT.split(clause) if i.strip()]
+        holding = [i for i in items if writes_phrase(i, subject)]
+        if len(items) < LIST_ITEMS or any(len(i.split()) > LIST_ITEM_WORDS or _CLASS_ITEM.match(i) for i in holding):
+            return False  # "… and other antibiotics": the list is of the subject's kind
+    return True
 
 
 #: Core passages kept when the subject has no document of its own (the densest in the subject's terms).
@@ -1204,7 +1243,7 @@ def gather_themes(
     wholes = [t for t in (terms(x, lang) for x in request.subjects if x not in parts) if len(t) > 1]
 
     def theme_score(sid: str) -> float:
-        score = relatedness[sid] + DENSITY_WEIGHT * subject_density(docs[sid], request, lang)
+        score = relatedness[sid] + DENSITY_WEIGHT * subject_density(docs[sid], request, lang, core_text)
         held = terms(docs[sid], lang)
         if len(request.subjects) > 1 and all(terms(x, lang) <= held for x in request.subjects):
             score += BOTH_SUBJECTS_BONUS  # "Coral reefs and climate change": a text on both before one on either
@@ -1252,7 +1291,7 @@ def gather_themes(
                  and relatedness[sid] < LOOSE_RELATEDNESS
                  and _in_compounds(f"{ps[0].title}. {docs[sid]}", request.subject, core, core_text, lang))
         and not (space is not None and not parts and sid not in answers and relatedness[sid] < LOOSE_RELATEDNESS
-                 and subject_density(docs[sid], request, lang) < PASSING_DENSITY)  # a passing mention
+                 and subject_density(docs[sid], request, lang, core_text) < PASSING_DENSITY)  # a passing mention
     ]
     if space is not None:
         scored.sort(key=lambda p: -p.score)
