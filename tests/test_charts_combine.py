@@ -95,6 +95,9 @@ def run_plot(notes: list[Passage], subject: str, ctx: RunContext, keywords: list
         ("Symptoms typically begin 3 to 14 days after infection.", "3 to 14 days", "onset of symptoms"),
         ("Death typically occurs between 6 and 16 days after the first symptoms appear.", "6 and 16 days", ""),
         ("The outer core lies 2,889 km below the surface.", "2,889 km", ""),
+        # a height below the sea is no length to set beside one above it ("Vänern: length", 44 m beside 62 m)
+        ("Its surface lies at 44 metres (144 ft) above sea level.", "44 metres", "height"),
+        ("Its lowest point is 62 metres (203 ft) below sea level.", "62 metres", "depth below sea level"),
     ],
 )
 def test_the_words_around_a_number_give_its_kind(sentence: str, raw: str, kind: str) -> None:

@@ -1229,8 +1229,13 @@ _AFTER_RE = re.compile(r"\s*(?:after|following|of|después\s+de|tras|après)\b(?
 _LENGTH_UNITS = frozenset({"km", "m", "cm", "mm", "µm", "nm", "mi", "ft", "ly", "AU"})
 #: A height stated against the sea ("5,642 m above sea level", "au-dessus du niveau de la mer").
 _SEA_LEVEL_RE = re.compile(
-    r"\s*(?:above|below)\s+(?:mean\s+)?sea\s+level|\s*au-dessus\s+du\s+niveau\s+de\s+la\s+mer"
+    r"\s*above\s+(?:mean\s+)?sea\s+level|\s*au-dessus\s+du\s+niveau\s+de\s+la\s+mer"
     r"|\s*sobre\s+el\s+nivel\s+del\s+mar", re.IGNORECASE)
+#: A depth stated against the sea ("62 metres below sea level"): a height below zero, no length to set beside
+#: a height above it (a chart had set Vänern's surface, 44 m above, beside its lowest point, 62 m below).
+_BELOW_SEA_LEVEL_RE = re.compile(
+    r"\s*below\s+(?:mean\s+)?sea\s+level|\s*au-dessous\s+du\s+niveau\s+de\s+la\s+mer"
+    r"|\s*(?:por\s+)?debajo\s+del\s+nivel\s+del\s+mar", re.IGNORECASE)
 #: "of" in the languages read: "1.2 million tonnes *of* rice produced" keeps reading.
 _OF_WORDS = frozenset({"of", "de", "du", "des", "del", "d"})
 #: Words read before and after a number when looking for its kind.
@@ -1303,6 +1308,8 @@ def quantity_kind(sentence: str, start: int, end: int, unit: str, measure: str =
     after_text = re.sub(r"^\s*\([^()]*\)", " ", sentence[end: end + 120])  # "5,642 m (18,510 ft) above"
     if unit in _LENGTH_UNITS and _SEA_LEVEL_RE.match(after_text):
         return "height"  # "rising 5,642 m above sea level"
+    if unit in _LENGTH_UNITS and _BELOW_SEA_LEVEL_RE.match(after_text):
+        return "depth below sea level"  # "the lowest point … is 62 metres (203 ft) below sea level"
     after_text = re.split(r"[,;:()\[\]—–.\d]", after_text, maxsplit=1)[0]
     after: list[str] = []
     for word in _KIND_WORD_RE.findall(after_text)[:_KIND_AFTER]:
