@@ -507,7 +507,7 @@ def _own_article(subject: str, core: list[Passage], lang: str) -> bool:
     return any(terms(p.title, lang) == wanted for p in core)
 
 
-def subject_density(text: str, request: Request, lang: str, core_text: str = "") -> float:
+def subject_density(text: str, request: Request, lang: str) -> float:
     """Share of a text's sentences that name the subject (every term of one subject, or an acronym).
 
     "1755 Lisbon earthquake" says "earthquake" in most sentences; "Earth"
@@ -522,15 +522,13 @@ def subject_density(text: str, request: Request, lang: str, core_text: str = "")
         text: A document's text.
         request: The read request.
         lang: Its language.
-        core_text: The subject's core passages' titles and texts, joined (without them, lists count).
 
     Returns:
         A share in [0, 1].
     """
     wanted = [terms(s, lang) for s in request.subjects] + [{a.lower()} for a in request.acronyms]
     sentences = split_sentences(text, lang) or [text]
-    return sum(any(w and w <= terms(x, lang) for w in wanted)
-               and not (core_text and listed(x, request.subject))
+    return sum(any(w and w <= terms(x, lang) for w in wanted) and not listed(x, request.subject)
                for x in sentences) / len(sentences)
 
 
@@ -1243,7 +1241,7 @@ def gather_themes(
     wholes = [t for t in (terms(x, lang) for x in request.subjects if x not in parts) if len(t) > 1]
 
     def theme_score(sid: str) -> float:
-        score = relatedness[sid] + DENSITY_WEIGHT * subject_density(docs[sid], request, lang, core_text)
+        score = relatedness[sid] + DENSITY_WEIGHT * subject_density(docs[sid], request, lang)
         held = terms(docs[sid], lang)
         if len(request.subjects) > 1 and all(terms(x, lang) <= held for x in request.subjects):
             score += BOTH_SUBJECTS_BONUS  # "Coral reefs and climate change": a text on both before one on either
@@ -1291,7 +1289,7 @@ def gather_themes(
                  and relatedness[sid] < LOOSE_RELATEDNESS
                  and _in_compounds(f"{ps[0].title}. {docs[sid]}", request.subject, core, core_text, lang))
         and not (space is not None and not parts and sid not in answers and relatedness[sid] < LOOSE_RELATEDNESS
-                 and subject_density(docs[sid], request, lang, core_text) < PASSING_DENSITY)  # a passing mention
+                 and subject_density(docs[sid], request, lang) < PASSING_DENSITY)  # a passing mention
     ]
     if space is not None:
         scored.sort(key=lambda p: -p.score)
