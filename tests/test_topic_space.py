@@ -858,3 +858,19 @@ def test_a_loosely_related_text_naming_the_subject_only_in_a_list_is_no_theme(co
                         "Its data feed the economy reports."},
         "Inflation", 100)
     assert "Price survey" in themes  # one sentence of three names it: a fifth or more
+
+
+@pytest.mark.parametrize(("word", "term", "lang", "expected"), [
+    ("migration", "migrate", "en", True),
+    ("eruption", "erupt", "en", True),
+    ("melting", "melt", "en", True),
+    ("migration", "migrent", "fr", True),  # "Pourquoi les oiseaux migrent-ils ?"
+    ("migración", "migran", "es", True),  # "¿Por qué migran las aves?"
+    ("meltdown", "melt", "en", True),
+    ("melancholy", "melt", "en", False),
+    ("rate", "rat", "en", False),  # under four letters, a word is matched whole
+])
+def test_a_title_word_made_from_an_aspect(word, term, lang, expected):
+    """An aspect no article is titled by is answered by articles titled with a word made from it
+    (``planner._titled_after``): English drops a final "e", French and Spanish a verb ending, before the suffix."""
+    assert planner._derived(word, term, lang) is expected

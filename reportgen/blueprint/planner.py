@@ -1601,10 +1601,19 @@ SUFFIX_LETTERS = 5
 ASPECT_STEM = 4
 
 
-def _derived(word: str, term: str) -> bool:
-    """Whether ``word`` is ``term`` with a suffix (:data:`SUFFIX_LETTERS`), a final "e" of ``term`` dropped
-    before it ("migrat-ion"), or mentions it (:func:`~reportgen.agents.ranking.mentions`)."""
-    base = term[:-1] if term.endswith("e") else term
+#: Verb endings a French or Spanish aspect drops before a noun's suffix ("migrent", "migran" → "migr-ation",
+#: "migr-ación"), longest first; English drops a final "e" ("migrat-ion").
+_VERB_ENDINGS = {"en": ("e",), "fr": ("ent", "ons", "ez", "er", "ir", "es", "e"),
+                 "es": ("an", "en", "ar", "er", "ir", "as", "es", "a", "e")}
+
+
+def _derived(word: str, term: str, lang: str = "en") -> bool:
+    """Whether ``word`` is ``term`` with a suffix (:data:`SUFFIX_LETTERS`), a verb ending of ``term`` dropped
+    before it (:data:`_VERB_ENDINGS`: "migrat-ion", "migr-ation" for "migrent"), or mentions it
+    (:func:`~reportgen.agents.ranking.mentions`)."""
+    ending = next((e for e in _VERB_ENDINGS.get(lang, _VERB_ENDINGS["en"])
+                   if term.endswith(e) and len(term) - len(e) >= ASPECT_STEM), "")
+    base = term[:len(term) - len(ending)]
     return mentions({word}, term) or (len(base) >= ASPECT_STEM and word.startswith(base)
                                       and len(word) - len(base) <= SUFFIX_LETTERS)
 
@@ -1634,7 +1643,7 @@ def _titled_after(aspect: str, request: Request, search: SearchBackend, lang: st
         if len(found) >= MAX_EXPLAINED:
             break
         words = terms(title, lang)
-        if not all(any(_derived(w, t) for w in words) for t in wanted):
+        if not all(any(_derived(w, t, lang) for w in words) for t in wanted):
             continue
         own = _article_on(title, search, lang)
         if own is not None and any(form <= terms(f"{own.title} {own.text}", lang)
