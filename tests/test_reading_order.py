@@ -660,7 +660,7 @@ def test_a_sentence_opening_on_what_belongs_to_an_unnamed_thing_points_back(text
 
 def test_the_introduction_leaves_out_sentences_naming_the_subject_only_in_compounds_its_texts_never_write(tmp_path):
     """ "The trumpet family includes instruments ranging … to the bass trumpet" opened a report on the bass: a
-    compound headed by its own article's word names a trumpet, not the bass (the planner's ``_of_its_own_kind``).
+    compound headed by its own article's word names a trumpet, not the bass (``ranking.of_its_own_kind``).
     "An American jazz pianist" is on jazz, though no jazz text writes "jazz pianist"."""
     notes = [_passage("Bass (music)", "Bass is the lowest range of musical pitch. A double bass plays it."),
              _passage("Trumpet", "The trumpet family includes instruments ranging to the bass trumpet."),

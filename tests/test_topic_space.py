@@ -629,8 +629,8 @@ def test_a_candidate_that_writes_the_subject_only_in_its_own_name_of_another_thi
     request = read_request("Inflation", "en")
     assert "Inflation Act" not in gather_themes(request, SpaceSearch(docs), 100, "en")[0]
     monkeypatch.setattr(planner, "unnamed", lambda text, *args: text)
-    # the rule is what drops it (with _of_its_own_kind's: the act is named after inflation, headed by its own word)
-    monkeypatch.setattr(planner, "_of_its_own_kind", lambda *args: False)
+    # the rule is what drops it (with of_its_own_kind's: the act is named after inflation, headed by its own word)
+    monkeypatch.setattr(planner, "of_its_own_kind", lambda *args: False)
     assert "Inflation Act" in gather_themes(request, SpaceSearch(docs), 100, "en")[0]
 
 
@@ -821,7 +821,7 @@ def test_kinds_of_the_subject_under_the_threshold_are_themes_and_dated_events_ar
 
 def test_a_thing_of_the_candidates_own_kind_named_after_the_subject_is_no_theme(corpus):
     """*Shrew* writes "elephant" only in "elephant shrews", *Bird* only in "elephant birds": things of their own
-    kind named after the elephant, however near the topic space puts the animals (``planner._of_its_own_kind``).
+    kind named after the elephant, however near the topic space puts the animals (``ranking.of_its_own_kind``).
     A compound headed by another word may still be on the subject ("the tea plant" in *Theaceae*)."""
     docs = [*corpus,
             {"title": "Spiral", "text": "Inflation spirals are spirals of prices and wages: money, banks, interest "

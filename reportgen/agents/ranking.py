@@ -11,7 +11,7 @@ from reportgen.sources.text import bare_title, fold, has_cjk, split_sentences, s
 
 __all__ = [
     "MENTION_PREFIX", "RankedSentence", "a_name", "about", "another_thing", "common_terms", "compared_only",
-    "compounded_only", "compounds", "head_noun", "mentions", "named_after", "phrase_at", "unnamed",
+    "compounded_only", "compounds", "head_noun", "mentions", "named_after", "of_its_own_kind", "phrase_at", "unnamed",
     "names_subject", "quotable", "rank_sentences", "stem", "terms", "written_subjects",
     "with_antecedents", "without_names", "writes_phrase",
 ]
@@ -531,6 +531,27 @@ def compounded_only(text: str, subject: str, core: str, lang: str) -> bool:
     """
     found = compounds(text, subject, lang)
     return bool(found) and "" not in found and not found & compounds(core, subject, lang)
+
+
+def of_its_own_kind(text: str, title: str, subject: str, core: str, lang: str) -> bool:
+    """Whether ``text`` writes a one-word subject only in compounds its core never writes
+    (:func:`compounded_only`) headed by a word of its own article's ``title``: a thing of the article's own
+    kind named after the subject ("elephant shrews" in *Shrew*, "the bass trumpet" in *Trumpet*). A compound
+    headed by another word may still be the subject's ("the tea plant" in *Theaceae*, "an American jazz
+    pianist" in *Duke Ellington*). The planner's rule for candidates and the introduction's for sentences.
+
+    Args:
+        text: A candidate document's text, or one of its sentences.
+        title: Its article's title.
+        subject: The subject.
+        core: The subject's core texts, joined.
+        lang: The language.
+
+    Returns:
+        True when every mention is such a compound.
+    """
+    return compounded_only(text, subject, core, lang) and compounds(text, subject, lang) <= terms(bare_title(title),
+                                                                                                     lang)
 
 
 def names_subject(text: str, subject: str) -> bool:

@@ -24,8 +24,8 @@ from reportgen.agents.ranking import (
     another_thing,
     compared_only,
     compounded_only,
-    compounds,
     names_subject,
+    of_its_own_kind,
     phrase_at,
     rank_sentences,
     terms,
@@ -229,8 +229,8 @@ def _writes_subject(text: str, title: str, subject: str, lang: str, core: str = 
     only inside the name of its article when that article is another thing named with the subject's words
     ("The Jazz Singer is a 1927 American part-talkie musical drama film":
     :func:`~reportgen.agents.ranking.named_after`, the rule timelines follow), nor only in compounds the
-    subject's own texts never write headed by its article's own word (:func:`~reportgen.agents.ranking.compounded_only`,
-    the planner's ``_of_its_own_kind``: "the bass trumpet", of *Trumpet*, had opened a report on the bass; "an
+    subject's own texts never write headed by its article's own word (:func:`~reportgen.agents.ranking.of_its_own_kind`,
+    the planner's rule: "the bass trumpet", of *Trumpet*, had opened a report on the bass; "an
     American jazz pianist", of *Duke Ellington*, is on jazz).
 
     Args:
@@ -245,8 +245,7 @@ def _writes_subject(text: str, title: str, subject: str, lang: str, core: str = 
     """
     text = unnamed(text, bare_title(title), terms(subject, lang), lang)
     return names_subject(text, subject) and not compared_only(text, subject) and not (
-        core and compounded_only(text, subject, core, lang)
-        and compounds(text, subject, lang) <= terms(bare_title(title), lang))
+        core and of_its_own_kind(text, title, subject, core, lang))
 
 
 #: Most words before the subject in a sentence about it (:func:`_as_topic`), an opening phrase set off by a comma

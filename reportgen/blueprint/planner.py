@@ -31,6 +31,7 @@ from reportgen.agents.ranking import (
     compounds,
     head_noun,
     mentions,
+    of_its_own_kind,
     phrase_at,
     stem,
     terms,
@@ -1176,8 +1177,7 @@ def gather_themes(
     for aspect in request.aspects:
         candidates += search.search(f"{request.subject} {aspect}", k=30)
         own = _article_on(aspect, search, lang) if terms(aspect, lang) else None
-        if own is not None and any(form <= terms(f"{own.title} {own.text}", lang)
-                                   for s in request.subjects for form in written_forms(s, lang)):
+        if own is not None and _writes_a_subject(own, request, lang):
             answers.add(own.source_id)
             candidates.append(own)
         elif own is None:  # "migrate": Animal migration
@@ -1277,14 +1277,14 @@ def gather_themes(
         ps[0] if space is None else ps[0].model_copy(update={"score": theme_score(sid)})
         for sid, ps in by_doc.items()
         if ((relatedness[sid] >= scorer.threshold
-             or sid in kinds and _dated(by_doc[sid][0].title) and relatedness[sid] >= KIND_FLOOR)
+             or sid in kinds and _dated(ps[0].title) and relatedness[sid] >= KIND_FLOOR)
             and not other_sense[sid] or sid in answers)
         and (sid in core_ids or not a_name(ps[0].title, subject_words, common))
         and not _sibling(ps[0].title, docs[sid], request, core, lang)
         and not _compared(unnamed(f"{ps[0].title} {docs[sid]}", bare_title(ps[0].title), subject_words, lang),
                           request)  # "resemble a tiger's pattern", once "tiger shark" is blanked (unnamed)
         and not (sid not in answers and sid not in core_ids
-                 and _of_its_own_kind(ps[0].title, docs[sid], request.subject, core_text, lang))
+                 and of_its_own_kind(docs[sid], ps[0].title, request.subject, core_text, lang))
         and not (space is not None and sid not in answers and sid not in core_ids
                  and relatedness[sid] < LOOSE_RELATEDNESS
                  and _in_compounds(f"{ps[0].title}. {docs[sid]}", request.subject, core, core_text, lang))
@@ -1485,27 +1485,6 @@ def kind_of(text: str, subject: str, kind: str, lang: str) -> bool:
         and _at(stems, sort, verb + 1, verb + 1 + KIND_GAP + len(sort)) is not None
 
 
-def _of_its_own_kind(title: str, text: str, subject: str, core_text: str, lang: str) -> bool:
-    """Whether a candidate writes a one-word subject only in compounds headed by its own title's word: a thing of
-    its own kind named after the subject, not the subject ("elephant shrews" in *Shrew*, "elephant birds" in
-    *Bird*, "bass trumpet" in *Trumpet*). However related the candidate, it is no section on the subject; a
-    compound headed by another word ("the tea plant" in *Theaceae*, "antibiotic resistance") may still be the
-    subject's (:func:`_in_compounds`).
-
-    Args:
-        title: The candidate's title.
-        text: The candidate's text.
-        subject: The subject.
-        core_text: The subject's core passages' titles and texts, joined (a compound they write is the subject's).
-        lang: The language.
-
-    Returns:
-        True when the candidate is to be left out.
-    """
-    heads = compounds(text, subject, lang)
-    return compounded_only(text, subject, core_text, lang) and heads <= terms(bare_title(title), lang)
-
-
 def _in_compounds(text: str, subject: str, core: list[Passage], core_text: str, lang: str) -> bool:
     """Whether a candidate writes a one-word subject only in compounds naming another thing
     (:func:`~reportgen.agents.ranking.compounded_only`: "umbrella term", "coffee table"), a compound headed by
@@ -1618,6 +1597,13 @@ def _derived(word: str, term: str, lang: str = "en") -> bool:
                                       and len(word) - len(base) <= SUFFIX_LETTERS)
 
 
+def _writes_a_subject(passage: Passage, request: Request, lang: str) -> bool:
+    """Whether a passage (its title and text) holds every term of one of the request's subjects, as any of its
+    written forms (:func:`written_forms`: "leaves" for the leaf)."""
+    held = terms(f"{passage.title} {passage.text}", lang)
+    return any(form <= held for s in request.subjects for form in written_forms(s, lang))
+
+
 def _titled_after(aspect: str, request: Request, search: SearchBackend, lang: str,
                   space: TopicSpace | None) -> list[Passage]:
     """The articles titled by a word made from each word of ``aspect`` that write the subject, for an aspect no
@@ -1646,8 +1632,7 @@ def _titled_after(aspect: str, request: Request, search: SearchBackend, lang: st
         if not all(any(_derived(w, t, lang) for w in words) for t in wanted):
             continue
         own = _article_on(title, search, lang)
-        if own is not None and any(form <= terms(f"{own.title} {own.text}", lang)
-                                   for s in request.subjects for form in written_forms(s, lang)):
+        if own is not None and _writes_a_subject(own, request, lang):
             found.append(own)
     return found
 
