@@ -31,6 +31,8 @@ from fakes import FakeSearch
     ("Mars and Venus compared", ["Mars", "Venus"], []),
     ("Why do we dream?", ["dream"], []),  # a question on what people do is on the doing, not on "we"
     ("Why do people procrastinate?", ["procrastinate"], []),
+    ("Why do we have seasons?", ["seasons"], []),  # not "we have": people and a verb before what is asked
+    ("Why do humans need sleep?", ["sleep"], []),
     ("How do nuclear power plants work?", ["nuclear power plants"], []),  # "work" asks how, it is no aspect
     ("How do typhoons form?", ["typhoons"], []),  # nor "form" (searched with the subject, it found Starfish)
     ("Wind and solar power", ["Wind power", "solar power"], []),
@@ -55,6 +57,8 @@ def test_the_subject_is_separated_from_the_instruction(text, subjects, aspects):
     ("Explain how vaccines work", "en", "How vaccines work"),  # asks, but was not typed as a question
     ("¿cómo funcionan las vacunas?", "es", "¿Cómo funcionan las vacunas?"),
     ("Comment se forment les ouragans ?", "fr", "Comment se forment les ouragans ?"),
+    ("Why do we have seasons?", "en", "Why do we have seasons?"),  # asks why, though every other word is common
+    ("What is photosynthesis?", "en", ""),  # asks what the subject is: its name is the title
     ("Solar power", "en", ""),  # the request is its subject
     ("Write a report on antibiotics for a general audience", "en", ""),
     ("Tell me about the Great Barrier Reef", "en", ""),

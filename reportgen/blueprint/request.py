@@ -433,7 +433,9 @@ def read_request(text: str, lang: str = "en") -> Request:
             m = form.match(subject)
             if m:
                 subject, aspects = _tidy(m.group("subject")), [_tidy(m.groupdict().get("rest") or m.group("aspect"))]
-                if subject.casefold() in _PEOPLE and aspects[0]:  # "Why do we dream?" is on dreams
+                said = subject.casefold()
+                if aspects[0] and any(said == p or said.startswith(f"{p} ") for p in _PEOPLE):
+                    # "Why do we dream?" is on dreams, "Why do we have seasons?" on seasons (not "we have")
                     subject, aspects = aspects[0], []
                     break
                 if re.match(r"^(?:why|how|when|where)\s+(?:do|does|did|can|could|will|would)\b", body, re.I):
@@ -507,6 +509,10 @@ def read_request(text: str, lang: str = "en") -> Request:
 TITLE_CHARS = 90
 
 
+#: A question asking why or how, in the three languages: it asks for more than its subject.
+_ASKS_WHY = re.compile(r"^(?:why|how|pourquoi|comment|por\s+qu[ée]|c[óo]mo)\b", re.IGNORECASE)
+
+
 def _asked_title(wrote: str, subjects: list[str], question: bool, lang: str) -> str:
     """The report's title as the request asked, when it asks for more than its subject: "Why do leaves
     change color in autumn?" (it had been titled "Leaves change color"), "The history of the printing
@@ -522,8 +528,10 @@ def _asked_title(wrote: str, subjects: list[str], question: bool, lang: str) -> 
     Returns:
         The title, or ``""``.
     """
-    if not wrote or len(wrote) > TITLE_CHARS or terms(wrote, lang) <= terms(" ".join(subjects), lang):
+    if not wrote or len(wrote) > TITLE_CHARS:
         return ""
+    if terms(wrote, lang) <= terms(" ".join(subjects), lang) and not (question and _ASKS_WHY.match(wrote)):
+        return ""  # "Why do we have seasons?" asks for more than "Seasons", though its other words are all common
     title = wrote[:1].upper() + wrote[1:]
     if question:
         title = f"¿{title}?" if lang == "es" else f"{title} ?" if lang == "fr" else f"{title}?"
