@@ -553,6 +553,8 @@ def test_the_kind_an_article_defines_its_subject_as(text, kind, expected):
     ("Cranes form pairs in spring.", False),  # inflected: "form" is a verb, not a compound's head
     ("The bass guitar plays low notes.", False),  # the core writes "bass guitar"
     ("Jupiter is the largest planet.", False),  # never written
+    # three compounds or more: the subject's field (Bobby Fischer's "chess grandmaster", "chess prodigy", …)
+    ("An umbrella maker sells umbrella frames and umbrella stands.", False),
 ])
 def test_a_word_written_only_as_the_first_of_a_compound_names_another_thing(text, expected):
     from reportgen.agents.ranking import compounded_only
@@ -874,3 +876,29 @@ def test_a_title_word_made_from_an_aspect(word, term, lang, expected):
     """An aspect no article is titled by is answered by articles titled with a word made from it
     (``planner._titled_after``): English drops a final "e", French and Spanish a verb ending, before the suffix."""
     assert planner._derived(word, term, lang) is expected
+
+
+def test_a_text_naming_the_subject_in_every_other_sentence_is_a_theme_under_the_threshold(corpus, monkeypatch):
+    """*Bobby Fischer* ("an American chess grandmaster and the eleventh World Chess Champion") scores 0.17 to
+    *Chess*, the topic space putting him near the Cold War of his match: a text naming the subject in half its
+    sentences or more, and in two of them, is on it down to the sense floor (``planner.names_densely``). A text
+    naming it once ("the city of Asmara experienced rapid urbanization") is not."""
+    from reportgen.blueprint import relevance
+
+    extra = {
+        "Milton Friedman": "Milton Friedman studied inflation all his life. He said inflation is always and "
+                           "everywhere a monetary matter. He taught in Chicago.",
+        "Weimar": "Weimar saw inflation in a bad year. It has a theatre and a palace. Goethe lived there.",
+    }
+    search = SpaceSearch([*corpus, *({"title": t, "text": x} for t, x in extra.items())])
+    scorer = Relatedness([corpus[-1]["text"]], [], "en", subject="inflation", space=search.space())
+    scores = [scorer.score(f"{t} {x}") for t, x in extra.items()]
+    assert min(scores) >= planner.KIND_FLOOR  # both above the sense floor: only the density tells them apart
+    monkeypatch.setattr(relevance, "SEMANTIC_THRESHOLD", max(scores) + 0.01)
+    monkeypatch.setattr(planner, "LOOSE_RELATEDNESS", 0.0)  # no passing-mention rule: the density rule alone
+    themes, _, _ = gather_themes(read_request("Inflation"), search, 60, "en")
+    assert "Milton Friedman" in themes
+    assert "Weimar" not in themes
+    monkeypatch.setattr(planner, "DENSE_SENTENCES", 3)
+    themes, _, _ = gather_themes(read_request("Inflation"), search, 60, "en")
+    assert "Milton Friedman" not in themes  # two sentences of three: under three

@@ -510,6 +510,12 @@ def compounds(text: str, subject: str, lang: str) -> set[str]:
     return found
 
 
+#: Fewest different compounds headed by other words in which a text writes the subject for it to be on the
+#: subject's field (:func:`compounded_only`): one thing named after the subject repeats one compound ("elephant
+#: shrews"); a chess champion's article writes four ("chess grandmaster", "chess prodigy", …).
+DOMAIN_COMPOUNDS = 3
+
+
 def compounded_only(text: str, subject: str, core: str, lang: str) -> bool:
     """Whether ``text`` writes a one-word subject only as the first word of a compound the core never writes.
 
@@ -519,6 +525,9 @@ def compounded_only(text: str, subject: str, core: str, lang: str) -> bool:
     in a core on the instrument), or a mention written alone anywhere in the text, is the subject's.
     Without parts of speech a verb after the bare word reads as a compound's head ("Tea contains …"): a
     text on the subject writes it more than once and some time alone, so only a passing mention is lost.
+    A text writing the subject in :data:`DOMAIN_COMPOUNDS` different compounds or more is on the subject's
+    field, not on one thing named after it: *Bobby Fischer*'s "chess grandmaster", "chess prodigy", "chess
+    championship" and "World Chess Champion".
 
     Args:
         text: A candidate document's text.
@@ -530,7 +539,8 @@ def compounded_only(text: str, subject: str, core: str, lang: str) -> bool:
         True when every mention is in such a compound.
     """
     found = compounds(text, subject, lang)
-    return bool(found) and "" not in found and not found & compounds(core, subject, lang)
+    return (bool(found) and "" not in found and len(found) < DOMAIN_COMPOUNDS
+            and not found & compounds(core, subject, lang))
 
 
 def of_its_own_kind(text: str, title: str, subject: str, core: str, lang: str) -> bool:

@@ -388,6 +388,15 @@ DENSITY_WEIGHT = 0.3
 LOOSE_RELATEDNESS = 0.35
 #: See :data:`LOOSE_RELATEDNESS`.
 PASSING_DENSITY = 0.2
+#: Share of a candidate's sentences naming the subject (:func:`names_densely`) that makes it a theme under the
+#: threshold, down to :data:`KIND_FLOOR`: a text that speaks of the subject in every other sentence is on it, though
+#: the topic space puts it nearer something else. *Bobby Fischer* ("an American chess grandmaster and the eleventh
+#: World Chess Champion") scores 0.17 to *Chess*, nearer the Cold War of his match. Twice the share over which a
+#: loosely related text is no passing mention (:data:`PASSING_DENSITY`). Not where a part's article stands for the
+#: subject (no text writes it).
+DENSE_NAMING = 0.5
+#: Fewest sentences naming the subject in such a text (:func:`names_densely`).
+DENSE_SENTENCES = 2
 #: Added to the score of a theme that names every subject of a two-subject request.
 BOTH_SUBJECTS_BONUS = 0.3
 #: Added to the score of a theme whose text holds every word of a subject of several words, over one named by
@@ -527,10 +536,42 @@ def subject_density(text: str, request: Request, lang: str) -> float:
     Returns:
         A share in [0, 1].
     """
-    wanted = [terms(s, lang) for s in request.subjects] + [{a.lower()} for a in request.acronyms]
     sentences = split_sentences(text, lang) or [text]
+    return naming_sentences(sentences, request, lang) / len(sentences)
+
+
+def naming_sentences(sentences: list[str], request: Request, lang: str) -> int:
+    """How many sentences name the subject, as :func:`subject_density` counts them.
+
+    Args:
+        sentences: The sentences of a text.
+        request: The read request.
+        lang: Its language.
+
+    Returns:
+        The count, in ``[0, len(sentences)]``.
+    """
+    wanted = [terms(s, lang) for s in request.subjects] + [{a.lower()} for a in request.acronyms]
     return sum(any(w and w <= terms(x, lang) for w in wanted) and not listed(x, request.subject)
-               for x in sentences) / len(sentences)
+               for x in sentences)
+
+
+def names_densely(text: str, request: Request, lang: str) -> bool:
+    """Whether a text names the subject in at least :data:`DENSE_NAMING` of its sentences, and in at least
+    :data:`DENSE_SENTENCES` of them (the passage found of *Asmara* is two sentences, one on its "rapid
+    urbanization": a city that urbanized once, not a text on urbanization).
+
+    Args:
+        text: A document's text (the passages found of it).
+        request: The read request.
+        lang: Its language.
+
+    Returns:
+        True when the text is densely on the subject.
+    """
+    sentences = split_sentences(text, lang) or [text]
+    hits = naming_sentences(sentences, request, lang)
+    return hits >= DENSE_SENTENCES and hits >= DENSE_NAMING * len(sentences)
 
 
 #: Fewest items of an enumeration whose one item is a passing mention (:func:`listed`).
@@ -1121,6 +1162,8 @@ def gather_themes(
        (a shorter on-topic report beats a longer wandering one), so an
        ambiguous word keeps the sense of its core and a subject with no
        article of its own is found through the passages that mention it.
+       A candidate naming the subject in half its sentences (:func:`names_densely`) is kept under
+       the threshold, down to the sense floor.
        So are a candidate that names the subject only in passing (under
        :data:`LOOSE_RELATEDNESS` and :data:`PASSING_DENSITY`) or only to
        measure another thing by it (:func:`_compared`) or only in compounds
@@ -1277,7 +1320,9 @@ def gather_themes(
         ps[0] if space is None else ps[0].model_copy(update={"score": theme_score(sid)})
         for sid, ps in by_doc.items()
         if ((relatedness[sid] >= scorer.threshold
-             or sid in kinds and _dated(ps[0].title) and relatedness[sid] >= KIND_FLOOR)
+             or sid in kinds and _dated(ps[0].title) and relatedness[sid] >= KIND_FLOOR
+             or space is not None and not parts and relatedness[sid] >= KIND_FLOOR
+             and names_densely(docs[sid], request, lang))
             and not other_sense[sid] or sid in answers)
         and (sid in core_ids or not a_name(ps[0].title, subject_words, common))
         and not _sibling(ps[0].title, docs[sid], request, core, lang)
