@@ -698,3 +698,29 @@ def test_an_opening_phrase_holding_a_possessive_points_back():
     ranked = rank_sentences([rubella], focus="Measles", topic="Measles", lang="en", keywords=["measles"])
     assert "The rash is sometimes itchy and is not as bright as that of measles." not in [
         s.text for s in ranked if s.after is None]  # quoted only after the sentence naming rubella
+
+
+def test_a_sentence_on_the_subject_is_kept_with_the_sentence_it_reads_on_from(tmp_path, monkeypatch):
+    """*Mite*'s "This last type includes the commercially destructive Varroa parasite of honey bees" reads on
+    from a sentence on parasites that does not name bees: it had been dropped with it, and the section on
+    mites in a report on honey bees said nothing on bees (``writer._with_their_antecedents``)."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents import writer
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.ranking import with_antecedents
+
+    from fakes import FakeSearch
+
+    monkeypatch.setattr(writer, "OWN_FILL", 0)  # no fill: only what is kept as on the subject
+    monkeypatch.setattr(writer, "BODY_FILL", 0)
+    ctx = RunContext(topic="Honey bees", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    notes = [{"text": "Honey bees are social insects that make honey and wax in hives."}]
+    mite = _passage("Mite", "Mites are small arachnids of two large orders. "
+                    "Some live in soil as decomposers, others are predators or parasites. "
+                    "This last type includes the Varroa parasite of honey bees. "
+                    "Most species are harmless to people.")
+    ranked = rank_sentences([mite], focus="Mite", topic="Honey bees", lang="en")
+    kept, _ = writer._about_the_subject(ranked, notes, ctx, "Mite", (), "Honey bees")
+    texts = [s.text for s in with_antecedents(kept)]
+    assert "This last type includes the Varroa parasite of honey bees." in texts
+    assert "Some live in soil as decomposers, others are predators or parasites." in texts

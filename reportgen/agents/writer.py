@@ -336,6 +336,7 @@ def _about_the_subject(
         if named(s.text) or score >= cut or (
                 s.after is not None and s.after in {r.text for r in related}):
             related.append(s)
+    related = _with_their_antecedents(related, ranked)
     # the section's own best sentences (its article's and its companions') fill it up when too few name the
     # subject: its theme was kept as related. Another article's sentence unrelated to the subject does not
     # ("Sun Tzu was a Chinese military general" in a section on the Sun, in a report on tides)
@@ -345,6 +346,35 @@ def _about_the_subject(
     rest = [s for s in rest if s not in first_fill]
     fill = [s for s in rest if s.source.get("title") in own][:max(0, BODY_FILL - len(related) - len(first_fill))]
     return related + first_fill + fill, [s for s in rest if s not in fill]
+
+
+def _with_their_antecedents(kept: list[Any], ranked: list[Any]) -> list[Any]:
+    """``kept`` with, before each sentence reading on from another, the sentences it reads on from.
+
+    A sentence on the subject that opens "This last type includes …" is quoted with the sentence it points
+    back to, though that one does not name the subject: *Mite*'s "This last type includes the commercially
+    destructive Varroa parasite of honey bees" had been dropped from a report on honey bees, with its
+    antecedent (:func:`~reportgen.agents.ranking.with_antecedents` drops a sentence whose antecedent is not
+    quoted), and the section said nothing on bees.
+
+    Args:
+        kept: Sentences kept for a section, best first.
+        ranked: Every ranked sentence of its sources (a sentence quoted elsewhere is not among them, and
+            its dependants stay dropped).
+
+    Returns:
+        The kept sentences, each preceded by its chain of antecedents not kept yet.
+    """
+    by_text = {s.text: s for s in ranked}
+    out: list[Any] = []
+    for s in kept:
+        chain: list[Any] = []
+        step = s
+        while step.after is not None and step.after in by_text and by_text[step.after] not in out + chain + kept:
+            step = by_text[step.after]
+            chain.insert(0, step)
+        out += [*chain, s]
+    return out
 
 
 def _summary(
