@@ -706,8 +706,8 @@ def test_a_sentence_on_the_subject_is_kept_with_the_sentence_it_reads_on_from(tm
     mites in a report on honey bees said nothing on bees (``writer._with_their_antecedents``)."""
     from reportgen.acp import MessageLog
     from reportgen.agents import writer
-    from reportgen.agents.runtime import RunContext
     from reportgen.agents.ranking import with_antecedents
+    from reportgen.agents.runtime import RunContext
 
     from fakes import FakeSearch
 

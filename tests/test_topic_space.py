@@ -841,8 +841,33 @@ def test_a_thing_of_the_candidates_own_kind_named_after_the_subject_is_no_theme(
     ("Elephants are the largest land animals, and they live in Africa and Asia.", "elephant", False),
     ("Penicillin, streptomycin, tetracycline and other antibiotics were discovered.", "antibiotic", False),
     ("Wages, prices, rents and inflation rose.", "inflation", True),
+    # three items are a list: Drink and Sphinx had been sections of "Chocolate" and "Lions"
+    ("Traditionally warm beverages encompass coffee, tea, and hot chocolate.", "chocolate", True),
+    ("A sphinx is a mythical creature with the head of a human, the body of a lion, and the wings of an eagle.",
+     "lion", True),  # "the body of a lion": two content words
+    # the first item begins after the words opening the list
+    ("Natural predators of adult African buffaloes include lions, African wild dogs, spotted hyenas, and Nile "
+     "crocodiles.", "lion", True),
+    # an apposition between commas is no list: the next piece is a clause ("it is …")
+    ("In its edible form, common table salt, it is commonly used as a condiment and food preservative.", "salt",
+     False),
+    # a subject written across a comma is in no item (two subjects joined: "global rice production and food
+    # security"): no list, and no error (it had stopped the planner)
+    ("Farms grow rice, wheat and maize for global rice production, and food security.",
+     "global rice production and food security", False),
+    # a relative clause before the subject opens the list
+    ("Earth's crust consists of tectonic plates, which interact to produce mountain ranges, volcanoes, and "
+     "earthquakes.", "earthquake", True),
+    # the subject before the words opening the list is not in it
+    ("Cycling is the activity of riding a bicycle or other vehicles such as balance bikes, unicycles, tricycles, "
+     "and quadricycles.", "bicycle", False),
+    # a clause going on past the subject is no item
+    ("Workers were paid twice a day, prices doubled and inflation wiped out savings.", "inflation", False),
+    # a clause of four content words is no item
+    ("Nearly half of these species are crabs, with the shrimp and Anomura including hermit crabs, king crabs, "
+     "porcelain crabs, squat lobsters making up the bulk of the remainder.", "crab", False),
 ])
-def test_a_subject_written_as_one_item_of_a_long_list_is_a_passing_mention(sentence, subject, expected):
+def test_a_subject_written_as_one_item_of_a_list_is_a_passing_mention(sentence, subject, expected):
     """*Kaziranga National Park* was a section of "Elephant": one sentence of its four names the elephant, among
     six animals, and one its "tall elephant grass" (``planner.listed``, ``planner.subject_density``)."""
     assert planner.listed(sentence, subject) is expected
@@ -860,6 +885,38 @@ def test_a_loosely_related_text_naming_the_subject_only_in_a_list_is_no_theme(co
                         "Its data feed the economy reports."},
         "Inflation", 100)
     assert "Price survey" in themes  # one sentence of three names it: a fifth or more
+
+
+def test_a_text_naming_the_subject_only_in_lists_is_no_theme_however_near(corpus, monkeypatch):
+    """*Cinnamon* scores 0.70 to *Chocolate* in the topic space and flavours "biscuits, …, teas, hot chocolate, and
+    traditional foods"; *Kitchen* (0.55 to *Refrigerator*) holds "a stove, a sink, a refrigerator, and worktops":
+    a text writing the subject only as an item of lists is a passing mention at any relatedness
+    (``planner.only_listed``). A text naming it by a word made from it ("inflationary") is not, nor the class
+    the subject's own article defines it as, listing its members (*Planet* in a report on Mercury), nor a text the
+    subject's own article names (*Camellia*, in "leaves of *Camellia sinensis*", for "Tea")."""
+    monkeypatch.setattr(planner, "LOOSE_RELATEDNESS", 0.0)  # the density rule for loose texts plays no part
+    economy = "Central banks set interest rates for money, wages, prices and goods in the economy. "
+    themes = _themes_with(corpus, {
+        "Price index": economy + "The index counts wages, rents, inflation and taxes.",
+        "Wage spiral": economy + "The index counts wages, rents, inflation and taxes. In times of inflation, wages "
+                                 "chase prices.",
+    }, "Inflation", 100)
+    assert "Price index" not in themes
+    assert "Wage spiral" in themes  # it names inflation outside a list too
+    themes = _themes_with(corpus, {  # "Inflation is a rise of prices": the class it is, listing its members
+        "Price rise": economy + "Price rises are of three kinds: inflation, shrinkflation and stagflation.",
+    }, "Inflation", 100)
+    assert "Price rise" in themes  # (planner.defined_as)
+    themes = _themes_with(corpus, {  # the subject's own article names the fund by rare words
+        "Deflation": "Deflation is a fall of prices: money buys more goods, and the Zorvane Fund tracks it.",
+        "Zorvane Fund": economy + "The fund counts wages, rents, deflation and taxes.",
+        "Price index": economy + "The index counts wages, rents, deflation and taxes.",
+    }, "Deflation", 100)
+    assert "Zorvane Fund" in themes  # (planner._named_rarely)
+    assert "Price index" not in themes
+    listing = economy + "The index counts wages, rents, inflation and taxes."
+    assert planner.only_listed(listing, read_request("Inflation"), "en")
+    assert not planner.only_listed(listing + " Inflationary times raise them.", read_request("Inflation"), "en")
 
 
 @pytest.mark.parametrize(("word", "term", "lang", "expected"), [

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from reportgen.agents.ranking import (
     a_name,
+    about,
     another_thing,
     common_terms,
     compared_only,
@@ -552,8 +553,35 @@ def naming_sentences(sentences: list[str], request: Request, lang: str) -> int:
         The count, in ``[0, len(sentences)]``.
     """
     wanted = [terms(s, lang) for s in request.subjects] + [{a.lower()} for a in request.acronyms]
-    return sum(any(w and w <= terms(x, lang) for w in wanted) and not listed(x, request.subject)
+    return sum(any(w and w <= terms(x, lang) for w in wanted) and not listed(x, request.subject, lang)
                for x in sentences)
+
+
+def only_listed(text: str, request: Request, lang: str) -> bool:
+    """Whether every sentence of a text that writes the subject writes it as one item of a list (:func:`listed`).
+
+    Such a text mentions the subject in passing however near it stands in the topic space: *Cinnamon* (0.70 to
+    *Chocolate*) flavours "biscuits, breakfast cereals, snack foods, bagels, teas, hot chocolate, and traditional
+    foods"; *Kitchen* (0.55 to *Refrigerator*) holds "a stove, a sink …, a refrigerator, and worktops"; *Fascism*
+    is "Opposed to communism, democracy, liberalism, pluralism, and socialism". A text that names the subject
+    otherwise, or by a word made from it (:func:`~reportgen.agents.ranking.mentions`: "socialist" in *Social
+    democracy*, "refrigeration" in *Refrigeration*), is not such a text. The class the subject's own article
+    defines it as lists its members and is no passing mention (:func:`defined_as`: *Planet*'s "the terrestrial
+    planets Mercury, Venus, Earth, and Mars"): :func:`gather_themes` keeps it, and a text the subject's core
+    names by an uncommon word (:func:`_named_rarely`: *Camellia*, whose "ornamental, tea, and woody-oil plants"
+    the Tea article's "leaves of *Camellia sinensis*" makes more than a passing mention).
+
+    Args:
+        text: A document's text (the passages found of it).
+        request: The read request.
+        lang: Its language.
+
+    Returns:
+        True when the text writes the subject, and only in lists.
+    """
+    wanted = [sorted(terms(s, lang)) for s in request.subjects] + [[a.lower()] for a in request.acronyms]
+    mentioning = [x for x in split_sentences(text, lang) or [text] if any(w and about(x, w, lang) for w in wanted)]
+    return bool(mentioning) and all(listed(x, request.subject, lang) for x in mentioning)
 
 
 def names_densely(text: str, request: Request, lang: str) -> bool:
@@ -574,36 +602,74 @@ def names_densely(text: str, request: Request, lang: str) -> bool:
     return hits >= DENSE_SENTENCES and hits >= DENSE_NAMING * len(sentences)
 
 
-#: Fewest items of an enumeration whose one item is a passing mention (:func:`listed`).
-LIST_ITEMS = 4
-#: Most words of such an item.
-LIST_ITEM_WORDS = 4
+#: Fewest items of an enumeration whose one item is a passing mention (:func:`listed`): three, as in "coffee, tea,
+#: and hot chocolate" (*Drink*, in a report on chocolate) and "the head of a human, the body of a lion, and the wings
+#: of an eagle" (*Sphinx*, in one on lions). Four until stop 29, which kept both.
+LIST_ITEMS = 3
+#: Most content words (:func:`~reportgen.agents.ranking.terms`) of such an item: "wild water buffalo".
+LIST_ITEM_WORDS = 3
 _CLASS_ITEM = re.compile(r"^\s*(?:other|autres?|otros?|otras?)\b", re.IGNORECASE)
-_LIST_SPLIT = re.compile(r",\s*(?:(?:and|or|et|ou|y|o)\s+)?|\s+(?:and|or|et|ou|y|o)\s+")
+_CONJUNCTION = r"(?:and|or|et|ou|y|o)"
+#: The words that open an enumeration inside its first item ("Natural predators of adult African buffaloes include
+#: lions, …"): the item is what follows them.
+_LEAD_IN = re.compile(r"^.*\b(?:includ(?:e|es|ed|ing)|such as|notamment|comme|dont|incluy(?:e|en|endo)|como)\s+",
+                      re.IGNORECASE)
 
 
-def listed(sentence: str, subject: str) -> bool:
+def _items(clause: str) -> list[str]:
+    """The items of an enumeration: the clause's pieces between commas, the last one split at its first
+    conjunction ("…, swamp deer, tiger and fishing cat"), each without its opening conjunction ("…, and hot
+    chocolate")."""
+    pieces = [re.sub(rf"^{_CONJUNCTION}\s+", "", p.strip(), flags=re.IGNORECASE) for p in clause.split(",")]
+    pieces[-1:] = re.split(rf"\s+{_CONJUNCTION}\s+", pieces[-1], maxsplit=1, flags=re.IGNORECASE)
+    return [p for p in pieces if p.strip(" .")]
+
+
+def listed(sentence: str, subject: str, lang: str = "en") -> bool:
     """Whether a sentence writes the subject only as one short item of an enumeration of at least
     :data:`LIST_ITEMS` ("This habitat hosts populations of the Indian rhinoceros, Asian elephant, wild water
-    buffalo, swamp deer, tiger and fishing cat": one animal among six, in a text on a park). An item naming the
-    list's kind is none ("Penicillin, streptomycin, tetracycline and other antibiotics").
+    buffalo, swamp deer, tiger and fishing cat": one animal among six, in a text on a park). Items are the pieces
+    between commas (:func:`_items`); an item after the subject's opening with a pronoun is a clause, so the
+    sentence holds no enumeration ("In its edible form, common table salt, it is commonly used as a condiment";
+    not "tectonic plates, which interact to produce mountain ranges, volcanoes, and earthquakes"). An item holding
+    the subject begins after the words that open the list ("Natural predators of adult African buffaloes include
+    lions, …"; where those words hold the subject, it is not an item: "riding a bicycle or other … vehicles such
+    as balance bikes, unicycles, …"), and is short when it holds at most :data:`LIST_ITEM_WORDS` content words
+    ("the body of a lion": two; "Nearly half of these species are crabs", four, is a clause) and at most one after
+    the subject ("inflation wiped out savings" is a clause). An item naming the list's kind is none ("Penicillin,
+    streptomycin, tetracycline and other antibiotics").
 
     Args:
         sentence: A sentence.
         subject: The subject.
+        lang: The sentence's language (its content words).
 
     Returns:
         True when every clause writing the subject writes it so.
     """
+    from reportgen.charts.numbers import _PRONOUNS  # the timeline's and the number reader's pronouns
+
     clauses = [c for c in re.split(r"[;:()]", sentence) if writes_phrase(c, subject)]
     if not clauses:
         return False
     for clause in clauses:
-        items = [i for i in _LIST_SPLIT.split(clause) if i.strip()]
-        holding = [i for i in items if writes_phrase(i, subject)]
-        if len(items) < LIST_ITEMS or any(len(i.split()) > LIST_ITEM_WORDS or _CLASS_ITEM.match(i) for i in holding):
+        items = _items(clause)
+        first = next((n for n, i in enumerate(items) if writes_phrase(i, subject)), len(items))
+        if len(items) < LIST_ITEMS or any(i.split()[0].casefold() in _PRONOUNS for i in items[first + 1:]):
+            return False  # "…, common table salt, it is commonly used …": an apposition
+        holding = [_LEAD_IN.sub("", i) for i in items if writes_phrase(i, subject)]
+        if not holding or any(not writes_phrase(i, subject) or len(terms(i, lang)) > LIST_ITEM_WORDS
+                              or _CLASS_ITEM.match(i) or len(terms(" ".join(_after(i, subject)), lang)) > 1
+                              for i in holding):
             return False  # "… and other antibiotics": the list is of the subject's kind
     return True
+
+
+def _after(item: str, subject: str) -> list[str]:
+    """The words of an item after the subject it writes: a clause goes on past its subject ("prices doubled and
+    inflation wiped out savings"), a noun phrase at most by one word ("chocolat chaud", "lion-baiting")."""
+    at = phrase_at(item, subject)
+    return tokenize(item)[at + len(tokenize(subject)):] if at is not None else []
 
 
 #: Core passages kept when the subject has no document of its own (the densest in the subject's terms).
@@ -1335,6 +1401,10 @@ def gather_themes(
                  and _in_compounds(f"{ps[0].title}. {docs[sid]}", request.subject, core, core_text, lang))
         and not (space is not None and not parts and sid not in answers and relatedness[sid] < LOOSE_RELATEDNESS
                  and subject_density(docs[sid], request, lang) < PASSING_DENSITY)  # a passing mention
+        and not (space is not None and not parts and sid not in answers and sid not in core_ids
+                 and only_listed(docs[sid], request, lang)  # a passing mention, however near, unless the
+                 and not _named_rarely(ps[0].title, core_text, lang, space)  # subject's texts name it (Camellia)
+                 and not defined_as(ps[0].title, request.subject, core, lang))  # or it is the subject's class
     ]
     if space is not None:
         scored.sort(key=lambda p: -p.score)
@@ -1549,8 +1619,34 @@ def _in_compounds(text: str, subject: str, core: list[Passage], core_text: str, 
     """
     if not compounded_only(text, subject, core_text, lang):
         return False
-    own = [p.text for p in core if terms(p.title, lang) == terms(subject, lang)]
-    return not any(kind_of(t, subject, head, lang) for t in own for head in compounds(text, subject, lang))
+    return not any(defined_as(head, subject, core, lang) for head in compounds(text, subject, lang))
+
+
+def _named_rarely(title: str, core_text: str, lang: str, space: TopicSpace) -> bool:
+    """Whether the subject's core writes a candidate's title, every word of it uncommon in the corpus (at least
+    :data:`COMMON_RARITY`): the Tea article's "leaves of *Camellia sinensis*" names *Camellia* (8.8); the Earthquake
+    article's "the shaking of the Earth's surface" does not make *Earth* (4.3) more than a passing mention."""
+    name = bare_title(title)
+    return writes_phrase(core_text, name) and all(space.rarity(t) >= COMMON_RARITY for t in terms(name, lang))
+
+
+def defined_as(kind: str, subject: str, core: list[Passage], lang: str) -> bool:
+    """Whether the subject's own article (its core passage titled with its terms, a bracketed qualifier aside)
+    defines it as ``kind``, or as its head noun (*Terrestrial planet*), in its first sentence (:func:`kind_of`):
+    "Mercury is the first planet from the Sun", "Crabs are decapod crustaceans", "Cheese is a dairy product".
+
+    Args:
+        kind: A candidate's title (its qualifier is dropped) or a compound's head.
+        subject: The subject.
+        core: The subject's core passages.
+        lang: The language.
+
+    Returns:
+        True when an own article of the core defines the subject so.
+    """
+    wanted, name = terms(subject, lang), bare_title(kind)
+    return any(kind_of(p.text, subject, k, lang) for p in core if terms(bare_title(p.title), lang) == wanted
+               for k in dict.fromkeys([name, head_noun(name, lang)]))
 
 
 #: Least similarity, in the topic space, of a document to a section's own for it to join that section.
