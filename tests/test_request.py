@@ -35,6 +35,17 @@ from fakes import FakeSearch
     ("Why do humans need sleep?", ["sleep"], []),
     ("How do nuclear power plants work?", ["nuclear power plants"], []),  # "work" asks how, it is no aspect
     ("How do typhoons form?", ["typhoons"], []),  # nor "form" (searched with the subject, it found Starfish)
+    # a measure asked of the subject ("How smart are octopuses?" had been read as the subject "smart are", and
+    # planned on the Smart Cities of India)
+    ("How smart are octopuses?", ["octopuses"], ["intelligence"]),
+    ("How old is the universe?", ["universe"], ["age"]),
+    ("How dangerous are sharks?", ["sharks"], ["dangerous"]),
+    ("How fast do cheetahs run?", ["cheetahs"], ["run", "speed"]),
+    ("How long do elephants live?", ["elephants"], ["live"]),  # how long a thing does is no length
+    ("How many moons does Jupiter have?", ["Jupiter"], ["moons"]),
+    ("Is coffee bad for you?", ["coffee"], ["bad", "health"]),
+    ("Who invented the telephone?", ["telephone"], ["invented"]),
+    ("What do bees eat?", ["bees"], ["eat"]),
     ("Wind and solar power", ["Wind power", "solar power"], []),
     ("Malaria and tuberculosis", ["Malaria", "tuberculosis"], []),
     ("Interest rates", ["Interest rates"], []),
@@ -216,6 +227,7 @@ async def test_limitations_name_local_files_inside_their_corpus_folder(tmp_path)
     ("Cats versus dogs", ["Cats", "dogs"], []),
     ("Pros and cons of electric cars", ["electric cars"], []),
     ("How does the immune system fight viruses?", ["immune system fight"], ["immune system", "immune"]),
+    ("Can dogs see colours?", ["dogs see"], ["dogs"]),  # a yes-or-no question: the verb may follow the subject
 ])
 def test_lead_ins_comparisons_and_questions(text, subjects, alternatives):
     request = read_request(text)

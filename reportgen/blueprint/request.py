@@ -158,9 +158,14 @@ _QUESTION = re.compile(
 _QUESTION_FORMS = [
     re.compile(r"^(?:why|how|when|where)\s+(?:do|does|did|is|are|was|were|can|could|will|would)\s+"
                r"(?P<subject>.+?)\s+(?P<aspect>\w+)$", re.IGNORECASE),
-    re.compile(r"^(?:what|who|which)\s+(?P<aspect>causes|caused|drives|affects|determines|is|are|was|were)\s+"
+    re.compile(r"^(?:what|who|which)\s+(?P<aspect>causes|caused|drives|affects|determines|is|are|was|were|"
+               r"invented|discovered|founded|built|created|designed|developed|wrote|painted|composed|ruled|"
+               r"started|ended|won|killed)\s+"
                r"(?:an?\s+|the\s+)?(?P<subject>.+)$", re.IGNORECASE),
     re.compile(r"^(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(?P<subject>.+?)\s+(?P<aspect>\w+)$", re.IGNORECASE),
+    # "What do bees eat?", "Can dogs see colours?", "Do cats purr?": the verb may follow the subject (alternatives)
+    re.compile(r"^(?:(?:what|who|whom)\s+)?(?:do|does|did|can|could|will|would|should)\s+(?P<subject>.+?)\s+"
+               r"(?P<aspect>\w+)$", re.IGNORECASE),
     re.compile(r"^(?:what|which)\s+(?P<aspect>\w+)\s+(?:of|in|for)\s+(?P<subject>.+)$", re.IGNORECASE),
     # "Pourquoi le ciel est-il bleu ?": what follows the pronoun is asked about, else the verb ("Pourquoi les
     # volcans explosent-ils ?")
@@ -183,6 +188,24 @@ _QUESTION_FORMS = [
     re.compile(r"^(?:qu['’]est-ce\s+qu(?:e\s+|['’])|qu[ée]\s+(?:es|son)\s+)(?P<subject>.+?)(?P<aspect>)$",
                re.IGNORECASE),
 ]
+#: "How smart are octopuses?", "How fast do cheetahs run?", "How many moons does Jupiter have?": a measure the
+#: question asks of its subject, before the auxiliary.
+_HOW_MEASURE = re.compile(
+    r"^how\s+(?P<measure>(?:many|much)\s+[^\W\d_][\w-]*|(?!(?:do|does|did|is|are|was|were|can|could|will|would|"
+    r"should|to)\b)[^\W\d_][\w-]*)\s+(?P<aux>is|are|was|were|do|does|did|can|could|will|would|should)\s+"
+    r"(?P<rest>.+)$", re.IGNORECASE)
+#: The quantity an adjective of measure asks for ("How old is the universe?" asks its age); an adjective not
+#: here is its own aspect ("How dangerous are sharks?": *dangerous*).
+_MEASURES = {"big": "size", "large": "size", "small": "size", "tiny": "size", "tall": "height", "high": "height",
+             "deep": "depth", "old": "age", "fast": "speed", "quick": "speed", "hot": "temperature",
+             "cold": "temperature", "warm": "temperature", "heavy": "weight", "far": "distance", "long": "length",
+             "wide": "width", "strong": "strength", "smart": "intelligence", "intelligent": "intelligence",
+             "clever": "intelligence", "bright": "brightness", "safe": "safety", "expensive": "cost",
+             "efficient": "efficiency", "effective": "effectiveness", "common": "prevalence", "loud": "loudness",
+             "powerful": "power", "venomous": "venom", "poisonous": "venom"}
+#: "Is coffee bad for you?": a question on the subject's effect on health, asked of people.
+_FOR_YOU = re.compile(r"\s+(?:for|to)\s+(?:you|us|me|people|humans|kids|children|your\s+health|our\s+health|"
+                      r"human\s+health|health|the\s+body)$", re.IGNORECASE)
 #: Who a question asks about when it asks about what people do: "Why do we dream?", "Why do people yawn?" are
 #: on the verb (dreams, yawning), not on "we".
 _PEOPLE = frozenset("we i you they people humans someone anyone one nous on vous ils nosotros ustedes ellos "
@@ -417,11 +440,25 @@ def read_request(text: str, lang: str = "en") -> Request:
     depth = "long" if _LONG.search(said) else "short" if _SHORT.search(said) else ""
     body = _tidy(_INSTRUCTION.sub("", lead if lead.strip() else body))
     wrote = body  # what was asked for, the instruction gone: the report's title when more than its subject
-    if _QUESTION.match(body) and re.match(r"^how\s+(?!do|does|did|is|are|was|were|can|could|will|would)\w+",
-                                          body, re.IGNORECASE):
-        body = re.sub(r"^how\s+", "how do ", body, flags=re.IGNORECASE)  # "explain how vaccines work"
-    question = text.rstrip().endswith(("?", "？")) or bool(_QUESTION.match(body))
     aspects: list[str] = []
+    measure = _HOW_MEASURE.match(body) if lang == "en" else None
+    if measure:  # "How smart are octopuses?" asks the octopus's intelligence; "How fast do cheetahs run?" their speed
+        words = measure.group("measure").split()
+        copula = measure.group("aux").casefold() in {"is", "are", "was", "were"}
+        if len(words) > 1 or copula or words[0].casefold() not in {"long", "often", "soon"}:  # not how long it lives
+            aspects.append(words[-1] if len(words) > 1 else _MEASURES.get(words[0].casefold(), words[0]))
+        if copula:  # "How old is the universe": all that follows is the subject
+            body = f"what is {measure.group('rest')}"
+        else:
+            body = f"how {measure.group('aux')} {measure.group('rest')}"
+    elif _QUESTION.match(body) and re.match(r"^how\s+(?!do|does|did|is|are|was|were|can|could|will|would)\w+",
+                                            body, re.IGNORECASE):
+        body = re.sub(r"^how\s+", "how do ", body, flags=re.IGNORECASE)  # "explain how vaccines work"
+    health = _FOR_YOU.search(body) if lang == "en" and re.match(r"^(?:is|are|was|were)\s", body, re.I) else None
+    if health:  # "Is coffee bad for you?": coffee, and what it does to health
+        body = body[:health.start()]
+        aspects.append("health")
+    question = text.rstrip().endswith(("?", "？")) or bool(_QUESTION.match(body)) or bool(measure)
     alternatives: list[str] = []
     subject = _tidy(body)
     related = _RELATION_QUESTION.match(subject) if question else None
@@ -432,13 +469,15 @@ def read_request(text: str, lang: str = "en") -> Request:
         for form in _QUESTION_FORMS:
             m = form.match(subject)
             if m:
-                subject, aspects = _tidy(m.group("subject")), [_tidy(m.groupdict().get("rest") or m.group("aspect"))]
+                subject = _tidy(m.group("subject"))
+                aspects = [_tidy(m.groupdict().get("rest") or m.group("aspect")), *aspects]
                 said = subject.casefold()
                 if aspects[0] and any(said == p or said.startswith(f"{p} ") for p in _PEOPLE):
                     # "Why do we dream?" is on dreams, "Why do we have seasons?" on seasons (not "we have")
                     subject, aspects = aspects[0], []
                     break
-                if re.match(r"^(?:why|how|when|where)\s+(?:do|does|did|can|could|will|would)\b", body, re.I):
+                if re.match(r"^(?:(?:why|how|when|where|what|who|whom)\s+)?(?:do|does|did|can|could|will|would|"
+                            r"should)\b", body, re.I):
                     words = strip_article(subject).split()  # the verb may follow the subject
                     alternatives = [" ".join(words[:n]) for n in range(len(words) - 1, 0, -1)]
                 break
