@@ -215,6 +215,30 @@ def test_english_reads_a_comma_as_thousands_and_french_as_decimal() -> None:
     assert extract_facts([doc("Il couvre 4,210 km.")], lang="fr")[0].value == pytest.approx(4.21)
 
 
+@pytest.mark.parametrize(("text", "lang", "raw", "value", "high"), [
+    ("A Mw 9.2–9.3 earthquake struck off the west coast of Aceh.", "en", "Mw 9.2–9.3", 9.2, 9.3),
+    ("Seismologists estimate the earthquake had a magnitude of 7.7 or greater.", "en", "7.7", 7.7, None),
+    ("The quake measured 6.9 on the Richter scale.", "en", "6.9", 6.9, None),
+    ("Un séisme de magnitude 8,8 a frappé le Chili.", "fr", "8,8", 8.8, None),
+])
+def test_an_earthquakes_magnitude_is_a_quantity(text: str, lang: str, raw: str, value: float,
+                                                high: float | None) -> None:
+    """A magnitude has no unit after it, and "Mw" reads as a name's capital ("Voyager 2"): the earthquakes of a
+    report on earthquakes had no chart (``charts.numbers._MAGNITUDE_BEFORE_RE``)."""
+    facts = by_raw(extract_facts([doc(text)], lang=lang))
+    assert raw in facts
+    assert (facts[raw].value, facts[raw].high, facts[raw].unit) == (value, high, "magnitude")
+
+
+def test_two_earthquakes_magnitudes_make_a_chart() -> None:
+    passages = [doc("A Mw 7.6 earthquake hit Tangshan in 1976.", "1976 Tangshan earthquake", "local:t"),
+                doc("A Mw 9.1 earthquake struck Sumatra in 2004.", "2004 Indian Ocean earthquake", "local:s")]
+    spec = propose_chart(extract_facts(passages), "Earthquake")
+    assert spec is not None and spec.unit == "magnitude"
+    assert [p.raw for p in spec.points] == ["Mw 7.6", "Mw 9.1"]
+    assert spec.y_label.startswith("Magnitude")
+
+
 def test_respectively_distributes_labels() -> None:
     facts = extract_facts([wiki("Dark energy")])
     shares = [(f.label, f.value) for f in facts if f.unit == "%"]

@@ -1441,10 +1441,25 @@ def _read_base(sentence: str, end: int) -> str:
     return " ".join(words).lower()
 
 
+#: An earthquake's magnitude before its number: "a Mw 9.2–9.3 earthquake", "a magnitude of 7.7", "magnitud de 8,8"
+#: (the symbol is part of what is printed; the word is not). A magnitude has no unit after it, and its symbol
+#: reads as a name's capital ("Voyager 2"): without this it was no quantity, and the earthquakes of a report on
+#: earthquakes had no chart.
+_MAGNITUDE_BEFORE_RE = re.compile(
+    r"(?:(?P<sym>\b(?:M[ws]|ML)\s?)|(?i:\b(?:magnitude|magnitud)(?:\s+(?:of|de))?"
+    r"(?:\s+(?:about|around|approximately|roughly|some|environ|aproximadamente))?\s+))$"
+)
+#: ... or after it: "measured 7.7 on the Richter scale".
+_MAGNITUDE_AFTER_RE = re.compile(r"^\s+on\s+the\s+(?:Richter|moment\s+magnitude)\s+scale", re.IGNORECASE)
+
+
 def _read_quantity(sentence: str, m: re.Match[str], found: list[_Found], lang: _Lang) -> _Found | None:
     """Read the quantity whose number ``m`` matched, or ``None`` if it is not one."""
     start, end = m.span()
-    if _not_a_quantity(sentence, start, end):
+    magnitude = _MAGNITUDE_BEFORE_RE.search(sentence[:start])
+    if magnitude and (re.match(r"[^\W\d_]", sentence[end:]) or _date_like(sentence, start, end)):
+        return None
+    if not magnitude and _not_a_quantity(sentence, start, end):
         return None
     # A conversion in brackets right after another quantity ("40 miles
     # (64 km)") restates that quantity: not a fact of its own.
@@ -1478,6 +1493,10 @@ def _read_quantity(sentence: str, m: re.Match[str], found: list[_Found], lang: _
     unit, mult, unit_end = _read_unit(sentence, pos, value, lang)
     if currency and unit in (None, "USD", "EUR", "GBP"):
         unit = unit or currency
+    if unit is None and (magnitude or _MAGNITUDE_AFTER_RE.match(sentence[pos:])):
+        unit = "magnitude"
+        if magnitude and magnitude.group("sym"):
+            raw_start = magnitude.start()  # "Mw 9.2–9.3", as printed
     if unit is None:
         return None  # nothing honest to put on an axis
     if high is None and mult == 1.0 and _is_year_number(m.group(0)) and not _match_unit(sentence[pos:]):
@@ -1523,7 +1542,9 @@ def _scan_sentence(sentence: str, passage: Passage, lang: _Lang) -> list[Numeric
         fact.label = _label_for(
             sentence, segments, fact.segment, fact.start, fact.end, passage.title, lang
         )
-        fact.year = _year_for(sentence, segments, fact, found)
+        # an earthquake's magnitude is of its event, not a figure of a year: "a Mw 7.6 earthquake hit Tangshan in
+        # 1976" and "a Mw 9.1 earthquake struck Sumatra in 2004" compare though 28 years apart
+        fact.year = _year_for(sentence, segments, fact, found) if fact.unit != "magnitude" else None
     _respectively(sentence, segments, found, passage.title)
     return [
         NumericFact(

@@ -68,6 +68,7 @@ _QUANTITIES: dict[str, str] = {
     **dict.fromkeys(["Hz", "kHz", "MHz", "GHz"], "Frequency"),
     **dict.fromkeys(["ppm", "ppb"], "Concentration"),
     "dB": "Level",
+    "magnitude": "Magnitude",  # an earthquake's (charts.numbers: "a Mw 9.2–9.3 earthquake")
     "years": "Duration",
     "years ago": "Time before present",
 }
