@@ -2349,7 +2349,10 @@ def plan_extractive(
     titles, core, companions = gather_themes(request, search, count, options.lang)
     if not core:
         raise NoSourcesError(no_sources_message(request, search, options.lang))
-    titles = titles or [request.subject]
+    # no theme besides the subject: one section, titled as its own article is ("Octopus", not "octopus" as typed)
+    wanted = terms(request.subject, options.lang)
+    titles = titles or [next((p.title for p in core if terms(bare_title(p.title), options.lang) == wanted),
+                             request.subject[:1].upper() + request.subject[1:])]
     blueprint = compile_blueprint(report_id, options.topic, titles, options.lang, registry=registry,
                                   local_corpus=bool(options.corpus_dirs), subject=request.title or request.subject,
                                   held=held_subject(request, core, options.lang),
