@@ -833,6 +833,11 @@ def test_a_thing_of_the_candidates_own_kind_named_after_the_subject_is_no_theme(
     themes, _, _ = gather_themes(read_request("Inflation"), SpaceSearch(docs), 60, "en")
     assert "Spiral" not in themes
     assert "Central bank" in themes
+    # asked in the plural: a compound's first noun is still in the singular ("Elephants" had kept Shrew and Bird)
+    themes, _, _ = gather_themes(read_request("Inflations"), SpaceSearch(docs), 60, "en")
+    assert "Spiral" not in themes
+    from reportgen.agents.ranking import compounds
+    assert compounds("The elephant shrews are native to Africa.", "Elephants", "en") == {"shrew"}
 
 
 @pytest.mark.parametrize(("sentence", "subject", "expected"), [

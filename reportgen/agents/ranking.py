@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from reportgen.sources.models import Passage
-from reportgen.sources.text import bare_title, fold, has_cjk, split_sentences, stopwords, tokenize
+from reportgen.sources.text import bare_title, fold, has_cjk, singular, split_sentences, stopwords, tokenize
 
 __all__ = [
     "MENTION_PREFIX", "RankedSentence", "a_name", "about", "another_thing", "common_terms", "compared_only",
@@ -497,7 +497,9 @@ def compounds(text: str, subject: str, lang: str) -> set[str]:
     tokens = tokenize(subject)
     if len(tokens) != 1:
         return set()
-    base, wanted = tokens[0], stem(tokens[0])
+    # a compound's first noun is in the singular whatever the subject's number: "Elephants" is written so in
+    # "elephant shrews" (it had read as a mention alone, and Shrew and Bird stood in a report on "Elephants")
+    base, wanted = (tokenize(singular(tokens[0], lang)) or tokens)[0], stem(tokens[0])
     stop = stopwords(lang)
     found: set[str] = set()
     for clause in _CLAUSE.split(text):
