@@ -632,7 +632,7 @@ def test_a_candidate_that_writes_the_subject_only_in_its_own_name_of_another_thi
     assert "Inflation Act" not in gather_themes(request, SpaceSearch(docs), 100, "en")[0]
     monkeypatch.setattr(planner, "unnamed", lambda text, *args: text)
     # the rule is what drops it (with of_its_own_kind's: the act is named after inflation, headed by its own word)
-    monkeypatch.setattr(planner, "of_its_own_kind", lambda *args: False)
+    monkeypatch.setattr(planner, "of_its_own_kind", lambda *args, **kwargs: False)
     assert "Inflation Act" in gather_themes(request, SpaceSearch(docs), 100, "en")[0]
 
 
@@ -922,6 +922,21 @@ def test_a_text_naming_the_subject_only_in_lists_is_no_theme_however_near(corpus
     listing = economy + "The index counts wages, rents, inflation and taxes."
     assert planner.only_listed(listing, read_request("Inflation"), "en")
     assert not planner.only_listed(listing + " Inflationary times raise them.", read_request("Inflation"), "en")
+
+
+def test_with_two_subjects_each_is_judged_alone():
+    """A request comparing crocodiles and alligators had *African buffalo* (crocodiles one predator in a list)
+    and *Alligator snapping turtle* (a turtle named after the alligator): the rules on one subject had been given
+    the phrase "crocodiles and alligators", which no text writes (``planner._listed_each``,
+    ``planner.for_each_subject``)."""
+    request = read_request("Crocodiles versus alligators")
+    assert planner.only_listed("Natural predators of adult African buffaloes include lions, African wild dogs, "
+                               "spotted hyenas, and Nile crocodiles.", request, "en")
+    assert not planner.only_listed("Crocodiles hunt buffaloes at rivers.", request, "en")
+    turtle = "The alligator snapping turtle is a large species of turtle."
+    assert planner.for_each_subject(turtle, request, "en", lambda x: x == "alligators")
+    assert not planner.for_each_subject(turtle + " Crocodiles eat it.", request, "en", lambda x: x == "alligators")
+    assert not planner.for_each_subject("Turtles swim.", request, "en", lambda x: True)  # names neither
 
 
 @pytest.mark.parametrize(("word", "term", "lang", "expected"), [

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from reportgen.agents.ranking import (
@@ -553,7 +555,7 @@ def naming_sentences(sentences: list[str], request: Request, lang: str) -> int:
         The count, in ``[0, len(sentences)]``.
     """
     wanted = [terms(s, lang) for s in request.subjects] + [{a.lower()} for a in request.acronyms]
-    return sum(any(w and w <= terms(x, lang) for w in wanted) and not listed(x, request.subject, lang)
+    return sum(any(w and w <= terms(x, lang) for w in wanted) and not _listed_each(x, request, lang)
                for x in sentences)
 
 
@@ -581,7 +583,41 @@ def only_listed(text: str, request: Request, lang: str) -> bool:
     """
     wanted = [sorted(terms(s, lang)) for s in request.subjects] + [[a.lower()] for a in request.acronyms]
     mentioning = [x for x in split_sentences(text, lang) or [text] if any(w and about(x, w, lang) for w in wanted)]
-    return bool(mentioning) and all(listed(x, request.subject, lang) for x in mentioning)
+    return bool(mentioning) and all(_listed_each(x, request, lang) for x in mentioning)
+
+
+def _listed_each(sentence: str, request: Request, lang: str) -> bool:
+    """Whether a sentence writes each subject it mentions only as an item of a list (:func:`listed`): with two
+    subjects, each is judged alone ("Natural predators of adult African buffaloes include lions, African wild
+    dogs, spotted hyenas, and Nile crocodiles" lists crocodiles in a report on crocodiles and alligators; the
+    phrase "crocodiles and alligators", which no sentence writes, had been looked for)."""
+    mentioned = [x for x in request.subjects if about(sentence, sorted(terms(x, lang)), lang)] or [request.subject]
+    return all(listed(sentence, x, lang) for x in mentioned)
+
+
+def for_each_subject(text: str, request: Request, lang: str, rule: Callable[[str], bool]) -> bool:
+    """Whether a rule on one subject holds of a candidate for every subject of the request it names.
+
+    The rules on a one-word subject (:func:`~reportgen.agents.ranking.of_its_own_kind`, :func:`_in_compounds`)
+    read a request on two subjects as one phrase ("crocodiles and alligators") and never applied: *Alligator
+    snapping turtle* ("the alligator snapping turtle", a turtle named after the alligator) stood in a report
+    comparing crocodiles and alligators.
+
+    Args:
+        text: The candidate's text.
+        request: The read request.
+        lang: Its language.
+        rule: The rule, given one subject.
+
+    Returns:
+        ``rule(request.subject)`` for one subject; for two, whether the text names one of them and the rule
+        holds for each it names.
+    """
+    if len(request.subjects) < 2:
+        return rule(request.subject)
+    held = terms(text, lang)
+    named = [x for x in request.subjects if terms(x, lang) <= held]
+    return bool(named) and all(rule(x) for x in named)
 
 
 def names_densely(text: str, request: Request, lang: str) -> bool:
@@ -1395,10 +1431,12 @@ def gather_themes(
         and not _compared(unnamed(f"{ps[0].title} {docs[sid]}", bare_title(ps[0].title), subject_words, lang),
                           request)  # "resemble a tiger's pattern", once "tiger shark" is blanked (unnamed)
         and not (sid not in answers and sid not in core_ids
-                 and of_its_own_kind(docs[sid], ps[0].title, request.subject, core_text, lang))
+                 and for_each_subject(docs[sid], request, lang,
+                                      partial(of_its_own_kind, docs[sid], ps[0].title, core=core_text, lang=lang)))
         and not (space is not None and sid not in answers and sid not in core_ids
                  and relatedness[sid] < LOOSE_RELATEDNESS
-                 and _in_compounds(f"{ps[0].title}. {docs[sid]}", request.subject, core, core_text, lang))
+                 and for_each_subject(docs[sid], request, lang, partial(
+                     _in_compounds, f"{ps[0].title}. {docs[sid]}", core=core, core_text=core_text, lang=lang)))
         and not (space is not None and not parts and sid not in answers and relatedness[sid] < LOOSE_RELATEDNESS
                  and subject_density(docs[sid], request, lang) < PASSING_DENSITY)  # a passing mention
         and not (space is not None and not parts and sid not in answers and sid not in core_ids
