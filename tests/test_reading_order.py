@@ -724,3 +724,28 @@ def test_a_sentence_on_the_subject_is_kept_with_the_sentence_it_reads_on_from(tm
     texts = [s.text for s in with_antecedents(kept)]
     assert "This last type includes the Varroa parasite of honey bees." in texts
     assert "Some live in soil as decomposers, others are predators or parasites." in texts
+
+
+def test_an_introduction_takes_no_sentence_writing_the_subject_only_in_a_list(tmp_path):
+    """ "Wider definitions include taller palms, tree ferns, bananas, and bamboos", of *Tree*, had opened a report
+    on bananas: a sentence writing the subject only as one item of a list is not on it (``writer._writes_subject``
+    with ``ranking.listed``, the planner's rule for candidates)."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    notes = [_passage("Banana", "A banana is an elongated, edible fruit of the genus Musa."),
+             _passage("Tree", "Wider definitions include taller palms, tree ferns, bananas, and bamboos. "
+                              "Bananas grow on large herbaceous plants that look like trees.")]
+    ctx = RunContext(topic="Bananas", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="introduction", agent="writer", kind="introduction", section="introduction", aim="intro")
+    section = {"id": "s1", "title": "Cooking banana", "sentences": [{"text": "Plantains are cooked."}]}
+    params = writer.build_request(task, {"notes": [p.model_dump() for p in notes], "subject": "Bananas",
+                                         "section_1": section}, "direct", ctx)
+    texts = [s["text"] for s in writer.call(params, ctx)["section"]["sentences"]]
+    assert "Bananas grow on large herbaceous plants that look like trees." in texts
+    assert "Wider definitions include taller palms, tree ferns, bananas, and bamboos." not in texts

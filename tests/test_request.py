@@ -655,6 +655,8 @@ def test_a_report_the_corpus_holds_little_for_says_so_at_the_top():
             "add your own documents or configure a model.") in blueprint.note
     one = plan_extractive("r", RunOptions(topic="Jaguar", sections=1), FakeSearch(NAMED))
     assert "hold little" not in one.note  # one section is all that was asked for
+    asked = plan_extractive("r", RunOptions(topic="How fast do jaguars run?"), FakeSearch(NAMED))
+    assert "The corpora hold little on 'jaguars':" in asked.note  # the subject, not the whole question
     typed = plan_extractive("r", RunOptions(topic="jaguar"), FakeSearch(NAMED))  # typed in lower case
     assert [t.inputs["title"].value for t in typed.tasks if t.kind == "write"] == ["Jaguar"]  # its article's title
 

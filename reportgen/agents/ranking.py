@@ -10,10 +10,10 @@ from reportgen.sources.models import Passage
 from reportgen.sources.text import bare_title, fold, has_cjk, singular, split_sentences, stopwords, tokenize
 
 __all__ = [
-    "MENTION_PREFIX", "RankedSentence", "a_name", "about", "another_thing", "common_terms", "compared_only",
-    "compounded_only", "compounds", "head_noun", "mentions", "named_after", "of_its_own_kind", "phrase_at", "unnamed",
-    "names_subject", "quotable", "rank_sentences", "stem", "terms", "written_subjects",
-    "with_antecedents", "without_names", "writes_phrase",
+    "LIST_ITEMS", "LIST_ITEM_WORDS", "MENTION_PREFIX", "OPENING_PHRASE", "RankedSentence", "a_name", "about",
+    "another_thing", "common_terms", "compared_only", "compounded_only", "compounds", "head_noun", "listed",
+    "mentions", "named_after", "of_its_own_kind", "phrase_at", "unnamed", "names_subject", "quotable",
+    "rank_sentences", "stem", "terms", "written_subjects", "with_antecedents", "without_names", "writes_phrase",
 ]
 
 #: Shortest and longest sentence quoted, in characters: shorter ones are
@@ -510,6 +510,85 @@ def compounds(text: str, subject: str, lang: str) -> set[str]:
                 alone = word != base or not after or after in stop or after.isdigit() or after.endswith("ed")
                 found.add("" if alone else stem(after))
     return found
+
+
+#: An opening adverbial phrase set off by a comma ("In 1990, ...", "During the war, ...", "En 1990, ...",
+#: "Durante el siglo XX, ..."): a preposition, a time adverb or a number first. Read past to find a sentence's
+#: topic (the writer's conclusions), and no item of a list ("In the Pleistocene, elephants and mammoths roamed").
+OPENING_PHRASE = re.compile(
+    r"^(?:\d|(?:in|on|at|by|during|after|before|since|from|until|under|over|among|today|later|earlier|en|dans|"
+    r"pendant|depuis|après|avant|lors|durante|desde|tras|después|antes|hacia|hoy)\b)[^,;:()]{0,60},\s+",
+    re.IGNORECASE)
+
+
+#: Fewest items of an enumeration whose one item is a passing mention (:func:`listed`): three, as in "coffee, tea,
+#: and hot chocolate" (*Drink*, in a report on chocolate) and "the head of a human, the body of a lion, and the wings
+#: of an eagle" (*Sphinx*, in one on lions). Four until stop 29, which kept both.
+LIST_ITEMS = 3
+#: Most content words (:func:`terms`) of such an item: "wild water buffalo".
+LIST_ITEM_WORDS = 3
+_CLASS_ITEM = re.compile(r"^\s*(?:other|autres?|otros?|otras?)\b", re.IGNORECASE)
+_CONJUNCTION = r"(?:and|or|et|ou|y|o)"
+#: The words that open an enumeration inside its first item ("Natural predators of adult African buffaloes include
+#: lions, …"): the item is what follows them.
+_LEAD_IN = re.compile(r"^.*\b(?:includ(?:e|es|ed|ing)|such as|notamment|comme|dont|incluy(?:e|en|endo)|como)\s+",
+                      re.IGNORECASE)
+
+
+def _items(clause: str) -> list[str]:
+    """The items of an enumeration: the clause's pieces between commas, the last one split at its first
+    conjunction ("…, swamp deer, tiger and fishing cat"), each without its opening conjunction ("…, and hot
+    chocolate")."""
+    pieces = [re.sub(rf"^{_CONJUNCTION}\s+", "", p.strip(), flags=re.IGNORECASE) for p in clause.split(",")]
+    pieces[-1:] = re.split(rf"\s+{_CONJUNCTION}\s+", pieces[-1], maxsplit=1, flags=re.IGNORECASE)
+    return [p for p in pieces if p.strip(" .")]
+
+
+def listed(sentence: str, subject: str, lang: str = "en") -> bool:
+    """Whether a sentence writes the subject only as one short item of an enumeration of at least
+    :data:`LIST_ITEMS` ("This habitat hosts populations of the Indian rhinoceros, Asian elephant, wild water
+    buffalo, swamp deer, tiger and fishing cat": one animal among six, in a text on a park). Items are the pieces
+    between commas (:func:`_items`); an item after the subject's opening with a pronoun is a clause, so the
+    sentence holds no enumeration ("In its edible form, common table salt, it is commonly used as a condiment";
+    not "tectonic plates, which interact to produce mountain ranges, volcanoes, and earthquakes"). An item holding
+    the subject begins after the words that open the list ("Natural predators of adult African buffaloes include
+    lions, …"; where those words hold the subject, it is not an item: "riding a bicycle or other … vehicles such
+    as balance bikes, unicycles, …"), and is short when it holds at most :data:`LIST_ITEM_WORDS` content words
+    ("the body of a lion": two; "Nearly half of these species are crabs", four, is a clause) and at most one after
+    the subject ("inflation wiped out savings" is a clause). An item naming the list's kind is none ("Penicillin,
+    streptomycin, tetracycline and other antibiotics").
+
+    Args:
+        sentence: A sentence.
+        subject: The subject.
+        lang: The sentence's language (its content words).
+
+    Returns:
+        True when every clause writing the subject writes it so.
+    """
+    from reportgen.charts.numbers import _PRONOUNS  # the timeline's and the number reader's (imported late: a cycle)
+
+    clauses = [c for c in re.split(r"[;:()]", sentence) if writes_phrase(c, subject)]
+    if not clauses:
+        return False
+    for clause in clauses:
+        items = _items(OPENING_PHRASE.sub("", clause.strip(), count=1))
+        first = next((n for n, i in enumerate(items) if writes_phrase(i, subject)), len(items))
+        if len(items) < LIST_ITEMS or any(i.split()[0].casefold() in _PRONOUNS for i in items[first + 1:]):
+            return False  # "…, common table salt, it is commonly used …": an apposition
+        holding = [_LEAD_IN.sub("", i) for i in items if writes_phrase(i, subject)]
+        if not holding or any(not writes_phrase(i, subject) or len(terms(i, lang)) > LIST_ITEM_WORDS
+                              or _CLASS_ITEM.match(i) or len(terms(" ".join(_after(i, subject)), lang)) > 1
+                              for i in holding):
+            return False  # "… and other antibiotics": the list is of the subject's kind
+    return True
+
+
+def _after(item: str, subject: str) -> list[str]:
+    """The words of an item after the subject it writes: a clause goes on past its subject ("prices doubled and
+    inflation wiped out savings"), a noun phrase at most by one word ("chocolat chaud", "lion-baiting")."""
+    at = phrase_at(item, subject)
+    return tokenize(item)[at + len(tokenize(subject)):] if at is not None else []
 
 
 #: Fewest different compounds headed by other words in which a text writes the subject for it to be on the

@@ -21,9 +21,11 @@ from typing import Any
 from reportgen.acp import StatusCode
 from reportgen.agents.model_common import quoted, section_output
 from reportgen.agents.ranking import (
+    OPENING_PHRASE,
     another_thing,
     compared_only,
     compounded_only,
+    listed,
     names_subject,
     of_its_own_kind,
     phrase_at,
@@ -31,6 +33,7 @@ from reportgen.agents.ranking import (
     terms,
     unnamed,
     with_antecedents,
+    writes_phrase,
     written_subjects,
 )
 from reportgen.agents.runtime import Brain, RunContext, require_notes
@@ -228,7 +231,9 @@ def _writes_subject(text: str, title: str, subject: str, lang: str, core: str = 
     another thing ("larger than the planet Mercury": :func:`~reportgen.agents.ranking.compared_only`), nor
     only inside the name of its article when that article is another thing named with the subject's words
     ("The Jazz Singer is a 1927 American part-talkie musical drama film":
-    :func:`~reportgen.agents.ranking.named_after`, the rule timelines follow), nor only in compounds the
+    :func:`~reportgen.agents.ranking.named_after`, the rule timelines follow), nor only as one item of a list
+    (:func:`~reportgen.agents.ranking.listed`, the planner's rule: "Wider definitions include taller palms, tree
+    ferns, bananas, and bamboos", of *Tree*, had opened a report on bananas), nor only in compounds the
     subject's own texts never write headed by its article's own word (:func:`~reportgen.agents.ranking.of_its_own_kind`,
     the planner's rule: "the bass trumpet", of *Trumpet*, had opened a report on the bass; "an
     American jazz pianist", of *Duke Ellington*, is on jazz).
@@ -244,19 +249,15 @@ def _writes_subject(text: str, title: str, subject: str, lang: str, core: str = 
         True when the sentence is on the subject by what it writes.
     """
     text = unnamed(text, bare_title(title), terms(subject, lang), lang)
+    written = [part for part in re.split(r"\s+and\s+", subject) if writes_phrase(text, part)]
     return names_subject(text, subject) and not compared_only(text, subject) and not (
-        core and of_its_own_kind(text, title, subject, core, lang))
+        core and of_its_own_kind(text, title, subject, core, lang)) and not (
+        written and all(listed(text, part, lang) for part in written))  # "…, tree ferns, bananas, and bamboos"
 
 
 #: Most words before the subject in a sentence about it (:func:`_as_topic`), an opening phrase set off by a comma
 #: aside: "The African elephant is ..." (2), "Most species of elephants ..." (3).
 TOPIC_POSITION = 4
-#: An opening adverbial phrase set off by a comma ("In 1990, ...", "During the war, ...", "En 1990, ...",
-#: "Durante el siglo XX, ..."), read past to find the sentence's topic: a preposition, a time adverb or a number first.
-_OPENING_PHRASE = re.compile(
-    r"^(?:\d|(?:in|on|at|by|during|after|before|since|from|until|under|over|among|today|later|earlier|en|dans|"
-    r"pendant|depuis|après|avant|lors|durante|desde|tras|después|antes|hacia|hoy)\b)[^,;:()]{0,60},\s+",
-    re.IGNORECASE)
 
 
 def _as_topic(text: str, subject: str) -> bool:
@@ -265,7 +266,7 @@ def _as_topic(text: str, subject: str) -> bool:
     animals", not "In 962, Otto I became the first emperor of the Holy Roman Empire" for the Roman Empire, nor
     "The band comprised vocalist Robert Plant, guitarist Jimmy Page, bass-guitarist …" for the bass.
     """
-    body = _OPENING_PHRASE.sub("", text, count=1)
+    body = OPENING_PHRASE.sub("", text, count=1)
     parts = [subject, *(p for p in re.split(r"\s+and\s+", subject) if p.strip())]
     return any((at := phrase_at(body, part)) is not None and at <= TOPIC_POSITION for part in parts)
 

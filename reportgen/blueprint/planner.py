@@ -33,6 +33,7 @@ from reportgen.agents.ranking import (
     compounded_only,
     compounds,
     head_noun,
+    listed,
     mentions,
     of_its_own_kind,
     phrase_at,
@@ -525,11 +526,11 @@ def subject_density(text: str, request: Request, lang: str) -> float:
 
     "1755 Lisbon earthquake" says "earthquake" in most sentences; "Earth"
     says it once: of two related documents, the one about the subject makes
-    the better section. A sentence writing the subject only as one item of a long list (:func:`listed`) does
-    not name it: *Kaziranga National Park*'s "Indian rhinoceros, Asian elephant, wild water buffalo, swamp
-    deer, tiger and fishing cat" is a passing mention. (Not counting compounds the subject's texts never write
-    as well, "tall elephant grass", was tried and dropped: it lost *Wi-Fi*'s "Internet access" from the
-    Internet and *Alexander Fleming* from antibiotics.)
+    the better section. A sentence writing the subject only as one item of a long list
+    (:func:`~reportgen.agents.ranking.listed`) does not name it: *Kaziranga National Park*'s "Indian
+    rhinoceros, Asian elephant, wild water buffalo, swamp deer, tiger and fishing cat" is a passing mention.
+    (Not counting compounds the subject's texts never write as well, "tall elephant grass", was tried and
+    dropped: it lost *Wi-Fi*'s "Internet access" from the Internet and *Alexander Fleming* from antibiotics.)
 
     Args:
         text: A document's text.
@@ -560,7 +561,8 @@ def naming_sentences(sentences: list[str], request: Request, lang: str) -> int:
 
 
 def only_listed(text: str, request: Request, lang: str) -> bool:
-    """Whether every sentence of a text that writes the subject writes it as one item of a list (:func:`listed`).
+    """Whether every sentence of a text that writes the subject writes it as one item of a list
+    (:func:`~reportgen.agents.ranking.listed`).
 
     Such a text mentions the subject in passing however near it stands in the topic space: *Cinnamon* (0.70 to
     *Chocolate*) flavours "biscuits, breakfast cereals, snack foods, bagels, teas, hot chocolate, and traditional
@@ -587,10 +589,11 @@ def only_listed(text: str, request: Request, lang: str) -> bool:
 
 
 def _listed_each(sentence: str, request: Request, lang: str) -> bool:
-    """Whether a sentence writes each subject it mentions only as an item of a list (:func:`listed`): with two
-    subjects, each is judged alone ("Natural predators of adult African buffaloes include lions, African wild
-    dogs, spotted hyenas, and Nile crocodiles" lists crocodiles in a report on crocodiles and alligators; the
-    phrase "crocodiles and alligators", which no sentence writes, had been looked for)."""
+    """Whether a sentence writes each subject it mentions only as an item of a list
+    (:func:`~reportgen.agents.ranking.listed`): with two subjects, each is judged alone ("Natural predators of
+    adult African buffaloes include lions, African wild dogs, spotted hyenas, and Nile crocodiles" lists
+    crocodiles in a report on crocodiles and alligators; the phrase "crocodiles and alligators", which no
+    sentence writes, had been looked for)."""
     mentioned = [x for x in request.subjects if about(sentence, sorted(terms(x, lang)), lang)] or [request.subject]
     return all(listed(sentence, x, lang) for x in mentioned)
 
@@ -636,76 +639,6 @@ def names_densely(text: str, request: Request, lang: str) -> bool:
     sentences = split_sentences(text, lang) or [text]
     hits = naming_sentences(sentences, request, lang)
     return hits >= DENSE_SENTENCES and hits >= DENSE_NAMING * len(sentences)
-
-
-#: Fewest items of an enumeration whose one item is a passing mention (:func:`listed`): three, as in "coffee, tea,
-#: and hot chocolate" (*Drink*, in a report on chocolate) and "the head of a human, the body of a lion, and the wings
-#: of an eagle" (*Sphinx*, in one on lions). Four until stop 29, which kept both.
-LIST_ITEMS = 3
-#: Most content words (:func:`~reportgen.agents.ranking.terms`) of such an item: "wild water buffalo".
-LIST_ITEM_WORDS = 3
-_CLASS_ITEM = re.compile(r"^\s*(?:other|autres?|otros?|otras?)\b", re.IGNORECASE)
-_CONJUNCTION = r"(?:and|or|et|ou|y|o)"
-#: The words that open an enumeration inside its first item ("Natural predators of adult African buffaloes include
-#: lions, …"): the item is what follows them.
-_LEAD_IN = re.compile(r"^.*\b(?:includ(?:e|es|ed|ing)|such as|notamment|comme|dont|incluy(?:e|en|endo)|como)\s+",
-                      re.IGNORECASE)
-
-
-def _items(clause: str) -> list[str]:
-    """The items of an enumeration: the clause's pieces between commas, the last one split at its first
-    conjunction ("…, swamp deer, tiger and fishing cat"), each without its opening conjunction ("…, and hot
-    chocolate")."""
-    pieces = [re.sub(rf"^{_CONJUNCTION}\s+", "", p.strip(), flags=re.IGNORECASE) for p in clause.split(",")]
-    pieces[-1:] = re.split(rf"\s+{_CONJUNCTION}\s+", pieces[-1], maxsplit=1, flags=re.IGNORECASE)
-    return [p for p in pieces if p.strip(" .")]
-
-
-def listed(sentence: str, subject: str, lang: str = "en") -> bool:
-    """Whether a sentence writes the subject only as one short item of an enumeration of at least
-    :data:`LIST_ITEMS` ("This habitat hosts populations of the Indian rhinoceros, Asian elephant, wild water
-    buffalo, swamp deer, tiger and fishing cat": one animal among six, in a text on a park). Items are the pieces
-    between commas (:func:`_items`); an item after the subject's opening with a pronoun is a clause, so the
-    sentence holds no enumeration ("In its edible form, common table salt, it is commonly used as a condiment";
-    not "tectonic plates, which interact to produce mountain ranges, volcanoes, and earthquakes"). An item holding
-    the subject begins after the words that open the list ("Natural predators of adult African buffaloes include
-    lions, …"; where those words hold the subject, it is not an item: "riding a bicycle or other … vehicles such
-    as balance bikes, unicycles, …"), and is short when it holds at most :data:`LIST_ITEM_WORDS` content words
-    ("the body of a lion": two; "Nearly half of these species are crabs", four, is a clause) and at most one after
-    the subject ("inflation wiped out savings" is a clause). An item naming the list's kind is none ("Penicillin,
-    streptomycin, tetracycline and other antibiotics").
-
-    Args:
-        sentence: A sentence.
-        subject: The subject.
-        lang: The sentence's language (its content words).
-
-    Returns:
-        True when every clause writing the subject writes it so.
-    """
-    from reportgen.charts.numbers import _PRONOUNS  # the timeline's and the number reader's pronouns
-
-    clauses = [c for c in re.split(r"[;:()]", sentence) if writes_phrase(c, subject)]
-    if not clauses:
-        return False
-    for clause in clauses:
-        items = _items(clause)
-        first = next((n for n, i in enumerate(items) if writes_phrase(i, subject)), len(items))
-        if len(items) < LIST_ITEMS or any(i.split()[0].casefold() in _PRONOUNS for i in items[first + 1:]):
-            return False  # "…, common table salt, it is commonly used …": an apposition
-        holding = [_LEAD_IN.sub("", i) for i in items if writes_phrase(i, subject)]
-        if not holding or any(not writes_phrase(i, subject) or len(terms(i, lang)) > LIST_ITEM_WORDS
-                              or _CLASS_ITEM.match(i) or len(terms(" ".join(_after(i, subject)), lang)) > 1
-                              for i in holding):
-            return False  # "… and other antibiotics": the list is of the subject's kind
-    return True
-
-
-def _after(item: str, subject: str) -> list[str]:
-    """The words of an item after the subject it writes: a clause goes on past its subject ("prices doubled and
-    inflation wiped out savings"), a noun phrase at most by one word ("chocolat chaud", "lion-baiting")."""
-    at = phrase_at(item, subject)
-    return tokenize(item)[at + len(tokenize(subject)):] if at is not None else []
 
 
 #: Core passages kept when the subject has no document of its own (the densest in the subject's terms).
@@ -1105,7 +1038,9 @@ def little_note(request: Request, titles: list[str], count: int, lang: str, thin
     if len(titles) >= min(FEW_SECTIONS, count):
         return ""
     return counted(labels(lang), "few" if thin else "little", len(titles)).format(
-        subject=request.title or request.subject, count=len(titles), titles=join_list(titles, lang))
+        # a question's title is no subject: "hold little on 'cheetahs'", not on 'How fast do cheetahs run?'
+        subject=request.subject if request.question else request.title or request.subject, count=len(titles),
+        titles=join_list(titles, lang))
 
 
 def sense_note(request: Request, core: list[Passage], search: SearchBackend, lang: str) -> str:
