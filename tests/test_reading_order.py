@@ -165,7 +165,10 @@ def test_a_pronoun_after_an_opening_phrase_points_back_too():
                  "Like Saturn's largest moon, Titan, it is larger than the planet Mercury.",  # two opening phrases
                  "Among the most influential figures in jazz, his career spanned five decades.",
                  "According to them, the literature has privileged sedentary empires.",  # the pronoun opens it
-                 "Despite this, trade grew."):
+                 "Despite this, trade grew.",
+                 # a longer opening phrase (64 characters): the kingdom is named only before
+                 "One of the Germanic successor states to the Western Roman Empire, it was originally created by "
+                 "the settlement of the Visigoths."):
         assert not quotable(text, 0, "en"), text
     assert not quotable("En 1770, il épousa Marie-Antoinette.", 0, "fr")
     assert not quotable("Selon eux, la route était ancienne.", 0, "fr")
