@@ -109,12 +109,12 @@ def measure(result: Any, started: float, space: Any = None, core: list[str] | No
     """
     from reportgen.agents.ranking import names_subject
     from reportgen.blueprint.relevance import on_topic
-    from reportgen.sources.text import tokenize
+    from reportgen.coordinate import repeated_sentences
 
     report = result.report
     body = [s for s in report.sections if s.role == "body"]
     words = sum(len(s.text.split()) for sec in body for p in sec.paragraphs for s in p.sentences)
-    sentences = [" ".join(tokenize(s.text)) for sec in report.sections for p in sec.paragraphs for s in p.sentences]
+    sentences = [s.text for sec in report.sections for p in sec.paragraphs for s in p.sentences]
     refs = {r.id for r in report.references}
     cited = [n for sec in report.sections for p in sec.paragraphs for s in p.sentences for n in s.citations]
     cited += [n for f in report.figures for n in f.citations]
@@ -133,7 +133,7 @@ def measure(result: Any, started: float, space: Any = None, core: list[str] | No
         "introduction": any(sec.role == "introduction" and sec.paragraphs for sec in report.sections),
         "conclusion": any(sec.role == "conclusion" and sec.paragraphs for sec in report.sections),
         "cites_per_100w": round(100 * len(cited) / max(1, words), 1),
-        "repeated": len(sentences) - len(set(sentences)),
+        "repeated": repeated_sentences(sentences, report.lang),  # the same words, or nearly (the report's rule)
         "unresolved": sum(n not in refs for n in cited),
         "seconds": round(time.perf_counter() - started, 1),
     }

@@ -23,7 +23,7 @@ from reportgen.blueprint.model import Blueprint, TaskStatus
 from reportgen.errors import RunError
 from reportgen.i18n import join_list, labels
 from reportgen.report import Figure, Limitation, Paragraph, Reference, Report, Section, Sentence, Table
-from reportgen.sources.text import bare_title, tokenize
+from reportgen.sources.text import bare_title, stopwords, tokenize
 
 __all__ = ["coordinate"]
 
@@ -57,6 +57,53 @@ def _key(text: str) -> str:
     return " ".join(tokenize(text))
 
 
+#: Least share of content words two sentences hold in common (of all either holds: Jaccard) for one to repeat
+#: the other, each holding at least :data:`REPEAT_WORDS` of them. Two articles often open on the same fact in
+#: nearly the same words: "Three living species are currently recognised: the African bush elephant, …" (*Elephant*)
+#: and "Three living species of elephant are currently recognised: …" (*Proboscidea*) hold the same content words,
+#: and a reader had found the report printing both.
+REPEAT_SHARE = 0.8
+#: Fewest content words of a sentence judged a repeat by :data:`REPEAT_SHARE` (shorter ones must match whole).
+REPEAT_WORDS = 6
+
+
+def repeated_sentences(texts: Iterable[str], lang: str = "en") -> int:
+    """How many of ``texts`` repeat an earlier one (:func:`_repeated`, the rule the report's sentences are
+    deduplicated by; ``make bench-quality`` counts them).
+
+    Args:
+        texts: Sentences in reading order.
+        lang: Their language (its stop words are not content words).
+
+    Returns:
+        The count of repeats, in ``[0, len(texts))``.
+    """
+    used: set[str] = set()
+    count = 0
+    for text in texts:
+        if _repeated(text, used, lang):
+            count += 1
+        used.add(_key(text))
+    return count
+
+
+def _repeated(text: str, used: set[str], lang: str) -> bool:
+    """Whether a sentence repeats one already quoted (``used``: their :func:`_key`): the same words, or nearly the
+    same content words (:data:`REPEAT_SHARE`)."""
+    key = _key(text)
+    if key in used:
+        return True
+    stop = stopwords(lang)
+    words = set(key.split()) - stop
+    if len(words) < REPEAT_WORDS:
+        return False
+    for other in used:
+        theirs = set(other.split()) - stop
+        if len(theirs) >= REPEAT_WORDS and len(words & theirs) >= REPEAT_SHARE * len(words | theirs):
+            return True
+    return False
+
+
 def _dedupe(raw: dict[str, Any], used: set[str], lang: str = "en") -> list[dict[str, Any]]:
     """The section's sentences with repeated ones replaced by unused spares (or dropped).
 
@@ -68,7 +115,7 @@ def _dedupe(raw: dict[str, Any], used: set[str], lang: str = "en") -> list[dict[
     """
     from reportgen.agents.ranking import quotable
 
-    spares = [s for s in raw.get("alternates", []) if _key(s["text"]) not in used]
+    spares = [s for s in raw.get("alternates", []) if not _repeated(s["text"], used, lang)]
     out = []
     orphaned = ""  # the source whose sentence was a repeat: its next sentences that point back go too
     for sentence in raw["sentences"]:
@@ -76,11 +123,11 @@ def _dedupe(raw: dict[str, Any], used: set[str], lang: str = "en") -> list[dict[
         if orphaned and source == orphaned and not quotable(sentence["text"], 1, lang):
             continue
         orphaned = ""
-        if sentence["sources"] and _key(sentence["text"]) in used:
+        if sentence["sources"] and _repeated(sentence["text"], used, lang):
             orphaned = source
             # the first spare not used by now: a spare written twice (two passages of one article) stands in
             # for one repeat only
-            sentence = next((s for s in spares if _key(s["text"]) not in used), None)
+            sentence = next((s for s in spares if not _repeated(s["text"], used, lang)), None)
             if sentence is None:
                 continue
             spares.remove(sentence)

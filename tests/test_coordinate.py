@@ -307,3 +307,27 @@ def test_a_conclusion_whose_every_sentence_another_part_quoted_first_is_said_to_
     (lim,) = [lim for lim in report.limitations if lim.task_id == "conclusion"]
     assert lim.minor
     assert lim.reason == "No conclusion: the sources hold no sentence on Tea that the report does not already quote"
+
+
+def test_a_sentence_nearly_the_same_as_one_quoted_is_a_repeat():
+    """*Elephant*'s "Three living species are currently recognised: …" and *Proboscidea*'s "Three living species
+    of elephant are currently recognised: …" hold the same content words: a reader had found the report printing
+    both (``coordinate._repeated``, the rule the bench counts repeats by)."""
+    from reportgen.coordinate import repeated_sentences
+
+    bp = compile_blueprint("r", "Elephants", ["A"])
+    _done(bp)
+    one = ("Three living species are currently recognised: the African bush elephant, the African forest "
+           "elephant, and the Asian elephant.")
+    other = ("Three living species of elephant are currently recognised: the African bush elephant, the African "
+             "forest elephant, and the Asian elephant.")
+    outputs = {
+        "introduction": _section("introduction", "Introduction", [(one, _src("Elephant"))], "introduction"),
+        "write-1": _section("s1", "A", [(other, _src("Proboscidea")),
+                                        ("Proboscideans have trunks.", _src("Proboscidea"))]),
+    }
+    report = coordinate(bp, outputs, lang="en", corpora=["c"])
+    texts = [s.text for sec in report.sections for p in sec.paragraphs for s in p.sentences]
+    assert texts == [one, "Proboscideans have trunks."]
+    assert repeated_sentences([one, other]) == 1
+    assert repeated_sentences([one, "Three living species of whale are recognised in the Atlantic Ocean."]) == 0
