@@ -87,12 +87,14 @@ def repeated_sentences(texts: Iterable[str], lang: str = "en") -> int:
     return count
 
 
-def _repeated(text: str, used: set[str], lang: str) -> bool:
-    """Whether a sentence repeats one already quoted (``used``: their :func:`_key`): the same words, or nearly the
-    same content words (:data:`REPEAT_SHARE`)."""
+def _repeated(text: str, used: set[str], lang: str, near: bool = True) -> bool:
+    """Whether a sentence repeats one already quoted (``used``: their :func:`_key`): the same words, or (``near``)
+    nearly the same content words (:data:`REPEAT_SHARE`)."""
     key = _key(text)
     if key in used:
         return True
+    if not near:
+        return False
     stop = stopwords(lang)
     words = set(key.split()) - stop
     if len(words) < REPEAT_WORDS:
@@ -104,8 +106,12 @@ def _repeated(text: str, used: set[str], lang: str) -> bool:
     return False
 
 
-def _dedupe(raw: dict[str, Any], used: set[str], lang: str = "en") -> list[dict[str, Any]]:
+def _dedupe(raw: dict[str, Any], used: set[str], lang: str = "en", near: bool = True) -> list[dict[str, Any]]:
     """The section's sentences with repeated ones replaced by unused spares (or dropped).
+
+    ``near``: a sentence nearly the same as one quoted is a repeat too (:func:`_repeated`): sentences quoted
+    from sources, where two articles print one fact in nearly the same words. A model's own sentences are
+    repeats only word for word (``False``): it words each section itself.
 
     Every writer brain produces the same sentence shape (``{"text",
     "sources", "paragraph"}``, :func:`reportgen.agents.model_common.section_output`),
@@ -115,7 +121,7 @@ def _dedupe(raw: dict[str, Any], used: set[str], lang: str = "en") -> list[dict[
     """
     from reportgen.agents.ranking import quotable
 
-    spares = [s for s in raw.get("alternates", []) if not _repeated(s["text"], used, lang)]
+    spares = [s for s in raw.get("alternates", []) if not _repeated(s["text"], used, lang, near)]
     out = []
     orphaned = ""  # the source whose sentence was a repeat: its next sentences that point back go too
     for sentence in raw["sentences"]:
@@ -123,11 +129,11 @@ def _dedupe(raw: dict[str, Any], used: set[str], lang: str = "en") -> list[dict[
         if orphaned and source == orphaned and not quotable(sentence["text"], 1, lang):
             continue
         orphaned = ""
-        if sentence["sources"] and _repeated(sentence["text"], used, lang):
+        if sentence["sources"] and _repeated(sentence["text"], used, lang, near):
             orphaned = source
             # the first spare not used by now: a spare written twice (two passages of one article) stands in
             # for one repeat only
-            sentence = next((s for s in spares if not _repeated(s["text"], used, lang)), None)
+            sentence = next((s for s in spares if not _repeated(s["text"], used, lang, near)), None)
             if sentence is None:
                 continue
             spares.remove(sentence)
@@ -342,7 +348,7 @@ def coordinate(
         raw = outputs.get(task.id, {}).get("section")
         if not raw:
             continue
-        sentences = _dedupe(raw, used, lang)
+        sentences = _dedupe(raw, used, lang, near=model is None)  # quoted sentences: near repeats too
         # the last body section left stands, on its heading or not: a report is never lost to this rule
         last = not any(s.role == "body" for s in sections) and not any(
             t.kind == "write" and outputs.get(t.id, {}).get("section") for t in order[n + 1:])

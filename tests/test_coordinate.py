@@ -329,5 +329,7 @@ def test_a_sentence_nearly_the_same_as_one_quoted_is_a_repeat():
     report = coordinate(bp, outputs, lang="en", corpora=["c"])
     texts = [s.text for sec in report.sections for p in sec.paragraphs for s in p.sentences]
     assert texts == [one, "Proboscideans have trunks."]
+    written = coordinate(bp, outputs, lang="en", corpora=["c"], model="fake")  # a model words its own sentences
+    assert len([s for sec in written.sections for p in sec.paragraphs for s in p.sentences]) == 3
     assert repeated_sentences([one, other]) == 1
     assert repeated_sentences([one, "Three living species of whale are recognised in the Atlantic Ocean."]) == 0
