@@ -43,6 +43,7 @@ from fakes import FakeSearch
     ("How fast do cheetahs run?", ["cheetahs"], ["run", "speed"]),
     ("How long do elephants live?", ["elephants"], ["live"]),  # how long a thing does is no length
     ("How many moons does Jupiter have?", ["Jupiter"], ["moons"]),
+    ("How much does a car cost?", ["car"], ["cost"]),
     ("Is coffee bad for you?", ["coffee"], ["bad", "health"]),
     ("Who invented the telephone?", ["telephone"], ["invented"]),
     ("What do bees eat?", ["bees"], ["eat"]),

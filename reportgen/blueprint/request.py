@@ -445,7 +445,9 @@ def read_request(text: str, lang: str = "en") -> Request:
     if measure:  # "How smart are octopuses?" asks the octopus's intelligence; "How fast do cheetahs run?" their speed
         words = measure.group("measure").split()
         copula = measure.group("aux").casefold() in {"is", "are", "was", "were"}
-        if len(words) > 1 or copula or words[0].casefold() not in {"long", "often", "soon"}:  # not how long it lives
+        # "How long do elephants live?" asks no length, "How much does a car cost?" no "much"
+        if len(words) > 1 or words[0].casefold() not in {"much", "many", "often", "soon"} and (
+                copula or words[0].casefold() != "long"):
             aspects.append(words[-1] if len(words) > 1 else _MEASURES.get(words[0].casefold(), words[0]))
         if copula:  # "How old is the universe": all that follows is the subject
             body = f"what is {measure.group('rest')}"
