@@ -21,7 +21,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 from reportgen.agents.ranking import (
@@ -1320,8 +1320,12 @@ def gather_themes(
     # vehicles" and "electric power transmission lines", had led a report on electric vehicles)
     wholes = [t for t in (terms(x, lang) for x in request.subjects if x not in parts) if len(t) > 1]
 
+    @cache
+    def density(sid: str) -> float:  # read by the passing-mention filter and the score: each list read once
+        return subject_density(docs[sid], request, lang)
+
     def theme_score(sid: str) -> float:
-        score = relatedness[sid] + DENSITY_WEIGHT * subject_density(docs[sid], request, lang)
+        score = relatedness[sid] + DENSITY_WEIGHT * density(sid)
         held = terms(docs[sid], lang)
         if len(request.subjects) > 1 and all(terms(x, lang) <= held for x in request.subjects):
             score += BOTH_SUBJECTS_BONUS  # "Coral reefs and climate change": a text on both before one on either
@@ -1373,7 +1377,7 @@ def gather_themes(
                  and for_each_subject(docs[sid], request, lang, partial(
                      _in_compounds, f"{ps[0].title}. {docs[sid]}", core=core, core_text=core_text, lang=lang)))
         and not (space is not None and not parts and sid not in answers and relatedness[sid] < LOOSE_RELATEDNESS
-                 and subject_density(docs[sid], request, lang) < PASSING_DENSITY)  # a passing mention
+                 and density(sid) < PASSING_DENSITY)  # a passing mention
         and not (space is not None and not parts and sid not in answers and sid not in core_ids
                  and only_listed(docs[sid], request, lang)  # a passing mention, however near, unless the
                  and not _named_rarely(ps[0].title, core_text, lang, space)  # subject's texts name it (Camellia)
