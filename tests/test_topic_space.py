@@ -983,3 +983,37 @@ def test_a_text_naming_the_subject_in_every_other_sentence_is_a_theme_under_the_
     monkeypatch.setattr(planner, "DENSE_SENTENCES", 3)
     themes, _, _ = gather_themes(read_request("Inflation"), search, 60, "en")
     assert "Milton Friedman" not in themes  # two sentences of three: under three
+
+
+def test_a_candidate_naming_a_subject_of_two_words_only_by_its_head_noun_is_no_theme(corpus, monkeypatch):
+    """*Nicolaus Otto*, *Steam locomotive* and *Filling station* wrote "engine" and never "jet": off a report on
+    the jet engine, as *Ironing*'s "permanent press" is off one on the printing press (``planner.by_head_only``).
+    A text the subject's own article speaks of stays (``planner.spoken_of``)."""
+    extra = {
+        "Price inflation": "Price inflation is a rise of prices of goods and services: money buys fewer goods, "
+                           "central banks raise interest rates and savings lose value in the economy.",
+        "Wage spiral": "A wage spiral is a rise of wages with inflation: money buys fewer goods and services, "
+                       "central banks raise interest rates and wages lag in the economy.",
+        "Price index": "A price index measures price inflation: prices of goods and services, money and wages.",
+    }
+    def _themes_first(extra: dict[str, str], corpus: list[dict[str, str]]) -> list[str]:  # found before the rest
+        docs = [*({"title": title, "text": text} for title, text in extra.items()), *corpus]
+        return gather_themes(read_request("Price inflation"), SpaceSearch(docs), 300, "en")[0]
+
+    themes = _themes_first(extra, corpus)
+    assert "Price index" in themes and "Wage spiral" not in themes
+    spoken = {**extra, "Price inflation": extra["Price inflation"] + " Each wage spiral feeds it."}
+    assert "Wage spiral" in _themes_first(spoken, corpus)
+    monkeypatch.setattr(planner, "by_head_only", lambda *args: False)
+    assert "Wage spiral" in _themes_first(extra, corpus)
+
+
+def test_a_title_opening_on_the_subjects_lower_case_word_and_capitalised_after_is_a_name():
+    """"Solar System" had a section in a report on solar power: the subject's article writes "solar" in lower
+    case, and the title capitalises a later word (titles are in sentence case)."""
+    from reportgen.agents.ranking import a_name, common_terms, terms
+
+    common = common_terms("Solar power is the conversion of sunlight into electricity, or of concentrated solar power.")
+    keywords = terms("Solar power", "en")
+    assert a_name("Solar System", keywords, common)
+    assert not a_name("Solar cell", keywords, common) and not a_name("Solar power", keywords, common)

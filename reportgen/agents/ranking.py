@@ -356,7 +356,9 @@ def without_names(text: str, keywords: Iterable[str], common: set[str]) -> str:
 def a_name(title: str, keywords: Iterable[str], common: set[str]) -> bool:
     """Whether a title writes a keyword the subject's article writes in lower case with a capital inside it
     (:func:`without_names`): the name of a character, a work or an award ("Mickey Mouse", "The Lion King",
-    "Golden Lion"), not the subject. Titles are in sentence case: only their first word is capitalised as such.
+    "Golden Lion"), not the subject. Titles are in sentence case: only their first word is capitalised as such,
+    so a title opening on such a keyword and capitalising a later word is a name too: "Solar System" in a
+    report on solar power, which had a section on the planets.
 
     Args:
         title: An article's title (its bracketed qualifier is ignored).
@@ -367,7 +369,11 @@ def a_name(title: str, keywords: Iterable[str], common: set[str]) -> bool:
         True when the title is such a name.
     """
     name = bare_title(title)
-    return without_names(name, keywords, common) != name
+    if without_names(name, keywords, common) != name:
+        return True
+    words = _WRITTEN_WORD.findall(name)
+    return (len(words) > 1 and any(w[:1].isupper() for w in words[1:])
+            and any(mentions({stem(fold(words[0]))}, k) for k in keywords if k in common))
 
 
 def unnamed(text: str, name: str, keywords: Iterable[str], lang: str) -> str:

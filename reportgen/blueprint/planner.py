@@ -99,8 +99,7 @@ def _relevant(passages: list[Passage], topic: str, lang: str) -> tuple[list[Pass
     named = " ".join(fold(p.text) for p in core)
     linked = [
         p for p in passages
-        if p not in core and len(fold(p.title)) > 3
-        and re.search(rf"(?<!\w){re.escape(fold(p.title))}(?!\w)", named)  # "Farm" is not in "wind farms"
+        if p not in core and names_title(named, p.title)  # "Farm" is not in "wind farms"
         and wanted & terms(f"{p.title} {p.text}", lang)
     ]
     return core, linked
@@ -1367,6 +1366,9 @@ def gather_themes(
             and not other_sense[sid] or sid in answers)
         and (sid in core_ids or not a_name(ps[0].title, subject_words, common))
         and not _sibling(ps[0].title, docs[sid], request, core, lang)
+        and not (space is not None and sid not in answers and sid not in core_ids and sid not in kinds
+                 and by_head_only(f"{ps[0].title}. {docs[sid]}", request, core, lang)
+                 and not spoken_of(ps[0].title, core_text, request, lang))
         and not _compared(unnamed(f"{ps[0].title} {docs[sid]}", bare_title(ps[0].title), subject_words, lang),
                           request)  # "resemble a tiger's pattern", once "tiger shark" is blanked (unnamed)
         and not (sid not in answers and sid not in core_ids
@@ -1544,6 +1546,66 @@ def _sibling(title: str, text: str, request: Request, core: list[Passage], lang:
     held = terms(title, lang)
     return bool(head) and head <= held and not wanted <= held and not writes_phrase(f"{title} {text}", subject) \
         and not any(kind_of(p.text, subject, bare_title(title), lang) for p in core if terms(p.title, lang) == wanted)
+
+
+def names_title(text: str, title: str) -> bool:
+    """Whether a text writes a title of more than three letters as a word group, folded: the subject's core
+    naming a candidate ("Engine" in the Jet engine article; "Farm" is not in "wind farms")."""
+    name = fold(title)
+    return len(name) > 3 and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", fold(text)) is not None
+
+
+def spoken_of(title: str, core_text: str, request: Request, lang: str) -> bool:
+    """Whether the subject's core speaks of a candidate: writes its title (*Engine* in the Jet engine
+    article), or a word of it beside the subject's own (:func:`~reportgen.agents.ranking.mentions`: the Solar
+    power article's "conversion of energy from sunlight into electricity" speaks of *Electricity generation*
+    and *Electrical grid*, its "drive a steam turbine" of *Wind turbine*; the Jet engine article speaks of
+    neither *Steam locomotive* nor *Filling station*).
+
+    Args:
+        title: The candidate's title.
+        core_text: The core passages' titles and texts.
+        request: The read request.
+        lang: The language.
+
+    Returns:
+        True when the core names the candidate or a word of its title.
+    """
+    bare = bare_title(title)
+    held = terms(core_text, lang)
+    own = terms(bare, lang) - terms(request.subject, lang)
+    return names_title(core_text, bare) or any(mentions(held, t) for t in own)
+
+
+def by_head_only(text: str, request: Request, core: list[Passage], lang: str) -> bool:
+    """Whether a candidate names a subject of several words only by its head noun
+    (:func:`~reportgen.agents.ranking.head_noun`): a text on its kind, or on another thing of its kind.
+
+    *Nicolaus Otto* (0.69 to *Jet engine* in the topic space), *Steam locomotive* and *Filling station* write
+    "engine" and never "jet"; *Ironing*'s "permanent press" is no printing press. A reader found them off the
+    subject: :func:`_sibling` reads the title alone, and they are titled otherwise. Only for one subject with
+    an article of its own, in the encyclopedia's languages; :func:`gather_themes` keeps a document the
+    subject's core names by title (*Engine*, which the Jet engine article names), an answer and a kind of the
+    subject. *Electricity generation* and *Hydropower*, which never write "solar", leave a report on solar
+    power too (the reason :func:`uncommon` lets the head noun name the subject is the candidates
+    :func:`distinctive` lost, *Electricity generation* among them; this keeps those that write another word
+    of the subject).
+
+    Args:
+        text: The candidate's title and text.
+        request: The read request.
+        core: The subject's core passages.
+        lang: The language.
+
+    Returns:
+        True when the text holds the subject's head noun and none of its other terms.
+    """
+    if len(request.subjects) != 1 or lang not in ("en", "fr", "es") or not _own_article(request.subject, core, lang):
+        return False
+    wanted = terms(request.subject, lang)
+    head = terms(head_noun(request.subject, lang), lang) & wanted
+    held = terms(text, lang)
+    return bool(head) and head <= held and not (wanted - head) & held and len(wanted) > len(head)
 
 
 #: Most words between a definition's copula and the kind it defines the subject as: "The Great Barrier Reef
