@@ -1189,7 +1189,9 @@ def gather_themes(
        "AI-driven automation", which Lung says of breathing) counting only
        beside a term of an aspect asked for; where the subject has no article
        of its own, by a term other than its head noun (:func:`distinctive`:
-       Alaric I's "battle" does not name the Battle of Hastings).
+       Alaric I's "battle" does not name the Battle of Hastings); where it has one and two words, by its head
+       noun alone only when its core speaks of the candidate (:func:`by_head_only`, :func:`spoken_of`:
+       *Nicolaus Otto*'s "engine" names no jet engine).
     2. Each aspect asked for is searched with the subject.
     3. Every candidate document is scored by :class:`~reportgen.blueprint.relevance.Relatedness`
        to the core passages; those below its threshold
