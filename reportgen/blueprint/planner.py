@@ -1588,10 +1588,9 @@ def by_head_only(text: str, request: Request, core: list[Passage], lang: str) ->
     subject: :func:`_sibling` reads the title alone, and they are titled otherwise. Only for one subject with
     an article of its own, in the encyclopedia's languages; :func:`gather_themes` keeps a document the
     subject's core names by title (*Engine*, which the Jet engine article names), an answer and a kind of the
-    subject. *Electricity generation* and *Hydropower*, which never write "solar", leave a report on solar
-    power too (the reason :func:`uncommon` lets the head noun name the subject is the candidates
-    :func:`distinctive` lost, *Electricity generation* among them; this keeps those that write another word
-    of the subject).
+    subject, and one the core speaks of (:func:`spoken_of`): *Electricity generation*, which never writes
+    "solar", stays in a report on solar power, whose article converts sunlight "into electricity" (it is why
+    :func:`uncommon` lets the head noun name the subject); *Hydropower* leaves it.
 
     Args:
         text: The candidate's title and text.
