@@ -1605,8 +1605,8 @@ def by_head_only(text: str, request: Request, core: list[Passage], lang: str) ->
         return False
     wanted = terms(request.subject, lang)
     head = terms(head_noun(request.subject, lang), lang) & wanted
-    held = terms(text, lang)
-    return bool(head) and head <= held and not (wanted - head) & held and len(wanted) > len(head)
+    rest, held = wanted - head, terms(text, lang)
+    return bool(head and rest) and head <= held and not rest & held
 
 
 #: Most words between a definition's copula and the kind it defines the subject as: "The Great Barrier Reef
