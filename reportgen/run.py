@@ -470,10 +470,23 @@ async def open_checkpointer(path: Path) -> AsyncIterator[RunCheckpointer]:
         The checkpointer, closed on exit.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    async with aiosqlite.connect(str(path)) as conn:
-        await conn.execute("PRAGMA journal_mode=WAL")
+    await asyncio.to_thread(_wal_file, path)
+    async with aiosqlite.connect(str(path), timeout=30) as conn:
         await conn.execute("PRAGMA synchronous=NORMAL")
         yield RunCheckpointer(conn)
+
+
+def _wal_file(path: Path) -> None:
+    """Put the checkpoint file in WAL mode; several runs may open it at once."""
+    import sqlite3
+
+    from reportgen.store import sqlite_wal
+
+    conn = sqlite3.connect(str(path), timeout=30)
+    try:
+        sqlite_wal(conn)
+    finally:
+        conn.close()
 
 
 async def resume_report(report_id: str, *, settings: Settings | None = None, **kwargs: Any) -> RunResult:

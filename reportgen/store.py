@@ -72,6 +72,7 @@ __all__ = [
     "migrate",
     "migration",
     "open_engine",
+    "sqlite_wal",
 ]
 
 Migration = Callable[[Connection], None]
@@ -821,31 +822,47 @@ def _sqlite_transactions(engine: Engine) -> None:
 
 
 def _wal(engine: Engine) -> None:
-    """Put the SQLite file in WAL mode (persistent in the file), outside any transaction.
+    """Put the engine's SQLite file in WAL mode (see :func:`sqlite_wal`)."""
+    raw = engine.raw_connection()
+    try:
+        sqlite_wal(raw)
+    finally:
+        raw.close()
 
-    Switching needs the file to itself, so another process opening it at the
-    same moment may make one try fail; it is tried again for up to 30 s.
+
+def sqlite_wal(conn: Any, *, wait_s: float = 30.0) -> None:
+    """Put a SQLite file in WAL mode (persistent in the file), outside any transaction.
+
+    Switching needs the file to itself, so another process or connection
+    opening it at the same moment makes one try fail with "database is
+    locked" (SQLite, "Write-Ahead Logging", section 3: changing into WAL mode
+    takes an exclusive lock, and the busy handler is not always called for
+    it); it is tried again for up to ``wait_s``. A file already in WAL mode
+    is left alone, so the usual case takes no lock at all.
+
+    Args:
+        conn: An open DB-API connection to the file (``sqlite3`` or a pool's raw connection).
+        wait_s: Seconds to keep trying before giving up.
+
+    Raises:
+        sqlite3.OperationalError: The file stayed locked for ``wait_s`` seconds.
     """
     import sqlite3
     import time
 
-    raw = engine.raw_connection()
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            cursor = raw.cursor()
-            try:
-                if str(cursor.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
-                    cursor.execute("PRAGMA journal_mode = WAL")
-                return
-            except sqlite3.OperationalError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-            finally:
-                cursor.close()
-    finally:
-        raw.close()
+    deadline = time.monotonic() + wait_s
+    while True:
+        cursor = conn.cursor()
+        try:
+            if str(cursor.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+                cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+        finally:
+            cursor.close()
 
 
 def _iso(moment: datetime) -> str:

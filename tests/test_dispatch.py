@@ -252,3 +252,68 @@ def test_agents_registry_names():
     assert {name: a.mode for name, a in agents.items()} == {
         "browser": "extractive", "data": "default", "plot": "extractive", "writer": "extractive"}
     assert asyncio.iscoroutinefunction(Dispatcher.run)
+
+
+async def test_a_run_opens_the_checkpoint_file_while_another_holds_it_locked(tmp_path):
+    """Two runs of one worker open the shared checkpoint file at once (CI saw "database is locked")."""
+    import sqlite3
+    import threading
+
+    path = tmp_path / "cp.sqlite"
+    other = sqlite3.connect(str(path), check_same_thread=False)
+    other.execute("CREATE TABLE t (x)")
+    other.commit()
+    other.execute("BEGIN EXCLUSIVE")  # the file in rollback mode, held by another connection
+    release = threading.Timer(1.0, other.commit)
+    release.start()
+    try:
+        async with open_checkpointer(path) as saver:
+            assert saver is not None
+    finally:
+        release.join()
+        other.close()
+    check = sqlite3.connect(str(path))
+    assert check.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    check.close()
+
+
+def test_the_switch_to_wal_mode_is_tried_again_when_sqlite_answers_locked_at_once():
+    """Two connections switching a new file at the same moment: SQLite answers one "database is locked" at
+    once, without calling its busy handler (a deadlock it breaks), so the switch itself is retried."""
+    import sqlite3
+
+    from reportgen.store import sqlite_wal
+
+    class Cursor:
+        def __init__(self, owner):
+            self.owner = owner
+
+        def execute(self, sql):
+            self.owner.calls.append(sql)
+            if self.owner.failures:
+                self.owner.failures -= 1
+                raise sqlite3.OperationalError("database is locked")
+            if sql == "PRAGMA journal_mode":
+                return self
+            self.owner.mode = "wal"
+            return self
+
+        def fetchone(self):
+            return (self.owner.mode,)
+
+        def close(self):
+            pass
+
+    class Conn:
+        def __init__(self, failures):
+            self.failures, self.calls, self.mode = failures, [], "delete"
+
+        def cursor(self):
+            return Cursor(self)
+
+    conn = Conn(failures=3)
+    sqlite_wal(conn)
+    assert conn.mode == "wal" and conn.calls[-1] == "PRAGMA journal_mode = WAL"
+    stuck = Conn(failures=10**6)
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        sqlite_wal(stuck, wait_s=0.2)  # a file that stays locked: the error, after the wait
