@@ -188,6 +188,8 @@ def test_a_candidate_nearer_the_words_other_sense_is_of_that_sense(search, corpu
     by_title = dict(zip([d["title"] for d in named], flags, strict=True))
     assert not any(by_title[d["title"]] for d in economy)  # the core's sense stays
     assert sum(by_title[d["title"]] for d in cosmos) >= len(cosmos) // 2  # the universe's is of the other
+    lone = of_other_sense([f"{d['title']} {d['text']}" for d in [cosmos[0], *economy]], scorer, "Inflation", "en")
+    assert lone == [False] * (1 + len(economy))  # one text under the threshold: no other sense to be near
     plain = Relatedness(core, [], "en", subject="inflation")  # no topic space: no senses to tell apart
     assert of_other_sense([d["text"] for d in named], plain, "Inflation", "en") == [False] * len(named)
 
@@ -1017,3 +1019,39 @@ def test_a_title_opening_on_the_subjects_lower_case_word_and_capitalised_after_i
     keywords = terms("Solar power", "en")
     assert a_name("Solar System", keywords, common)
     assert not a_name("Solar cell", keywords, common) and not a_name("Solar power", keywords, common)
+
+
+def test_a_theme_repeats_another_unless_both_are_kinds_of_one_thing():
+    """ "Renewable energy" is no repeat of "Solar energy" in a report on solar power: two kinds of energy.
+    "Solar energy" and "Solar power" stay one theme in a report on renewable energy, and so do "Hydropower" and
+    "Hydroelectricity"."""
+    def doc(title: str, score: float) -> Passage:
+        return Passage(source_id=f"wiki:{title}", title=title, url=f"https://example.org/{title}",
+                       text=f"{title} and solar power.", corpus="wiki", score=score)
+
+    found = [doc("Solar power", 9), doc("Solar energy", 8), doc("Renewable energy", 7), doc("Solar cell", 6)]
+    own, themes = planner.choose_themes("Solar power", found, 5, "en")
+    assert own is not None and own.title == "Solar power"
+    assert [t.title for t in themes] == ["Solar energy", "Renewable energy", "Solar cell"]
+    _, themes = planner.choose_themes("Energy", [doc("Hydropower", 9), doc("Hydroelectricity", 8)], 5, "en")
+    assert [t.title for t in themes] == ["Hydropower"]
+    _, themes = planner.choose_themes("Renewable energy", [doc("Solar energy", 9), doc("Solar power", 8)], 5, "en")
+    assert [t.title for t in themes] == ["Solar energy"]
+
+
+def test_a_text_naming_the_subject_densely_in_the_words_other_sense_is_no_theme(monkeypatch):
+    """*Cricket* writes "bat" in half its sentences, in the bat-and-ball sense: no section of a report on bats.
+    Here a text on the early universe names inflation in every sentence, 0.15 to the Inflation article."""
+    rng = random.Random(3)
+    sentences = [" ".join(rng.choice(COSMOS) for _ in range(7)) + f" {rng.choice(ECONOMY)} inflation"
+                 for _ in range(6)]
+    dense = {"title": "Dense", "text": ". ".join(s.capitalize() for s in sentences) + "."}
+    search = SpaceSearch([*_corpus(), dense])
+    request = read_request("Inflation", "en")
+    scorer = Relatedness([_corpus()[-1]["text"]], [], "en", subject="inflation", space=search.space())
+    assert planner.KIND_FLOOR <= scorer.score(f"Dense {dense['text']}") < SEMANTIC_THRESHOLD
+    assert planner.names_densely(dense["text"], request, "en")
+    themes, _, _ = gather_themes(request, search, 100, "en")
+    assert "Dense" not in themes and themes
+    monkeypatch.setattr(planner, "of_other_sense", lambda texts, *args: [False] * len(texts))
+    assert "Dense" in gather_themes(request, search, 100, "en")[0]  # the other sense is what keeps it out

@@ -162,7 +162,30 @@ def _overlapping(a: str, b: str, topic: str, lang: str) -> bool:
     power" and "Hydropower" / "Hydroelectricity" overlap, "Wind power" /
     "Geothermal power" do not."""
     pa, pb = _prefixes(a, topic, lang), _prefixes(b, topic, lang)
-    return pa <= pb or pb <= pa
+    return (pa <= pb or pb <= pa) and not _kinds_apart(a, b, lang)
+
+
+def _kinds_apart(a: str, b: str, lang: str) -> bool:
+    """Whether two titles name two kinds of one thing: the same head noun
+    (:func:`~reportgen.agents.ranking.head_noun`), each with a modifier the other lacks. "Solar energy" and
+    "Renewable energy" are two kinds of energy, not one theme twice: in a report on solar power the second is
+    a section of its own once the subject's words are set aside ("energy" alone was all the overlap rule saw).
+    "Solar energy" / "Solar power" (two heads) and "Hydropower" / "Hydroelectricity" (one word each) are no
+    kinds apart.
+
+    Args:
+        a: A theme title.
+        b: Another theme title.
+        lang: The language.
+
+    Returns:
+        True when both share a head noun and each adds a term the other lacks.
+    """
+    head_a, head_b = head_noun(bare_title(a), lang), head_noun(bare_title(b), lang)
+    if not head_a or stem(head_a) != stem(head_b):
+        return False
+    ta, tb = terms(bare_title(a), lang), terms(bare_title(b), lang)
+    return bool(ta - tb) and bool(tb - ta)
 
 
 def section_keywords(theme: str, lang: str) -> list[str]:
@@ -1349,11 +1372,18 @@ def gather_themes(
     # densest in it, on the playing field) has no such anchor, and a theme far nearer its other sense (Pipe
     # organ, 0.22 to the field, near the musical passages) is of that sense; so has a word whose articles are
     # all of one sense or another ("Mercury (planet)": Project Mercury in "Apollo program" is of another).
+    # For a subject with an article of its own the flag only withholds the rescue of a text naming the word
+    # densely (names_densely): *Cricket*, the sport, writes "bat" in half its sentences, in the bat-and-ball
+    # sense, and had stood in a report on bats.
     other_sense = dict.fromkeys(by_doc, False)
-    if len(request.subjects) == 1 and not _own_article(request.subject, core, lang):
-        flags = of_other_sense([f"{by_doc[sid][0].title} {docs[sid]}" for sid in by_doc], scorer,
-                               request.subject, lang)
-        other_sense = dict(zip(by_doc, flags, strict=True))
+    dense_other = dict.fromkeys(by_doc, False)
+    if len(request.subjects) == 1:
+        flags = dict(zip(by_doc, of_other_sense([f"{by_doc[sid][0].title} {docs[sid]}" for sid in by_doc], scorer,
+                                                request.subject, lang), strict=True))
+        if _own_article(request.subject, core, lang):
+            dense_other = flags
+        else:
+            other_sense = flags
     core_ids = {p.source_id for p in core}
     core_text = " ".join(f"{p.title}. {p.text}" for p in core)  # "umbrella term" is no umbrella (compounded_only)
     # a title writing the subject's common noun with a capital inside is a name: "Mickey Mouse" is no section of
@@ -1364,7 +1394,7 @@ def gather_themes(
         if ((relatedness[sid] >= scorer.threshold
              or sid in kinds and _dated(ps[0].title) and relatedness[sid] >= KIND_FLOOR
              or space is not None and not parts and relatedness[sid] >= KIND_FLOOR
-             and names_densely(docs[sid], request, lang))
+             and names_densely(docs[sid], request, lang) and not dense_other[sid])
             and not other_sense[sid] or sid in answers)
         and (sid in core_ids or not a_name(ps[0].title, subject_words, common))
         and not _sibling(ps[0].title, docs[sid], request, core, lang)

@@ -364,7 +364,10 @@ def of_other_sense(texts: Sequence[str], scorer: Relatedness, subject: str, lang
     scorer's threshold are the word's other senses and its stray mentions
     (Apple Inc. and the iPhone beside the fruit); a text at least
     :data:`OTHER_SENSE_MARGIN` nearer to them than to the core is of their
-    sense ("Steve Jobs" in a report on apples). Only in a topic space.
+    sense ("Steve Jobs" in a report on apples). A text of that set is measured
+    against the rest of it only, so a lone one is never of another sense by
+    its own nearness to itself (*Bobby Fischer*, the one text under the
+    threshold in a report on chess). Only in a topic space.
 
     Args:
         texts: The candidate texts (each document's title and text).
@@ -383,4 +386,9 @@ def of_other_sense(texts: Sequence[str], scorer: Relatedness, subject: str, lang
     if not other:
         return [False] * len(texts)
     near = Relatedness(other, [], lang, subject=subject, space=scorer.space).scores(texts)
+    for i, text in enumerate(texts):  # a text of the other set is measured against the rest of it only
+        if text in other:
+            rest = [t for t in other if t != text]
+            near[i] = Relatedness(rest, [], lang, subject=subject, space=scorer.space).scores([text])[0] \
+                if rest else 0.0
     return [o >= s + OTHER_SENSE_MARGIN for s, o in zip(scores, near, strict=True)]
