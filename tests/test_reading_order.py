@@ -569,6 +569,11 @@ def test_a_sections_research_reads_its_own_document_whole(tmp_path):
     ("electron", "electric", False),  # seven letters apart: "electri" / "electro"
     ("engineer", "engine", False),  # a keyword under seven letters is matched whole
     ("finch", "finance", False),
+    ("volcanic", "volcano", True),  # a final "o" or "a" goes as the "e" does
+    ("volcanism", "volcano", True),
+    ("economic", "economy", True),  # a final "y" reads as "i" (Porter's step 1c)
+    ("factor", "factory", False),
+    ("formulate", "formula", True),
 ])
 def test_a_word_mentions_a_keyword_it_derives_from(word, keyword, expected):
     from reportgen.agents.ranking import mentions

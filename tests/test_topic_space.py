@@ -1055,3 +1055,78 @@ def test_a_text_naming_the_subject_densely_in_the_words_other_sense_is_no_theme(
     assert "Dense" not in themes and themes
     monkeypatch.setattr(planner, "of_other_sense", lambda texts, *args: [False] * len(texts))
     assert "Dense" in gather_themes(request, search, 100, "en")[0]  # the other sense is what keeps it out
+
+
+GEOLOGY = ("lava magma eruption ash crater rock mountain cone basalt gases crust plates island ridge summit "
+           "pressure heat flow").split()
+
+
+def test_a_text_naming_the_subject_only_by_a_word_made_from_it_is_found_and_kept(monkeypatch):
+    """*Tuff* writes "volcanic ash" and never "volcano": the search for the subject never finds it, but the
+    Volcano article writes "volcanic", so the search for that word does, and the text is on the subject."""
+    rng = random.Random(13)
+    docs = []
+    for sense, words in (("Rock", GEOLOGY), ("Economy", ECONOMY)):
+        for i in range(120):
+            body = " ".join(rng.choice(words) for _ in range(40))
+            docs.append({"title": f"{sense} {i}", "text": body + (" volcano." if sense == "Rock" and i % 3 == 0
+                                                                 else ".")})
+    docs.append({"title": "Volcano", "text": "A volcano is a rupture in the crust where lava, volcanic ash and "
+                 "gases escape. Volcanic eruptions build a cone of basalt rock around the crater."})
+    tuff = ". ".join(" ".join(rng.choice(GEOLOGY) for _ in range(7)).capitalize() + " volcanic ash"
+                     for _ in range(5))
+    docs.append({"title": "Tuff", "text": f"{tuff}."})
+    economic = ". ".join(" ".join(rng.choice(ECONOMY) for _ in range(7)).capitalize() + " volcanically"
+                         for _ in range(5))
+    docs.append({"title": "Markets", "text": f"{economic}."})  # made from it, but of no sense of the core
+    search = SpaceSearch(docs)
+    request = read_request("Volcanoes", "en")
+    core = [p for p in search.search("Volcano", k=5) if p.title == "Volcano"]
+    assert planner.derived_forms(request.subject, core, "en") == {"volcanic"}
+    assert "Tuff" not in [p.title for p in search.search("Volcano", k=200)]
+    themes, _, _ = gather_themes(request, search, 100, "en")
+    assert "Tuff" in themes and "Markets" not in themes
+    monkeypatch.setattr(planner, "DERIVED_SEARCHED", 0)  # without the search of the derived word it is lost
+    assert "Tuff" not in gather_themes(request, search, 100, "en")[0]
+
+
+def test_a_candidate_naming_a_subject_of_two_words_only_by_its_other_word_as_a_noun_is_no_theme(monkeypatch):
+    """ "Wind turbines": *Solar wind* is a wind and *Machine* writes "powered by wind"; neither writes
+    "turbine" nor "wind" before a noun. Here "peso inflation": *Peso coin* writes "peso" only as a noun and
+    *Mexican peso* is headed by it, so both are out; *Peso bond*'s "peso bonds" keeps it."""
+    rng = random.Random(17)
+
+    def text(ending: str) -> str:
+        return ". ".join(" ".join(rng.choice(ECONOMY) for _ in range(9)).capitalize() + ending
+                         for _ in range(5)) + "."
+
+    extra = [
+        {"title": "Peso inflation", "text": "Peso inflation is a rise of prices in the peso economy: money buys "
+                                           "fewer goods and services, and central banks raise interest rates."},
+        {"title": "Peso bond", "text": text(" and peso bonds pay interest")},
+        {"title": "Peso coin", "text": text(", worth one peso")},
+        {"title": "Mexican peso", "text": text(" in the peso")},
+    ]
+    search = SpaceSearch([*_corpus(), *extra])
+    request = read_request("Peso inflation", "en")
+    themes, core, _ = gather_themes(request, search, 100, "en")
+    assert [p.title for p in core] == ["Peso inflation"]
+    assert "Peso bond" in themes
+    assert "Peso coin" not in themes and "Mexican peso" not in themes
+    monkeypatch.setattr(planner, "by_modifier_alone", lambda *args: False)  # the rule is what leaves them out
+    assert {"Peso coin", "Mexican peso"} <= set(gather_themes(request, search, 100, "en")[0])
+
+
+@pytest.mark.parametrize(("subject", "lang", "text", "title", "expected"), [
+    ("Wind turbine", "en", "Mills and pumps were powered by wind. Sails caught the wind.", "Machine", True),
+    ("Wind turbine", "en", "Wind farms and wind-driven pumps.", "Farm", False),  # "wind" before a noun
+    ("Wind turbine", "en", "A stream of charged particles from the Sun: wind farms of plasma.", "Solar wind", True),
+    ("Wind turbine", "en", "A turbine turns in the wind.", "Turbine", False),  # the head noun is written
+    ("Énergie solaire", "fr", "Le panneau solaire produit du courant.", "Panneau", False),  # after its noun
+    ("Énergie solaire", "fr", "Le rayonnement est solaire.", "Rayonnement", True),
+])
+def test_the_other_words_of_a_subject_written_alone_or_as_a_modifier(subject, lang, text, title, expected):
+    core = [Passage(source_id="wiki:own", title=subject, url="https://example.org/own", corpus="wiki",
+                    text=f"{subject}.")]
+    request = read_request(subject, lang)
+    assert planner.by_modifier_alone(text, request, core, lang, title) is expected

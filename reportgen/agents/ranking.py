@@ -175,7 +175,9 @@ def mentions(words: set[str], keyword: str) -> bool:
     """Whether ``words`` (from :func:`terms`) mention ``keyword``: the word itself, or a word sharing its
     first :data:`MENTION_PREFIX` letters, or, for a keyword of that many letters ending in a silent "e",
     every letter but the "e" (English drops it before a suffix: "financial" mentions "finance",
-    "migration" mentions "migrate"; the rule of the Porter stemmer's step 5a, Porter, 1980).
+    "migration" mentions "migrate"; the rule of the Porter stemmer's step 5a, Porter, 1980). A final "o" or
+    "a" goes the same way and a final "y" reads as "i" ("volcanic" mentions "volcano", "economic" mentions
+    "economy"; Porter's step 1c turns the "y" so); "factor" does not mention "factory".
 
     Args:
         words: Folded, stemmed terms of a text (:func:`terms`).
@@ -188,7 +190,7 @@ def mentions(words: set[str], keyword: str) -> bool:
         return True
     if len(keyword) < MENTION_PREFIX:
         return False
-    prefix = keyword[:-1] if keyword.endswith("e") else keyword[:MENTION_PREFIX]
+    prefix = keyword[:-1] if keyword[-1] in "eoa" else keyword[:-1] + "i" if keyword[-1] == "y" else keyword
     return any(w.startswith(prefix[:MENTION_PREFIX]) for w in words)
 
 

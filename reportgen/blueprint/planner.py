@@ -64,7 +64,7 @@ if TYPE_CHECKING:
     from reportgen.agents.registry import Registry
 
 __all__ = [
-    "choose_themes", "companion_themes", "compile_blueprint", "compound", "explained", "gather_themes",
+    "choose_themes", "companion_themes", "compile_blueprint", "compound", "derived_forms", "explained", "gather_themes",
     "in_time_order", "one_sense", "plan_extractive", "resolve_subject", "section_keywords", "tells_history",
 ]
 
@@ -543,7 +543,7 @@ def _own_article(subject: str, core: list[Passage], lang: str) -> bool:
     return any(terms(p.title, lang) == wanted for p in core)
 
 
-def subject_density(text: str, request: Request, lang: str) -> float:
+def subject_density(text: str, request: Request, lang: str, derived: frozenset[str] = frozenset()) -> float:
     """Share of a text's sentences that name the subject (every term of one subject, or an acronym).
 
     "1755 Lisbon earthquake" says "earthquake" in most sentences; "Earth"
@@ -558,28 +558,64 @@ def subject_density(text: str, request: Request, lang: str) -> float:
         text: A document's text.
         request: The read request.
         lang: Its language.
+        derived: Words made from the subject that name it too (:func:`derived_forms`: "volcanic").
 
     Returns:
         A share in [0, 1].
     """
     sentences = split_sentences(text, lang) or [text]
-    return naming_sentences(sentences, request, lang) / len(sentences)
+    return naming_sentences(sentences, request, lang, derived) / len(sentences)
 
 
-def naming_sentences(sentences: list[str], request: Request, lang: str) -> int:
+def naming_sentences(sentences: list[str], request: Request, lang: str,
+                     derived: frozenset[str] = frozenset()) -> int:
     """How many sentences name the subject, as :func:`subject_density` counts them.
 
     Args:
         sentences: The sentences of a text.
         request: The read request.
         lang: Its language.
+        derived: Words made from the subject that name it too (:func:`derived_forms`).
 
     Returns:
         The count, in ``[0, len(sentences)]``.
     """
     wanted = [terms(s, lang) for s in request.subjects] + [{a.lower()} for a in request.acronyms]
-    return sum(any(w and w <= terms(x, lang) for w in wanted) and not _listed_each(x, request, lang)
-               for x in sentences)
+    return sum(any(w and w <= held for w in wanted) | bool(derived & held) and not _listed_each(x, request, lang)
+               for x in sentences for held in [terms(x, lang)])
+
+
+#: Passages searched for each word made from a one-word subject (:func:`derived_forms`), as many as for an
+#: aspect's article (the search of ``subject aspect`` takes 30); 40 found *Tuff* ("volcanic ash") for volcanoes.
+DERIVED_SEARCH_K = 40
+
+#: Words made from the subject searched, the commonest in its core first.
+DERIVED_SEARCHED = 3
+
+
+def derived_forms(subject: str, core: list[Passage], lang: str) -> frozenset[str]:
+    """The words the subject's own core writes that are made from a one-word subject
+    (:func:`~reportgen.agents.ranking.mentions`, not the word itself): "volcanic" and "volcanism" in the
+    Volcano article. A text writing "volcanic ash" and never "volcano" (*Tuff*) is on the subject; the search
+    for the subject never finds it, and the count of sentences naming the subject took it for a passing
+    mention. Only words the core writes: the Inflation article never writes "inflationary", so *Cosmic
+    inflation*'s "inflationary epoch" does not name economic inflation.
+
+    Args:
+        subject: The request's one subject.
+        core: Its core passages.
+        lang: The language.
+
+    Returns:
+        Folded, stemmed terms (:func:`~reportgen.agents.ranking.terms`); empty for a subject of several
+        words or without an article of its own.
+    """
+    wanted = terms(subject, lang)
+    if len(wanted) != 1 or not _own_article(subject, core, lang):
+        return frozenset()
+    (term,) = wanted
+    held = terms(" ".join(p.text for p in core), lang)
+    return frozenset(t for t in held if t != term and mentions({t}, term))
 
 
 def only_listed(text: str, request: Request, lang: str) -> bool:
@@ -645,7 +681,7 @@ def for_each_subject(text: str, request: Request, lang: str, rule: Callable[[str
     return bool(named) and all(rule(x) for x in named)
 
 
-def names_densely(text: str, request: Request, lang: str) -> bool:
+def names_densely(text: str, request: Request, lang: str, derived: frozenset[str] = frozenset()) -> bool:
     """Whether a text names the subject in at least :data:`DENSE_NAMING` of its sentences, and in at least
     :data:`DENSE_SENTENCES` of them (the passage found of *Asmara* is two sentences, one on its "rapid
     urbanization": a city that urbanized once, not a text on urbanization).
@@ -654,12 +690,13 @@ def names_densely(text: str, request: Request, lang: str) -> bool:
         text: A document's text (the passages found of it).
         request: The read request.
         lang: Its language.
+        derived: Words made from the subject that name it too (:func:`derived_forms`).
 
     Returns:
         True when the text is densely on the subject.
     """
     sentences = split_sentences(text, lang) or [text]
-    hits = naming_sentences(sentences, request, lang)
+    hits = naming_sentences(sentences, request, lang, derived)
     return hits >= DENSE_SENTENCES and hits >= DENSE_NAMING * len(sentences)
 
 
@@ -1213,8 +1250,10 @@ def gather_themes(
        beside a term of an aspect asked for; where the subject has no article
        of its own, by a term other than its head noun (:func:`distinctive`:
        Alaric I's "battle" does not name the Battle of Hastings); where it has one and two words, by its head
-       noun alone only when its core speaks of the candidate (:func:`by_head_only`, :func:`spoken_of`:
-       *Nicolaus Otto*'s "engine" names no jet engine).
+       noun alone, or by its other words alone and never before a noun, only when its core speaks of the
+       candidate (:func:`by_head_only`, :func:`by_modifier_alone`, :func:`spoken_of`: *Nicolaus Otto*'s
+       "engine" names no jet engine, *Solar wind* no wind turbine). A one-word subject is named by the words
+       its own article makes from it too, and they are searched (:func:`derived_forms`: "volcanic").
     2. Each aspect asked for is searched with the subject.
     3. Every candidate document is scored by :class:`~reportgen.blueprint.relevance.Relatedness`
        to the core passages; those below its threshold
@@ -1277,6 +1316,11 @@ def gather_themes(
         return [], [], {}
     # how the subject's own texts write it: "the lion", so "the Golden Lion" and "Apple Inc." are names (without_names)
     common, subject_words = common_terms(" ".join(p.text for p in core)), terms(request.subject, lang)
+    # "volcanic ash" is on volcanoes: the texts writing the words the subject's core makes from it are searched
+    made_from = derived_forms(request.subject, core, lang) if len(request.subjects) == 1 else frozenset()
+    core_words = fold(" ".join(p.text for p in core))
+    for word in sorted(made_from, key=lambda w: (-core_words.count(w), w))[:DERIVED_SEARCHED]:
+        candidates += search.search(word, k=DERIVED_SEARCH_K)
     answers: set[str] = set()  # the aspects' own articles that speak of the subject ("Blue" for the sky)
     for aspect in request.aspects:
         candidates += search.search(f"{request.subject} {aspect}", k=30)
@@ -1346,7 +1390,7 @@ def gather_themes(
 
     @cache
     def density(sid: str) -> float:  # read by the passing-mention filter and the score: each list read once
-        return subject_density(docs[sid], request, lang)
+        return subject_density(docs[sid], request, lang, made_from)
 
     def theme_score(sid: str) -> float:
         score = relatedness[sid] + DENSITY_WEIGHT * density(sid)
@@ -1394,12 +1438,13 @@ def gather_themes(
         if ((relatedness[sid] >= scorer.threshold
              or sid in kinds and _dated(ps[0].title) and relatedness[sid] >= KIND_FLOOR
              or space is not None and not parts and relatedness[sid] >= KIND_FLOOR
-             and names_densely(docs[sid], request, lang) and not dense_other[sid])
+             and names_densely(docs[sid], request, lang, made_from) and not dense_other[sid])
             and not other_sense[sid] or sid in answers)
         and (sid in core_ids or not a_name(ps[0].title, subject_words, common))
         and not _sibling(ps[0].title, docs[sid], request, core, lang)
         and not (space is not None and sid not in answers and sid not in core_ids and sid not in kinds
-                 and by_head_only(f"{ps[0].title}. {docs[sid]}", request, core, lang)
+                 and (by_head_only(f"{ps[0].title}. {docs[sid]}", request, core, lang)
+                      or by_modifier_alone(docs[sid], request, core, lang, ps[0].title))
                  and not spoken_of(ps[0].title, core_text, request, lang))
         and not _compared(unnamed(f"{ps[0].title} {docs[sid]}", bare_title(ps[0].title), subject_words, lang),
                           request)  # "resemble a tiger's pattern", once "tiger shark" is blanked (unnamed)
@@ -1637,6 +1682,51 @@ def by_head_only(text: str, request: Request, core: list[Passage], lang: str) ->
     head = terms(head_noun(request.subject, lang), lang) & wanted
     rest, held = wanted - head, terms(text, lang)
     return bool(head and rest) and head <= held and not rest & held
+
+
+def by_modifier_alone(text: str, request: Request, core: list[Passage], lang: str, title: str = "") -> bool:
+    """Whether a candidate names a subject of several words only by its other words, never as they modify a
+    noun, or is titled by a name headed by one of them: the mirror of :func:`by_head_only`.
+
+    "Wind turbines": *Solar wind* is a wind of the Sun, and *Machine* writes "wind" as a noun ("powered by
+    wind"), never "turbine"; neither is on wind turbines (a reader found both in that report). *Solar cell*
+    writes "solar" before a noun ("solar cells", "solar energy") and stays in a report on solar power. A
+    modifier stands before its noun in English and after it in French and Spanish ("énergie solaire"), with
+    only spaces or a hyphen between. :func:`gather_themes` keeps the same candidates as for
+    :func:`by_head_only` (answers, kinds, the core, and what the core speaks of: *Wind*, which the Wind turbine
+    article names).
+
+    Args:
+        text: The candidate's title and text.
+        request: The read request.
+        core: The subject's core passages.
+        lang: The language.
+        title: The candidate's title ("" to judge the text alone).
+
+    Returns:
+        True when the text holds the subject's other terms, not its head noun, and never as a modifier.
+    """
+    if len(request.subjects) != 1 or lang not in ("en", "fr", "es") or not _own_article(request.subject, core, lang):
+        return False
+    wanted = terms(request.subject, lang)
+    head = terms(head_noun(request.subject, lang), lang) & wanted
+    rest, held = wanted - head, terms(text, lang)
+    if not head or not rest or head & held or not rest & held:
+        return False
+    if title and stem(head_noun(bare_title(title), lang)) in rest:
+        return True  # "Solar wind": a wind, not a wind turbine
+    folded, stop = fold(text), stopwords(lang)
+    words = list(re.finditer(r"[^\W_]+", folded))
+    for i, word in enumerate(words):
+        if stem(word.group()) not in rest:
+            continue
+        noun = words[i + 1] if lang == "en" and i + 1 < len(words) else words[i - 1] if lang != "en" and i else None
+        if noun is None:
+            continue
+        between = folded[word.end():noun.start()] if lang == "en" else folded[noun.end():word.start()]
+        if re.fullmatch(r"[\s-]+", between) and noun.group() not in stop and not noun.group().isdigit():
+            return False  # "wind turbines", "wind farm": the word modifies a noun
+    return True
 
 
 #: Most words between a definition's copula and the kind it defines the subject as: "The Great Barrier Reef
