@@ -495,6 +495,9 @@ def test_multisearch_survives_one_failure_but_not_all() -> None:
             ],
         ),
         ("en", "风力发电是一种能源。它很好！", ["风力发电是一种能源。", "它很好！"]),
+        # an opus number: a reader found Beethoven's "Op." ending one sentence and "67, is a symphony" opening one
+        ("en", "The Symphony No. 5 in C minor, Op. 67, is a symphony by Beethoven. It was written in 1808.",
+         ["The Symphony No. 5 in C minor, Op. 67, is a symphony by Beethoven.", "It was written in 1808."]),
         # a unit after a number ends a sentence; an initial does not
         ("en", "It weighs between 140 and 500 g. Thought to have come from Asia, it spread. J. R. R. Tolkien wrote.",
          ["It weighs between 140 and 500 g.", "Thought to have come from Asia, it spread.", "J. R. R. Tolkien wrote."]),

@@ -268,7 +268,7 @@ _STOPWORDS_ALL = frozenset().union(*_STOPWORDS.values())
 
 _COMMON_ABBREVIATIONS = """
     al approx art ca cf ch chap dept dr ed eds est fig figs gen inc jr ltd max min mr mrs ms
-    mt no nos nr p pp prof sr st vol vols vs
+    mt no nos nr op opp p pp prof sr st vol vols vs
 """
 _ABBREVIATIONS: dict[str, frozenset[str]] = {
     "en": frozenset(
@@ -295,7 +295,7 @@ _ABBREVIATIONS: dict[str, frozenset[str]] = {
 _ABBREVIATIONS_ALL = frozenset().union(*_ABBREVIATIONS.values())
 #: Abbreviations that end a sentence unless a number follows ("No. 5", "p. 12").
 _NUMERIC_ABBREVIATIONS = frozenset(
-    "no nos nr núm p pp vol vols art fig figs ch chap cap pág págs".split()
+    "no nos nr núm op opp p pp vol vols art fig figs ch chap cap pág págs".split()
 )
 
 _TERMINATOR_RE = re.compile(r"[.!?…。！？]+(?:[ \u00a0\u202f]?[\"'”’»)\]])*")
