@@ -964,3 +964,21 @@ def test_a_subject_never_ends_on_a_preposition():
     request = read_request("Why do leaves change colour in autumn?", "en")
     assert request.subjects == ["leaves change colour"] and "autumn" in request.aspects
     assert read_request("Vitamin A", "en").subjects == ["Vitamin A"]  # a letter is no article here
+
+
+@pytest.mark.parametrize("text, lang, subjects, aspect", [
+    # a setting the second subject closes on is both subjects': "as pets" is no part of "dogs"
+    ("Cats vs dogs as pets", "en", ["Cats", "dogs"], "pets"),
+    ("Coffee versus tea for health", "en", ["Coffee", "tea"], "health"),
+    ("Malaria and tuberculosis in Africa", "en", ["Malaria", "tuberculosis"], "Africa"),
+    ("Wind and solar power in Germany", "en", ["Wind power", "solar power"], "Germany"),  # the head noun still shared
+    ("Les abeilles et la pollinisation en France", "fr", ["abeilles", "pollinisation"], "France"),
+    ("El café y el té para la salud", "es", ["café", "té"], "salud"),
+])
+def test_a_setting_two_subjects_share_is_an_aspect_of_both(text, lang, subjects, aspect):
+    request = read_request(text, lang)
+    assert request.subjects == subjects and request.aspects[0] == aspect
+
+
+def test_causes_and_effects_of_a_subject_stay_its_aspects():
+    assert read_request("Causes and effects of inflation", "en").subjects == ["inflation"]

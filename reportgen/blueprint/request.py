@@ -392,22 +392,38 @@ def _head_aspects(head: str) -> tuple[str, list[str]]:
     return (" ".join(words), [" ".join(tail)]) if tail else (head, [])
 
 
-def _two_subjects(subject: str, limit: int = 6) -> list[str]:
+#: A preposition opening the setting two subjects share ("Cats and dogs *as* pets", "Malaria and tuberculosis
+#: *in* Africa"); "of" is not one, for "Causes and effects of inflation" are two subjects.
+_SHARED_SETTING = re.compile(r"\s+(?:as|for|in|among|across|during|under|pour|dans|comme|para|como|en)\s+",
+                             re.IGNORECASE)
+
+
+def _two_subjects(subject: str, limit: int = 6) -> tuple[list[str], str]:
     """ "Malaria and tuberculosis" → both; "Wind and solar power" → "wind power", "solar power".
 
-    Only for subjects of at most ``limit`` words (a long phrase with "and" is one subject).
+    Only for subjects of at most ``limit`` words, the setting aside (a long phrase with "and" is one subject).
+    A setting the second subject closes on is shared by both and is no part of either: "Cats and dogs as pets" compares
+    cats and dogs, with pets an aspect (it had been read as "Cats as pets" and "dogs as pets", which no
+    article writes, and ended in "found no sources").
+
+    Returns:
+        ``(subjects, shared setting or "")``.
     """
     m = re.fullmatch(r"(.+?)\s+(?:and|&|et|y|e)\s+(.+)", subject, re.IGNORECASE)
-    if not m or len(subject.split()) > limit:
-        return [subject]
+    if not m:
+        return [subject], ""
     a, b = _tidy(m.group(1)), _tidy(m.group(2))
+    setting = _SHARED_SETTING.search(b)
+    b, shared = (_tidy(b[:setting.start()]), strip_article(_tidy(b[setting.end():]))) if setting else (b, "")
+    if len(f"{a} {b}".split()) > limit:
+        return [subject], ""
     if _ARTICLE.match(b):  # "les abeilles et la pollinisation": a noun phrase of its own shares no head noun
-        return [strip_article(a), strip_article(b)]
+        return [strip_article(a), strip_article(b)], shared
     a_words, b_words = a.split(), b.split()
     if len(a_words) == 1 and len(b_words) >= 2 and stem(fold(a)) != stem(fold(b_words[0])):
         # "wind and solar power": the head noun is shared (not in "antibiotics and antibiotic resistance")
-        return [f"{a} {' '.join(b_words[1:])}", b]
-    return [a, b]
+        return [f"{a} {' '.join(b_words[1:])}", b], shared
+    return [a, b], shared
 
 
 def read_request(text: str, lang: str = "en") -> Request:
@@ -533,7 +549,9 @@ def read_request(text: str, lang: str = "en") -> Request:
     if second:
         subjects = [subject, second]
     else:
-        subjects = _two_subjects(subject) if not compared else _two_subjects(subject, limit=12)
+        subjects, shared = _two_subjects(subject) if not compared else _two_subjects(subject, limit=12)
+        if shared and len(subjects) == 2:
+            aspects.insert(0, shared)
     aspects = [a for a in dict.fromkeys(aspects) if a.casefold() not in {s.casefold() for s in subjects}]
     # two subjects are titled in the request's language ("Abeilles et pollinisation"); the subject phrase
     # itself joins them with "and" for every rule that reads it (names_subject)
