@@ -302,7 +302,9 @@ _ACRONYM = re.compile(r"\s*\((?=[^)]*[A-Z])([A-Za-z0-9&.\-]{2,10})\)")
 _DATES = re.compile(r"\s*\(\s*(?:c\.\s*)?\d[\d\s\-–—/,.]*(?:BC|AD|BCE|CE)?\s*\)", re.IGNORECASE)
 _ASPECT_LEAD = re.compile(r"^(?:and\s+|et\s+|y\s+)?(?:how|why|what|its|their|the|ses|son|sa|leurs?|sus?|comment|"
                           r"pourquoi|c[óo]mo|drawing|proposing|including|focusing on|"
-                          r"with a focus on|shaping|influencing)\s+(?:it\s+|they\s+|lessons\s+from\s+)?",
+                          r"with a focus on|shaping|influencing)\s+(?:it\s+|they\s+|lessons\s+from\s+)?"
+                          # "its influence on workforce productivity": the productivity is the aspect
+                          r"(?:(?:influences?|impacts?|effects?)\s+(?:on|upon)\s+(?:the\s+)?)?",
                           re.IGNORECASE)
 
 
