@@ -357,3 +357,15 @@ def test_a_charts_title_and_axes_are_in_the_reports_language(tmp_path, lang, tit
     assert chart_word("{what} by year", lang, what="Mer du Nord") in (
         "Mer du Nord par année", "Mer du Nord por año", "Mer du Nord by year")
     assert chart_word("Width", "de") == "Width"  # a language without a table keeps the English words
+
+
+def test_a_quantity_named_by_one_word_of_the_subject_is_no_chart_of_it() -> None:
+    """A reader found "Number of islands: Denmark, The Bahamas" in the section on the Faroe Islands: the
+    quantity is the subject only when it holds every word of it (as "temperature" does in a section on it)."""
+    facts = [_fact("Denmark", 1419, "1,419 islands", "Denmark", kind="islands", unit="islands"),
+             _fact("The Bahamas", 700, "700 islands", "The Bahamas", kind="islands", unit="islands")]
+    facts[0].opening = "Denmark is a Nordic country in Northern Europe."
+    facts[1].opening = "The Bahamas is a country in the Lucayan Archipelago of the West Indies."
+    assert propose_chart([], "Faroe Islands", facts) is None
+    spec = propose_chart([], "Islands", facts)
+    assert spec is not None and {p.label for p in spec.points} == {"Denmark", "The Bahamas"}

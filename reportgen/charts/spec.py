@@ -409,7 +409,8 @@ def _holds_subject(spec: ChartSpec, group: list[NumericFact], subject: str) -> b
 
     It is when one bar is the subject's own (its label, or the name of the article it was read from, and the
     subject name each other, bracketed qualifiers aside: "Mercury" for *Mercury (planet)*, not "Crane" for
-    *Crane fly*), when the quantity is the subject ("temperature": Titan's and Mars's), or when every bar's
+    *Crane fly*), when the quantity is the subject ("temperature": Titan's and Mars's; every word of it, so
+    the numbers of islands of Denmark and the Bahamas are no chart of the Faroe Islands), or when every bar's
     article says in its opening sentence that it is a thing of the subject's head noun
     (:func:`~reportgen.agents.ranking.head_noun` in English word order, since charts are not told the
     language: "The Guri Dam is a hydroelectric dam" in a section on
@@ -434,7 +435,7 @@ def _holds_subject(spec: ChartSpec, group: list[NumericFact], subject: str) -> b
         for name in (_tokens(f.label), _tokens(_article_name(f))):
             if _covers(named, name) and _covers(name, named):
                 return True
-        if f.kind and _overlap(named, _tokens(f.kind)):
+        if f.kind and _covers(named, _tokens(f.kind)):  # "islands" is no chart of the Faroe Islands
             return True
     head = stem(head_noun(subject, "en"))
     return bool(facts) and bool(head) and all(mentions(terms(f.opening or f.sentence, "en"), head) for f in facts)
