@@ -992,3 +992,15 @@ def test_causes_and_effects_of_a_subject_stay_its_aspects():
 ])
 def test_an_aspect_is_what_the_subject_bears_on_not_the_bearing(text, aspects):
     assert read_request(text, "en").aspects == aspects
+
+
+@pytest.mark.parametrize("text, subjects, aspects", [
+    ("World War I causes", ["World War I"], ["causes"]),
+    ("French Revolution causes and consequences", ["French Revolution"], ["causes", "consequences"]),
+    ("Roman Empire history", ["Roman Empire"], ["history"]),
+    ("Art history", ["Art history"], []),  # two words: the subject itself
+    ("Root causes", ["Root causes"], []),
+])
+def test_a_subject_closing_on_an_aspect_noun_keeps_it_as_an_aspect(text, subjects, aspects):
+    request = read_request(text, "en")
+    assert request.subjects == subjects and request.aspects == aspects

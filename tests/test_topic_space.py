@@ -1130,3 +1130,30 @@ def test_the_other_words_of_a_subject_written_alone_or_as_a_modifier(subject, la
                     text=f"{subject}.")]
     request = read_request(subject, lang)
     assert planner.by_modifier_alone(text, request, core, lang, title) is expected
+
+
+@pytest.mark.parametrize(("text", "subject", "lang", "expected"), [
+    ("The incident was one of the key events that led to World War I.", "World War I", "en", True),
+    ("The oil shock triggered a decade of high inflation.", "inflation", "en", True),
+    ("Inflation led to unrest.", "inflation", "en", False),  # the subject is the cause here, not the effect
+    ("It led to a long war, and later to World War I.", "World War I", "en", False),  # too far after the marker
+    ("L'attentat de Sarajevo a déclenché la Première Guerre mondiale.", "Première Guerre mondiale", "fr", True),
+    ("La crisis del petróleo provocó la inflación.", "inflación", "es", True),
+])
+def test_a_text_saying_it_led_to_the_subject(text, subject, lang, expected):
+    request = read_request(subject, lang)
+    assert planner.causes_it(text, request, lang) is expected
+
+
+def test_a_text_saying_it_led_to_the_subject_answers_why(monkeypatch):
+    """ "World War I causes": the war's article names no cause, *Assassination of Archduke Franz Ferdinand*
+    says it led to the war; such a text leads the themes of a request that asks why."""
+    rng = random.Random(19)
+    shock = ". ".join(" ".join(rng.choice(ECONOMY) for _ in range(9)).capitalize() for _ in range(3))
+    shock += ". The oil shock of that year led to a decade of high inflation."
+    search = SpaceSearch([*_corpus(), {"title": "Oil shock", "text": shock}])
+    request = read_request("What causes inflation?", "en")
+    themes, _, _ = gather_themes(request, search, 5, "en")
+    assert themes[0] == "Oil shock"
+    monkeypatch.setattr(planner, "causes_it", lambda *args: False)
+    assert gather_themes(request, search, 5, "en")[0][0] != "Oil shock"

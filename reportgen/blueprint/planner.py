@@ -975,6 +975,50 @@ _CAUSE_MARKERS = {
     "es": re.compile(r"\b(?:debido\s+a|a\s+causa\s+de|gracias\s+a|causad[oa]s?\s+por|provocad[oa]s?\s+por|"
                      r"producid[oa]s?\s+por|result(?:ado|a|an)\s+de)\s+", re.IGNORECASE),
 }
+#: Words after which a sentence names what its subject caused ("The incident was one of the key events that
+#: *led to* World War I"), by language: the text is on a cause of what follows.
+_EFFECT_MARKERS = {
+    "en": re.compile(r"\b(?:led\s+to|leading\s+to|lead\s+to|caused|triggered|sparked|precipitated|provoked|"
+                     r"(?:helped\s+(?:to\s+)?)?(?:cause|trigger|spark)|contributed\s+to|gave\s+rise\s+to|"
+                     r"resulted\s+in|brought\s+about)\s+(?:the\s+)?", re.IGNORECASE),
+    "fr": re.compile(r"\b(?:(?:a|ont)\s+)?(?:conduit|mené|provoqué|déclenché|causé|entraîné)\s+(?:à\s+)?"
+                     r"(?:la\s+|le\s+|les\s+|l['’])?", re.IGNORECASE),
+    "es": re.compile(r"\b(?:condujo|llevó|provocó|desencadenó|causó|originó|dio\s+lugar)\s+(?:a\s+)?"
+                     r"(?:la\s+|el\s+|los\s+|las\s+)?", re.IGNORECASE),
+}
+#: Words after an effect marker that may hold the subject ("led to *the outbreak of* World War I").
+EFFECT_WORDS = 6
+
+
+def causes_it(text: str, request: Request, lang: str) -> bool:
+    """Whether a text says it, or a thing of it, caused the request's subject: a sentence with an effect
+    marker (:data:`_EFFECT_MARKERS`: "led to", "triggered") followed within :data:`EFFECT_WORDS` words by
+    every term of a subject. *Assassination of Archduke Franz Ferdinand* ("one of the key events that led to
+    World War I") answers "World War I causes", though the war's own article says nothing of its causes and
+    :func:`explained` finds nothing there.
+
+    Args:
+        text: A candidate's text.
+        request: The read request (:func:`~reportgen.blueprint.request.asks_why` holds).
+        lang: The language.
+
+    Returns:
+        True when a sentence names a subject as what something in the text caused.
+    """
+    marker = _EFFECT_MARKERS.get(lang)
+    if marker is None:
+        return False
+    for sentence in split_sentences(text, lang):
+        for m in marker.finditer(sentence):
+            clause = _CAUSE_END.split(sentence[m.end():], maxsplit=1)[0]  # "led to a long war, and later to …"
+            for subject in request.subjects:
+                wanted = terms(subject, lang)
+                held = terms(" ".join(tokenize(clause)[:EFFECT_WORDS + len(tokenize(subject))]), lang)
+                if wanted and wanted <= held:
+                    return True
+    return False
+
+
 #: Where the cause a marker introduces ends: a clause break.
 _CAUSE_END = re.compile(r"[,;:()\[\]]|\s(?:whereas|while|but|which|mais|tandis|pero|mientras)\s", re.IGNORECASE)
 #: Words inside a cause that end a noun phrase in English: participles and adverbs ("forces *exerted primarily* by
@@ -1429,6 +1473,9 @@ def gather_themes(
         else:
             other_sense = flags
     core_ids = {p.source_id for p in core}
+    if asks_why(request):  # a text saying it led to the subject answers why, in the core's sense (causes_it)
+        answers |= {sid for sid in docs if sid not in core_ids and relatedness[sid] >= KIND_FLOOR
+                    and not other_sense[sid] and not dense_other[sid] and causes_it(docs[sid], request, lang)}
     core_text = " ".join(f"{p.title}. {p.text}" for p in core)  # "umbrella term" is no umbrella (compounded_only)
     # a title writing the subject's common noun with a capital inside is a name: "Mickey Mouse" is no section of
     # a report on mice, nor "The Lion King" of one on lions (a_name)

@@ -285,7 +285,8 @@ _AND = r"\s*(?:,|\band\b|&|\bet\b|\by\b)\s*"
 _TITLE_ASPECTS = re.compile(rf"^(?P<subject>[^:]+?)\s*:\s*(?:an?\s+|the\s+)?"
                             rf"(?P<aspects>{_ASPECT_WORD}(?:{_AND}{_ASPECT_WORD})*)\s*$", re.IGNORECASE)
 #: Nouns that name an aspect of a subject rather than the subject ("adoption rates", "costs").
-_ASPECT_NOUNS = r"(?:rates?|adoption|costs?|prices?|trends?|challenges?|risks?|benefits?|impacts?|effects?)"
+_ASPECT_NOUNS = (r"(?:rates?|adoption|costs?|prices?|trends?|challenges?|risks?|benefits?|impacts?|effects?|"
+                 r"causes?|origins?|consequences?|history)")  # "World War I causes": the war, and its causes
 #: Function words a subject never ends on: "Why do leaves change colour in autumn?" with "autumn" an aspect.
 #: Not "a": "Vitamin A", "Hepatitis A".
 _DANGLING = re.compile(r"(?:\s+(?:in|on|at|of|for|to|from|with|the|during|de|du|des|en|dans|del|el|la|le|les|"
@@ -389,9 +390,16 @@ def _head_aspects(head: str) -> tuple[str, list[str]]:
     """
     words = head.split()
     tail: list[str] = []
+    aspects: list[str] = []
     while len(words) > 2 and re.fullmatch(_ASPECT_NOUNS, words[-1], re.IGNORECASE):
         tail.insert(0, words.pop())
-    return (" ".join(words), [" ".join(tail)]) if tail else (head, [])
+        if len(words) > 3 and words[-1].casefold() in {"and", "&"} \
+                and re.fullmatch(_ASPECT_NOUNS, words[-2], re.IGNORECASE):  # "causes and consequences"
+            aspects.insert(0, " ".join(tail))
+            tail = []
+            words.pop()
+    aspects = ([" ".join(tail)] if tail else []) + aspects
+    return (" ".join(words), aspects) if aspects else (head, [])
 
 
 #: A preposition opening the setting two subjects share ("Cats and dogs *as* pets", "Malaria and tuberculosis
