@@ -757,3 +757,15 @@ def test_an_introduction_takes_no_sentence_writing_the_subject_only_in_a_list(tm
     texts = [s["text"] for s in writer.call(params, ctx)["section"]["sentences"]]
     assert "Bananas grow on large herbaceous plants that look like trees." in texts
     assert "Wider definitions include taller palms, tree ferns, bananas, and bamboos." not in texts
+
+
+def test_a_pronoun_after_an_opening_phrase_without_a_comma_points_back():
+    """A reader found "During World War II he …" under a section that had not said who he was."""
+    from reportgen.agents.ranking import quotable
+
+    for text in ("During World War II he served in the navy.", "In 1770 he moved to Vienna.",
+                 "After the war she returned to Paris.", "In Europe they are common pets."):
+        assert not quotable(text, 0, "en"), text
+    for text in ("In places where they nest, eggs are laid.",  # a relative clause, not an opening phrase
+                 "By 2020 the population had doubled.", "Inflation rose in 1990 when he left."):
+        assert quotable(text, 0, "en"), text

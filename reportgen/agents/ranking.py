@@ -65,6 +65,13 @@ _ANAPHORIC_AFTER = {
 #: An opening phrase that ends on a pronoun points back through it: "According to them, the literature …",
 #: "Despite this, …", "Selon eux, …", "Por ello, …"; so does one holding a possessive: "After her death, Egypt
 #: became a province of the Roman Empire" (Cleopatra's, named only before).
+#: An English opening phrase with no comma, then "he", "she" or "they": "During World War II he served in the
+#: navy", "In 1770 he moved to Vienna" point back as the comma's form does (:data:`_ANAPHORIC_AFTER`); a reader
+#: found such a sentence under a section it said nothing of. No relative word in the phrase ("In places where
+#: they nest" is no opening phrase of that kind).
+_ANAPHORIC_UNMARKED = re.compile(
+    r"^(?:in|on|at|during|after|before|from|until|by|following|since|upon|throughout|under|around|within)\s"
+    r"(?:(?!\b(?:where|which|that|who|whom|when|if|whose)\b)[^,;:()]){1,80}?\s(?:he|she|they)\s", re.IGNORECASE)
 _ANAPHORIC_OPENING = {
     "en": re.compile(r"^[^,;:()]{0,60}\b(?:(?:them|it|this|these|those|him|her|that)\s*|"
                      r"(?:his|her|its|their)\s[^,;:()]{1,40}),", re.IGNORECASE),
@@ -135,7 +142,7 @@ def quotable(sentence: str, position: int, lang: str) -> bool:
 
     Not a sentence about the source itself, nor one ending on a colon (the list it introduces is not
     quoted with it: "This concept is further refined as:"), and not one that starts by
-    pointing back to an earlier sentence ("It is …", "In 1770, he …", or "CNN labelled it …",
+    pointing back to an earlier sentence ("It is …", "In 1770, he …", "In 1770 he …", or "CNN labelled it …",
     :data:`_ANAPHORIC_OBJECT`, or "Symptoms include …", :data:`_BRIDGING`), even when it opens its passage: a
     passage may be an article's second part ("It is the essence of …" opened
     the second passage of *Om*), and an article's own first sentence names
@@ -150,7 +157,7 @@ def quotable(sentence: str, position: int, lang: str) -> bool:
     bridging = _BRIDGING.get(lang, _BRIDGING["en"])
     return (not sentence.lower().startswith(_ANAPHORIC.get(lang, _ANAPHORIC["en"])) and not after.match(sentence)
             and not opening.match(sentence) and not (pointing and pointing.match(sentence))
-            and not bridging.match(sentence))
+            and not bridging.match(sentence) and not (lang == "en" and _ANAPHORIC_UNMARKED.match(sentence)))
 
 
 def stem(token: str) -> str:
