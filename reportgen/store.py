@@ -835,9 +835,11 @@ def sqlite_wal(conn: Any, *, wait_s: float = 30.0) -> None:
 
     Switching needs the file to itself, so another process or connection
     opening it at the same moment makes one try fail with "database is
-    locked" (SQLite, "Write-Ahead Logging", section 3: changing into WAL mode
-    takes an exclusive lock, and the busy handler is not always called for
-    it); it is tried again for up to ``wait_s``. A file already in WAL mode
+    locked": changing into WAL mode takes an exclusive lock, and SQLite
+    answers at once, without calling its busy handler, where waiting could
+    deadlock (SQLite C API, ``sqlite3_busy_handler``: "The presence of a busy
+    handler does not guarantee that it will be invoked when there is lock
+    contention"); it is tried again for up to ``wait_s``. A file already in WAL mode
     is left alone, so the usual case takes no lock at all.
 
     Args:

@@ -1735,16 +1735,17 @@ def by_modifier_alone(text: str, request: Request, core: list[Passage], lang: st
     """Whether a candidate names a subject of several words only by its other words, never as they modify a
     noun, or is titled by a name headed by one of them: the mirror of :func:`by_head_only`.
 
-    "Wind turbines": *Solar wind* is a wind of the Sun, and *Machine* writes "wind" as a noun ("powered by
-    wind"), never "turbine"; neither is on wind turbines (a reader found both in that report). *Solar cell*
-    writes "solar" before a noun ("solar cells", "solar energy") and stays in a report on solar power. A
+    "Wind turbines": *Solar wind* is a wind of the Sun, and *Machine* writes "wind" as a noun ("natural forces
+    such as wind and water"), never "turbine"; neither is on wind turbines (a reader found both in that
+    report). *Solar cell* writes "solar" before a noun ("solar cells", "solar energy") and stays in a report on
+    solar power. A
     modifier stands before its noun in English and after it in French and Spanish ("énergie solaire"), with
     only spaces or a hyphen between. :func:`gather_themes` keeps the same candidates as for
     :func:`by_head_only` (answers, kinds, the core, and what the core speaks of: *Wind*, which the Wind turbine
     article names).
 
     Args:
-        text: The candidate's title and text.
+        text: The candidate's text.
         request: The read request.
         core: The subject's core passages.
         lang: The language.
