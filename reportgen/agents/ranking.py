@@ -50,9 +50,11 @@ _ANAPHORIC = {
 #: (an opening phrase of up to 100 characters: "One of the Germanic successor states to the Western Roman Empire,
 #: it was originally created by the settlement of the Visigoths", 64, had stood alone in a report on the Roman
 #: Empire, the kingdom named only the sentence before; 60 until stop 29).
+#: A bracketed group may stand in the phrase: "A member of the People's Action Party (PAP), his authoritarian
+#: governance …" (a reader found it under a section on the tiger).
 #: An impersonal "it" or "il" points nowhere: "In 2019, it was estimated that …", "En France, il existe …".
 _ANAPHORIC_AFTER = {
-    "en": re.compile(r"^(?:[^,;:()]{1,100},\s+){1,2}(?:he|she|they|his|her|its|their|"
+    "en": re.compile(r"^(?:(?:[^,;:()]|\([^()]{0,40}\)){1,100},\s+){1,2}(?:he|she|they|his|her|its|their|"
                      r"it(?!\s+(?:is|was|has\s+been|had\s+been|will\s+be)\s+"
                      r"(?:estimated|thought|believed|said|known|reported|claimed|expected|"
                      r"possible|likely|clear|common|necessary|important)))\b", re.IGNORECASE),
@@ -69,9 +71,11 @@ _ANAPHORIC_AFTER = {
 #: navy", "In 1770 he moved to Vienna" point back as the comma's form does (:data:`_ANAPHORIC_AFTER`); a reader
 #: found such a sentence under a section it said nothing of. No relative word in the phrase ("In places where
 #: they nest" is no opening phrase of that kind).
+#: So does an opening phrase on a demonstrative: "In these tissues the absorbed glucose …", "By that time, …".
 _ANAPHORIC_UNMARKED = re.compile(
     r"^(?:in|on|at|during|after|before|from|until|by|following|since|upon|throughout|under|around|within)\s"
-    r"(?:(?!\b(?:where|which|that|who|whom|when|if|whose)\b)[^,;:()]){1,80}?\s(?:he|she|they)\s", re.IGNORECASE)
+    r"(?:(?:this|these|those|that|such)\s|"
+    r"(?:(?!\b(?:where|which|that|who|whom|when|if|whose)\b)[^,;:()]){1,80}?\s(?:he|she|they)\s)", re.IGNORECASE)
 _ANAPHORIC_OPENING = {
     "en": re.compile(r"^[^,;:()]{0,60}\b(?:(?:them|it|this|these|those|him|her|that)\s*|"
                      r"(?:his|her|its|their)\s[^,;:()]{1,40}),", re.IGNORECASE),
@@ -107,12 +111,13 @@ _BRIDGING = {
 }
 
 
-#: A sentence opening on "the" and one common noun, then its verb, speaks of its article's subject by its kind
-#: ("The bacterium is a worldwide problem", "The rash is sometimes itchy", "The revolution was characterized by
-#: …"): away from the sentence before, it reads as about whatever the section is on (:func:`names_another`).
+#: A sentence opening on "the" and one common noun, then its verb or a comma, speaks of its article's subject by
+#: its kind ("The bacterium is a worldwide problem", "The rash is sometimes itchy", "The revolution was
+#: characterized by …", "The book, first printed in 1543 CE in Nuremberg, …" of Copernicus's work): away from the
+#: sentence before, it reads as about whatever the section is on (:func:`names_another`).
 _DEFINITE = {
-    "en": re.compile(r"^[Tt]he\s+([a-z]+)\s+(?:is|was|are|were|has|had|have|became|remains|remained|can|may|bears?|"
-                     r"consists?|lies|lay|grows?|grew)\b"),
+    "en": re.compile(r"^[Tt]he\s+([a-z]+)(?:\s+(?:is|was|are|were|has|had|have|became|remains|remained|can|may|"
+                     r"bears?|consists?|lies|lay|grows?|grew)\b|\s*,)"),
     "fr": re.compile(r"^(?:[Ll]es?|[Ll]a)\s+([a-zéèêàâîôûç]+)\s+(?:est|était|sont|étaient|a|avait|ont|peut|devient|"
                      r"devint|reste)\b"),
     "es": re.compile(r"^(?:[Ee]l|[Ll]os|[Ll]as?)\s+([a-záéíóúñ]+)\s+(?:es|era|son|eran|fue|fueron|ha|había|tiene|puede|"
