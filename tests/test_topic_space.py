@@ -350,6 +350,18 @@ def test_a_candidate_named_with_the_subjects_word_that_only_likens_something_to_
     assert "Inflation shark" in gather_themes(request, SpaceSearch(docs), 100, "en")[0]  # written as itself
 
 
+def test_with_two_subjects_a_name_after_one_of_them_is_blanked_too():
+    """ "Lions vs tigers" had a *Tiger shark* section: its name is named with the tiger's word, though not with
+    "lions and tigers", so it was not blanked and its likeness of stripes read as a mention."""
+    text = ("Tiger shark The tiger shark is a species of ground shark. Its name derives from the dark stripes down "
+            "its body, which resemble a tiger's pattern.")
+    request = read_request("Lions vs tigers", "en")
+    blanked = planner.unnamed_each(text, "Tiger shark", request, "en")
+    assert "tiger shark" not in blanked.casefold() and "tiger's pattern" in blanked
+    assert planner._compared(blanked, request)  # what is left only likens to the tiger
+    assert not planner._compared(planner.unnamed_each("Tiger Tigers hunt deer.", "Tiger", request, "en"), request)
+
+
 def test_the_kinds_of_a_subject_come_before_its_relatives():
     """"Sharks" had Batomorphi, Acanthodii, Sturgeon and Chimaera before Hammerhead shark and Whale shark."""
     from reportgen.blueprint.planner import a_kind_of

@@ -66,6 +66,7 @@ if TYPE_CHECKING:
 __all__ = [
     "choose_themes", "companion_themes", "compile_blueprint", "compound", "derived_forms", "explained", "gather_themes",
     "in_time_order", "one_sense", "plan_extractive", "resolve_subject", "section_keywords", "tells_history",
+    "unnamed_each",
 ]
 
 #: Passages a section's research reads (enough for a section of
@@ -1407,15 +1408,14 @@ def gather_themes(
 
         def names_proper(p: Passage) -> bool:  # writes the name ("Solar System" is no name to blank here), or
             # is what the name's article defines it as ("the world's largest coral reef system": Coral reef)
-            text = unnamed(f"{p.title}. {p.text}", bare_title(p.title), subject_terms, lang)
+            text = unnamed_each(f"{p.title}. {p.text}", bare_title(p.title), request, lang)
             return any(writes_phrase(text, s) or any(kind_of(t, s, bare_title(p.title), lang) for t in own_texts[s])
                        for s in proper)
 
-        # "Spring and Autumn period" is named with the subject's word, not after the season (ranking.unnamed)
-        subject_terms = terms(request.subject, lang)
+        # "Spring and Autumn period" is named with the subject's word, not after the season (unnamed_each)
         candidates = [p for p in candidates if p.source_id in answers
-                      or names(held := terms(unnamed(without_names(f"{p.title}. {p.text}", subject_words, common),
-                                                     bare_title(p.title), subject_terms, lang), lang))
+                      or names(held := terms(unnamed_each(without_names(f"{p.title}. {p.text}", subject_words, common),
+                                                          bare_title(p.title), request, lang), lang))
                       or (loose & held and asked & held) or names_proper(p)]
     by_doc: dict[str, list[Passage]] = {}
     for p in candidates:
@@ -1493,7 +1493,7 @@ def gather_themes(
                  and (by_head_only(f"{ps[0].title}. {docs[sid]}", request, core, lang)
                       or by_modifier_alone(docs[sid], request, core, lang, ps[0].title))
                  and not spoken_of(ps[0].title, core_text, request, lang))
-        and not _compared(unnamed(f"{ps[0].title} {docs[sid]}", bare_title(ps[0].title), subject_words, lang),
+        and not _compared(unnamed_each(f"{ps[0].title} {docs[sid]}", bare_title(ps[0].title), request, lang),
                           request)  # "resemble a tiger's pattern", once "tiger shark" is blanked (unnamed)
         and not (sid not in answers and sid not in core_ids
                  and for_each_subject(docs[sid], request, lang,
@@ -1631,6 +1631,26 @@ def taking_turns(scored: list[Passage], texts: dict[str, str], request: Request,
         ordered += [turn[rank] for turn in turns if rank < len(turn)]
     # scores that keep the order (choose_themes orders by score)
     return [p.model_copy(update={"score": float(len(ordered) - i)}) for i, p in enumerate(ordered)]
+
+
+def unnamed_each(text: str, name: str, request: Request, lang: str) -> str:
+    """``text`` without an article's name that is named with the words of a subject but headed by another noun
+    (:func:`~reportgen.agents.ranking.unnamed`), each subject of the request judged alone: with "Lions vs
+    tigers", *Tiger shark* is named with the tiger's word, though not with "lions and tigers", and the rest of
+    its text only likens stripes to "a tiger's pattern"; it had been a section of that comparison.
+
+    Args:
+        text: Any text.
+        name: The article's name, without its bracketed qualifier.
+        request: The read request.
+        lang: The language.
+
+    Returns:
+        ``text`` with the name blanked where it is named after a subject.
+    """
+    for subject in request.subjects:
+        text = unnamed(text, name, terms(subject, lang), lang)
+    return text
 
 
 def _compared(text: str, request: Request) -> bool:
