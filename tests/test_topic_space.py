@@ -1169,3 +1169,45 @@ def test_a_text_saying_it_led_to_the_subject_answers_why(monkeypatch):
     assert themes[0] == "Oil shock"
     monkeypatch.setattr(planner, "causes_it", lambda *args: False)
     assert gather_themes(request, search, 5, "en")[0][0] != "Oil shock"
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("Kyoto, officially Kyoto City, is the capital city of Kyoto Prefecture in Japan.", "city"),
+    ("Fukuoka is a designated city in the Kyushu region of Japan.", "city"),  # an adjective in -ed stays
+    ("Tea is an aromatic beverage prepared by pouring hot water over leaves.", "beverage"),  # a participle ends it
+    ("Mercury is the first planet from the Sun.", "planet"),
+    ("The tiger is a member of the genus Panthera.", ""),  # a generic word names no kind
+    ("No copula here.", ""),
+])
+def test_the_kind_a_first_sentence_defines_its_subject_as(text, kind):
+    assert planner.defined_kind(text, "en") == kind
+
+
+def test_another_thing_of_the_subjects_kind_naming_it_once_is_no_theme():
+    """ "Kyoto": *Fukuoka*, a city that names Kyoto once as a far-off political centre, is off the subject; *Kobe*,
+    which names it in two sentences, is not."""
+    core = [Passage(source_id="wiki:Kyoto", title="Kyoto", url="https://example.org/Kyoto", corpus="wiki",
+                    text="Kyoto is the capital city of Kyoto Prefecture in Japan. It has many temples.")]
+    request = read_request("Kyoto", "en")
+    fukuoka = ("Fukuoka is a designated city in the Kyushu region of Japan. The city is built along Hakata Bay. "
+               "It rose far from the political centres of Kyoto and Edo. It is a port.")
+    kobe = ("Kobe is the capital city of Hyogo Prefecture. It lies west of Osaka and of Kyoto. Kobe and Kyoto "
+            "share a metropolitan area.")
+    temple = "Kinkaku-ji is a Zen temple in northern Kyoto. It was a villa."
+    assert planner.passing_sibling(fukuoka, "Fukuoka", request, core, "en")
+    assert not planner.passing_sibling(kobe, "Kobe", request, core, "en")  # names the subject twice
+    assert not planner.passing_sibling(temple, "Kinkaku-ji", request, core, "en")  # another kind
+    assert not planner.passing_sibling(fukuoka, "Fukuoka", read_request("Kyoto and Osaka", "en"), core, "en")
+
+
+def test_a_sibling_naming_the_subject_once_is_left_out_of_the_themes(monkeypatch):
+    rng = random.Random(23)
+    body = ". ".join(" ".join(rng.choice(ECONOMY) for _ in range(9)).capitalize() for _ in range(4))
+    sibling = {"title": "Deflation", "text": f"Deflation is a rise of the value of money. {body}. It follows "
+                                             "inflation in some years."}
+    search = SpaceSearch([*_corpus(), sibling])
+    request = read_request("Inflation", "en")
+    assert planner.defined_kind(_corpus()[-1]["text"], "en") == planner.defined_kind(sibling["text"], "en") == "rise"
+    assert "Deflation" not in gather_themes(request, search, 100, "en")[0]
+    monkeypatch.setattr(planner, "passing_sibling", lambda *args: False)  # the rule is what leaves it out
+    assert "Deflation" in gather_themes(request, search, 100, "en")[0]

@@ -1504,6 +1504,9 @@ def gather_themes(
                      _in_compounds, f"{ps[0].title}. {docs[sid]}", core=core, core_text=core_text, lang=lang)))
         and not (space is not None and not parts and sid not in answers and relatedness[sid] < LOOSE_RELATEDNESS
                  and density(sid) < PASSING_DENSITY)  # a passing mention
+        and not (space is not None and not parts and sid not in answers and sid not in core_ids and sid not in kinds
+                 and passing_sibling(docs[sid], ps[0].title, request, core, lang)  # Fukuoka in a report on Kyoto
+                 and not spoken_of(ps[0].title, core_text, request, lang))
         and not (space is not None and not parts and sid not in answers and sid not in core_ids
                  and only_listed(docs[sid], request, lang)  # a passing mention, however near, unless the
                  and not _named_rarely(ps[0].title, core_text, lang, space)  # subject's texts name it (Camellia)
@@ -1875,6 +1878,73 @@ def defined_as(kind: str, subject: str, core: list[Passage], lang: str) -> bool:
     wanted, name = terms(subject, lang), bare_title(kind)
     return any(kind_of(p.text, subject, k, lang) for p in core if terms(bare_title(p.title), lang) == wanted
                for k in dict.fromkeys([name, head_noun(name, lang)]))
+
+
+#: Words that open a relative clause after a defined kind ("a city *that* …").
+_RELATIVES = frozenset({"that", "which", "who", "whose", "where"})
+#: Words a definition opens on that name no kind of their own ("a *member* of the genus Panthera", "a *type* of
+#: …", "the *process* by which …"): a text defined so is no sibling of another defined so.
+_GENERIC_KINDS = frozenset("type kind form member group one part name term set class variety sort example number "
+                           "collection series branch field area process way common".split())
+
+
+def defined_kind(text: str, lang: str) -> str:
+    """The kind a text's first sentence defines its subject as: the head noun
+    (:func:`~reportgen.agents.ranking.head_noun`) of the words after its first copula, up to a comma or a
+    clause ("Kyoto, officially Kyoto City, is the capital city of Kyoto Prefecture" → "city"; "Fukuoka is a
+    designated city in the Kyushu region" → "city").
+
+    Args:
+        text: An article's text.
+        lang: Its language (English, French, Spanish copulas: :data:`_COPULAS`).
+
+    Returns:
+        The kind's word, stemmed (:func:`~reportgen.agents.ranking.stem`), or ``""``.
+    """
+    sentences = split_sentences(text, lang)
+    if not sentences:
+        return ""
+    words = tokenize(sentences[0])
+    verb = next((i for i, w in enumerate(words) if w in _COPULAS.get(lang, _COPULAS["en"])), None)
+    if verb is None:
+        return ""
+    phrase = words[verb + 1:verb + 1 + KIND_GAP + 2]
+    if lang == "en":  # "an aromatic beverage prepared by …": a participle before a function word ends the phrase
+        stop = stopwords(lang)
+        end = next((i for i, w in enumerate(phrase) if i and (w in _RELATIVES or w.endswith(("ed", "ing")) and (
+            i + 1 == len(phrase) or phrase[i + 1] in stop))), len(phrase))
+        phrase = phrase[:end]
+    kind = stem(head_noun(" ".join(phrase), lang)) if phrase else ""
+    return "" if kind in _GENERIC_KINDS else kind
+
+
+def passing_sibling(text: str, title: str, request: Request, core: list[Passage], lang: str) -> bool:
+    """Whether a candidate is another thing of the subject's kind that names the subject in passing: its first
+    sentence defines it as the kind the subject's own article defines the subject as (:func:`defined_kind`),
+    and it names the subject in one sentence at most (under :data:`DENSE_SENTENCES`). *Fukuoka* ("a designated city
+    in the Kyushu region of Japan") names Kyoto once, as a far-off political centre, and a reader found it off
+    the subject of a report on Kyoto; *Kobe*, which names Kyoto in two sentences of five, stays (and the Kyoto
+    article speaks of it: :func:`gather_themes` keeps what the core speaks of).
+
+    Args:
+        text: The candidate's text.
+        title: Its title.
+        request: The read request (one subject with an article of its own, else never).
+        core: The subject's core passages.
+        lang: The language.
+
+    Returns:
+        True when the candidate is such a sibling.
+    """
+    if len(request.subjects) != 1 or lang not in ("en", "fr", "es"):
+        return False
+    wanted = terms(request.subject, lang)
+    own = [p for p in core if terms(bare_title(p.title), lang) == wanted]
+    kind = defined_kind(own[0].text, lang) if own else ""
+    if not kind or kind in wanted or stem(head_noun(bare_title(title), lang)) == kind:
+        return False  # no kind; the subject's own word ("Sharks"); a kind of the subject titled by its kind
+    sentences = split_sentences(text, lang) or [text]
+    return defined_kind(text, lang) == kind and naming_sentences(sentences, request, lang) < DENSE_SENTENCES
 
 
 #: Least similarity, in the topic space, of a document to a section's own for it to join that section.
