@@ -181,6 +181,7 @@ def test_a_pronoun_after_an_opening_phrase_points_back_too():
                  "The name Silk Road, coined in 1877, is recent."):
         assert quotable(text, 0, "en"), text
     assert not quotable("In this way, trade grew.", 0, "en")  # the way of the sentence before (demonstrative)
+    assert not quotable("For instance, cold fronts can bring bands of thunderstorms.", 0, "en")  # an example of?
     for text in ("Thereby, the machine produces a legible written document.", "Thus the press spread quickly.",
                  "As a result, prices fell.", "Consequently the city grew."):  # a connective carries on
         assert not quotable(text, 0, "en"), text

@@ -33,7 +33,9 @@ _ANAPHORIC = {
            "moreover", "also ", "such ", "there ",
            # connectives that carry on from the sentence before: "Thereby, the machine produces …"
            "thereby", "thus", "therefore", "hence", "consequently", "furthermore", "in addition,", "as a result,",
-           "nevertheless", "nonetheless", "accordingly", "likewise", "similarly,", "otherwise,", "instead,"),
+           "nevertheless", "nonetheless", "accordingly", "likewise", "similarly,", "otherwise,", "instead,",
+           # an example of what the sentence before said: "For instance, cold fronts can bring bands of …"
+           "for instance", "for example"),
     "fr": ("il ", "elle ", "ils ", "elles ", "cette ", "ces ", "ce ", "cela ", "son ", "sa ", "ses ", "leur ",
            "leurs ", "en revanche", "cependant", "séchée",
            "ainsi,", "donc", "de plus", "par ailleurs", "toutefois", "néanmoins", "en outre", "par conséquent",
