@@ -1177,6 +1177,7 @@ def test_a_text_saying_it_led_to_the_subject_answers_why(monkeypatch):
     ("Tea is an aromatic beverage prepared by pouring hot water over leaves.", "beverage"),  # a participle ends it
     ("Mercury is the first planet from the Sun.", "planet"),
     ("The tiger is a member of the genus Panthera.", ""),  # a generic word names no kind
+    ("Inflation is a rise of prices.", ""),
     ("No copula here.", ""),
 ])
 def test_the_kind_a_first_sentence_defines_its_subject_as(text, kind):
@@ -1203,11 +1204,14 @@ def test_another_thing_of_the_subjects_kind_naming_it_once_is_no_theme():
 def test_a_sibling_naming_the_subject_once_is_left_out_of_the_themes(monkeypatch):
     rng = random.Random(23)
     body = ". ".join(" ".join(rng.choice(ECONOMY) for _ in range(9)).capitalize() for _ in range(4))
-    sibling = {"title": "Deflation", "text": f"Deflation is a rise of the value of money. {body}. It follows "
-                                             "inflation in some years."}
-    search = SpaceSearch([*_corpus(), sibling])
+    sibling = {"title": "Unemployment", "text": f"Unemployment is an economic indicator of idle labour. {body}. It "
+                                                "follows inflation in some years."}
+    docs = _corpus()
+    docs[-1] = {"title": "Inflation", "text": "Inflation is an economic indicator of rising prices: money buys "
+                "fewer goods and services; central banks raise interest rates and wages lag behind prices."}
+    search = SpaceSearch([*docs, sibling])
     request = read_request("Inflation", "en")
-    assert planner.defined_kind(_corpus()[-1]["text"], "en") == planner.defined_kind(sibling["text"], "en") == "rise"
-    assert "Deflation" not in gather_themes(request, search, 100, "en")[0]
+    assert planner.defined_kind(docs[-1]["text"], "en") == planner.defined_kind(sibling["text"], "en") == "indicator"
+    assert "Unemployment" not in gather_themes(request, search, 100, "en")[0]
     monkeypatch.setattr(planner, "passing_sibling", lambda *args: False)  # the rule is what leaves it out
-    assert "Deflation" in gather_themes(request, search, 100, "en")[0]
+    assert "Unemployment" in gather_themes(request, search, 100, "en")[0]

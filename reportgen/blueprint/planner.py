@@ -1883,9 +1883,11 @@ def defined_as(kind: str, subject: str, core: list[Passage], lang: str) -> bool:
 #: Words that open a relative clause after a defined kind ("a city *that* …").
 _RELATIVES = frozenset({"that", "which", "who", "whose", "where"})
 #: Words a definition opens on that name no kind of their own ("a *member* of the genus Panthera", "a *type* of
-#: …", "the *process* by which …"): a text defined so is no sibling of another defined so.
+#: …", "the *process* by which …", "a *rise* of prices": a wage spiral is no sibling of inflation): a text
+#: defined so is no sibling of another defined so.
 _GENERIC_KINDS = frozenset("type kind form member group one part name term set class variety sort example number "
-                           "collection series branch field area process way common".split())
+                           "collection series branch field area process way common rise increase decrease decline "
+                           "growth change loss".split())
 
 
 def defined_kind(text: str, lang: str) -> str:
