@@ -582,7 +582,7 @@ def naming_sentences(sentences: list[str], request: Request, lang: str,
         The count, in ``[0, len(sentences)]``.
     """
     wanted = [terms(s, lang) for s in request.subjects] + [{a.lower()} for a in request.acronyms]
-    return sum(any(w and w <= held for w in wanted) | bool(derived & held) and not _listed_each(x, request, lang)
+    return sum((any(w and w <= held for w in wanted) or bool(derived & held)) and not _listed_each(x, request, lang)
                for x in sentences for held in [terms(x, lang)])
 
 
@@ -976,6 +976,8 @@ _CAUSE_MARKERS = {
     "es": re.compile(r"\b(?:debido\s+a|a\s+causa\s+de|gracias\s+a|causad[oa]s?\s+por|provocad[oa]s?\s+por|"
                      r"producid[oa]s?\s+por|result(?:ado|a|an)\s+de)\s+", re.IGNORECASE),
 }
+#: Where the cause a marker introduces ends: a clause break.
+_CAUSE_END = re.compile(r"[,;:()\[\]]|\s(?:whereas|while|but|which|mais|tandis|pero|mientras)\s", re.IGNORECASE)
 #: Words after which a sentence names what its subject caused ("The incident was one of the key events that
 #: *led to* World War I"), by language: the text is on a cause of what follows.
 _EFFECT_MARKERS = {
@@ -1020,8 +1022,6 @@ def causes_it(text: str, request: Request, lang: str) -> bool:
     return False
 
 
-#: Where the cause a marker introduces ends: a clause break.
-_CAUSE_END = re.compile(r"[,;:()\[\]]|\s(?:whereas|while|but|which|mais|tandis|pero|mientras)\s", re.IGNORECASE)
 #: Words inside a cause that end a noun phrase in English: participles and adverbs ("forces *exerted primarily* by
 #: the Moon", "an optical effect *known* as Rayleigh scattering").
 _PHRASE_BREAK_EN = re.compile(r"^(?:\w+(?:ed|ly)|known|called|named|such|including|another|other)$", re.IGNORECASE)

@@ -385,10 +385,10 @@ def of_other_sense(texts: Sequence[str], scorer: Relatedness, subject: str, lang
     other = [t for t, s in zip(texts, scores, strict=True) if s < scorer.threshold and wanted <= terms(t, lang)]
     if not other:
         return [False] * len(texts)
-    near = Relatedness(other, [], lang, subject=subject, space=scorer.space).scores(texts)
-    for i, text in enumerate(texts):  # a text of the other set is measured against the rest of it only
-        if text in other:
-            rest = [t for t in other if t != text]
-            near[i] = Relatedness(rest, [], lang, subject=subject, space=scorer.space).scores([text])[0] \
-                if rest else 0.0
-    return [o >= s + OTHER_SENSE_MARGIN for s, o in zip(scores, near, strict=True)]
+    outside = [t for t in texts if t not in other]
+    near = dict(zip(outside, Relatedness(other, [], lang, subject=subject, space=scorer.space).scores(outside),
+                    strict=True))
+    for text in other:  # a text of the other set is measured against the rest of it only
+        rest = [t for t in other if t != text]
+        near[text] = Relatedness(rest, [], lang, subject=subject, space=scorer.space).scores([text])[0] if rest else 0.0
+    return [near[t] >= s + OTHER_SENSE_MARGIN for t, s in zip(texts, scores, strict=True)]
