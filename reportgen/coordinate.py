@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from reportgen.blueprint.model import Blueprint, TaskStatus
+from reportgen.blueprint.planner import unanswered_note
 from reportgen.errors import RunError
 from reportgen.i18n import join_list, labels
 from reportgen.report import Figure, Limitation, Paragraph, Reference, Report, Section, Sentence, Table
@@ -400,13 +401,18 @@ def coordinate(
     tables = _tables(blueprint, outputs, sections, refs)
     limitations = list(extra_limitations) + _limitations(blueprint, lang) + left_out
     corpora_text = ", ".join(corpora)
+    # what the request asks about and no quoted sentence writes is said at the top (a model's sentences are
+    # its own words, not the sources': only an extractive report is read so)
+    unanswered = "" if model else unanswered_note(
+        blueprint, [s.text for sec in sections for p in sec.paragraphs for s in p.sentences], lang)
+    notes = " ".join(n for n in (blueprint.note, unanswered) if n)
     return Report(
         id=blueprint.report_id,
         title=words["title"].format(topic=_title(blueprint.subject or blueprint.topic)),
         topic=blueprint.topic,
         lang=lang,
         mode="model" if model else "extractive",
-        mode_note=(blueprint.note + " " if blueprint.note else "") + (
+        mode_note=(notes + " " if notes else "") + (
             words["mode_model"].format(model=model, corpora=corpora_text) if model
             else words["mode_extractive"].format(corpora=corpora_text)
         ),

@@ -31,6 +31,11 @@ LABELS: dict[str, dict[str, str]] = {
                 "{titles}.",
         "senses": "This report reads {subject!r} as {chosen}; the corpora also hold {others}: ask for one by its "
                   "name for a report on it.",
+        "quoted": "“{text}”",
+        "unanswered": "No sentence quoted here answers {asked!r}: this report gives what the sources hold on "
+                      "{subject!r}.",
+        "unwritten": "No sentence quoted here writes of {aspects}, which the request asks about: this report gives "
+                     "what the sources hold on {subject!r}.",
         "senses_other": "The corpora also hold {others}: ask for one by its name for a report on it.",
         "aim_introduction": "Write the introduction from the overview and the finished sections",
         "aim_conclusion": "Write the conclusion from the overview and the finished sections",
@@ -102,6 +107,11 @@ LABELS: dict[str, dict[str, str]] = {
                 "sur ce qu'ils contiennent de plus proche : {titles}.",
         "senses": "Ce rapport prend « {subject} » au sens de {chosen} ; les corpus contiennent aussi {others} : "
                   "demandez-en un par son nom pour un rapport sur lui.",
+        "quoted": "« {text} »",
+        "unanswered": "Aucune phrase citée ici ne répond à « {asked} » : ce rapport donne ce que les sources "
+                      "contiennent sur « {subject} ».",
+        "unwritten": "Aucune phrase citée ici ne parle de {aspects}, que la demande évoque : ce rapport donne ce "
+                     "que les sources contiennent sur « {subject} ».",
         "senses_other": "Les corpus contiennent aussi {others} : demandez-en un par son nom pour un rapport sur lui.",
         "aim_introduction": "Rédiger l'introduction à partir de la synthèse et des sections",
         "aim_conclusion": "Rédiger la conclusion à partir de la synthèse et des sections",
@@ -173,6 +183,11 @@ LABELS: dict[str, dict[str, str]] = {
                 "más cercano que contienen: {titles}.",
         "senses": "Este informe toma «{subject}» en el sentido de {chosen}; los corpus también contienen {others}: "
                   "pida uno por su nombre para un informe sobre él.",
+        "quoted": "«{text}»",
+        "unanswered": "Ninguna frase citada aquí responde a «{asked}»: este informe da lo que las fuentes "
+                      "contienen sobre «{subject}».",
+        "unwritten": "Ninguna frase citada aquí habla de {aspects}, por lo que pregunta la solicitud: este informe "
+                     "da lo que las fuentes contienen sobre «{subject}».",
         "senses_other": "Los corpus también contienen {others}: pida uno por su nombre para un informe sobre él.",
         "aim_introduction": "Redactar la introducción a partir del panorama y las secciones",
         "aim_conclusion": "Redactar la conclusión a partir del panorama y las secciones",

@@ -5,6 +5,7 @@ import pytest
 from reportgen.agents.model_common import quoted, section_output
 from reportgen.blueprint.model import TaskStatus
 from reportgen.blueprint.planner import compile_blueprint
+from reportgen.blueprint.request import read_request
 from reportgen.coordinate import coordinate
 from reportgen.errors import RunError
 from reportgen.report import Limitation
@@ -333,3 +334,58 @@ def test_a_sentence_nearly_the_same_as_one_quoted_is_a_repeat():
     assert len([s for sec in written.sections for p in sec.paragraphs for s in p.sentences]) == 3
     assert repeated_sentences([one, other]) == 1
     assert repeated_sentences([one, "Three living species of whale are recognised in the Atlantic Ocean."]) == 0
+
+
+def _report_on(topic, sentences, lang="en", model=None):
+    # the aspects and subject as plan_extractive reads them (resolved against no corpus here)
+    request = read_request(topic, lang)
+    bp = compile_blueprint("r", topic, ["A"], lang, subject=request.title or request.subject,
+                           held=request.subject)
+    bp.aspects = list(request.aspects)
+    _done(bp)
+    outputs = {"write-1": _section("s1", "A", [(t, _src(f"S{i}")) for i, t in enumerate(sentences)])}
+    return coordinate(bp, outputs, lang=lang, corpora=["test corpus"], model=model)
+
+
+def test_a_question_no_quoted_sentence_answers_is_said_at_the_top():
+    # the kind: a report on stars that never says why they twinkle had read as an answer
+    report = _report_on("Why do stars twinkle?", ["A star is a luminous spheroid of plasma.",
+                                                  "The nearest star to Earth is the Sun."])
+    assert "No sentence quoted here answers 'Why do stars twinkle?'" in report.mode_note
+    assert "'stars'" in report.mode_note
+    assert report.mode_note.index("No sentence") < report.mode_note.index("extractive")
+    answered = _report_on("Why do stars twinkle?", ["Stars twinkle because the air bends their light.",
+                                                    "The nearest star to Earth is the Sun."])
+    assert "No sentence" not in answered.mode_note
+    # a word made from the one asked ("eruption" for "erupt") writes it
+    erupting = _report_on("Why do volcanoes erupt?", ["A volcanic eruption sends ash into the sky."])
+    assert "No sentence" not in erupting.mode_note
+
+
+def test_aspects_no_quoted_sentence_writes_are_named_at_the_top():
+    topic = ("Write a comprehensive report on electric vehicle (EV) adoption rates and the infrastructure "
+             "challenges shaping the future of transportation.")
+    report = _report_on(topic, ["An electric vehicle is propelled by electric motors.",
+                                "The field can be divided into infrastructure, vehicles, and operations.",
+                                "Transportation moves people and goods."])
+    note = report.mode_note
+    assert "“adoption rates”" in note and "“infrastructure challenges”" in note
+    assert "“future of transportation”" in note and "which the request asks about" in note
+    # more than half of an aspect's terms in one sentence write it: "COVID-19 pandemic" for "COVID-19 crisis"
+    covid = _report_on("Write a detailed report on healthcare supply chains, drawing lessons from the COVID-19 crisis",
+                       ["The global COVID-19 pandemic began in 2019.", "A supply chain links suppliers to users."])
+    assert "No sentence" not in covid.mode_note
+    # a history asked for is told by the sections' order, not by the word
+    assert "No sentence" not in _report_on("The history of the bicycle", ["The bicycle has two wheels."]).mode_note
+    # a model writes its own words: its report is not read for them
+    assert "No sentence" not in _report_on("Why do stars twinkle?", ["Stars are far."], model="m").mode_note
+
+
+@pytest.mark.parametrize(("lang", "topic", "words"), [
+    ("fr", "Pourquoi les étoiles scintillent-elles ?", "Aucune phrase citée ici ne répond"),
+    ("es", "¿Por qué titilan las estrellas?", "Ninguna frase citada aquí responde"),
+])
+def test_the_unanswered_note_is_in_the_reports_language(lang, topic, words):
+    report = _report_on(topic, ["Une étoile est une boule de plasma." if lang == "fr"
+                                else "Una estrella es una esfera de plasma."], lang=lang)
+    assert words in report.mode_note

@@ -175,6 +175,8 @@ def test_instructions_and_questions_plan_the_subject():
         assert blueprint.subject == title and blueprint.topic == text
         assert blueprint.task("research-overview").inputs["query"].value == "inflation"
         assert "Cosmic inflation" not in {t.inputs["title"].value for t in blueprint.tasks if t.kind == "write"}
+        # the aspects asked for are kept for the coordinator, which names the ones no quoted sentence writes
+        assert blueprint.aspects == (["causes"] if text.startswith("What") else [])
 
 
 TWO = [

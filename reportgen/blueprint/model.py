@@ -136,6 +136,9 @@ class Blueprint(BaseModel):
             agents search and rank by it. Default: the topic.
         note: What the planner wants the reader told near the top (the corpora
             hold little on the subject itself), or ``""``.
+        aspects: What the request asks about besides its subject, as the planner read it ("adoption rates",
+            the "twinkle" of "Why do stars twinkle?"); the coordinator names at the top the ones no quoted
+            sentence writes (:func:`~reportgen.blueprint.planner.unanswered_note`).
         tasks: Tasks in planning order (a valid topological order is not required).
     """
 
@@ -143,6 +146,7 @@ class Blueprint(BaseModel):
     topic: str
     subject: str = ""
     note: str = ""
+    aspects: list[str] = Field(default_factory=list)
     tasks: list[Task] = Field(default_factory=list)
 
     def task(self, task_id: str) -> Task:

@@ -66,7 +66,7 @@ if TYPE_CHECKING:
 __all__ = [
     "choose_themes", "companion_themes", "compile_blueprint", "compound", "derived_forms", "explained", "gather_themes",
     "in_time_order", "one_sense", "plan_extractive", "resolve_subject", "section_keywords", "tells_history",
-    "unnamed_each",
+    "unanswered_note", "unnamed_each",
 ]
 
 #: Passages a section's research reads (enough for a section of
@@ -2038,6 +2038,46 @@ def _derived(word: str, term: str, lang: str = "en") -> bool:
                                       and len(word) - len(base) <= SUFFIX_LETTERS)
 
 
+def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
+    """A note for the top of the report naming what the request asks about that no quoted sentence writes.
+
+    An aspect asked for ("adoption rates", the "twinkle" of "Why do stars twinkle?") is written by a sentence
+    holding more than half of its terms, each as written or as a word made from it (:func:`_derived`:
+    "eruption" for "erupt"): "the COVID-19 pandemic" writes of the "COVID-19 crisis", "infrastructure, vehicles,
+    and operations" not of "infrastructure challenges". A report on
+    stars that never says why they twinkle had read as an answer: the corpora hold no text on twinkling, and
+    the report must say so near the top (issue 11: "when it holds little, the report says so"). A history
+    asked for is told by its sections' time order (:func:`tells_history`), not by the word, and is not named.
+
+    Args:
+        blueprint: The report's blueprint: its aspects (:attr:`~reportgen.blueprint.model.Blueprint.aspects`),
+            its request as typed, and the subject its introduction is on.
+        texts: Every sentence the report quotes (introduction, sections, conclusion).
+        lang: The report language.
+
+    Returns:
+        The note, or ``""`` when the request asks for no aspect or every one is written.
+    """
+    intro = next((t for t in blueprint.tasks if t.kind == "introduction" and "subject" in t.inputs), None)
+    subject = str(intro.inputs["subject"].value) if intro is not None else blueprint.subject or blueprint.topic
+    asked = read_request(blueprint.topic, lang)  # a question's title, as typed, cleaned
+    written = [terms(t, lang) for t in texts]
+
+    def writes(aspect: set[str]) -> bool:
+        return any(2 * sum(any(_derived(w, t, lang) for w in words) for t in aspect) > len(aspect)
+                   for words in written)
+
+    missing = [a for a in blueprint.aspects
+               if (need := terms(a, lang)) and fold(a) != _history_word(lang) and not writes(need)]
+    if not missing:
+        return ""
+    words = labels(lang)
+    if asked.question and len(missing) == len(blueprint.aspects):
+        return words["unanswered"].format(asked=asked.title or asked.text, subject=subject)
+    return words["unwritten"].format(aspects=join_list([words["quoted"].format(text=a) for a in missing], lang),
+                                     subject=subject)
+
+
 def _writes_a_subject(passage: Passage, request: Request, lang: str) -> bool:
     """Whether a passage (its title and text) holds every term of one of the request's subjects, as any of its
     written forms (:func:`written_forms`: "leaves" for the leaf)."""
@@ -2658,6 +2698,7 @@ def plan_extractive(
                                   held=held_subject(request, core, options.lang),
                                   details=[{"companions": companions.get(t, [])} for t in titles],
                                   sense=[p.title for p in core])
+    blueprint.aspects = list(request.aspects)
     thin = thin_note(request, core, options.lang)
     blueprint.note = " ".join(n for n in (named_note(request, options.lang), thin,
                                           sense_note(request, core, search, options.lang),
