@@ -1215,3 +1215,34 @@ def test_a_sibling_naming_the_subject_once_is_left_out_of_the_themes(monkeypatch
     assert "Unemployment" not in gather_themes(request, search, 100, "en")[0]
     monkeypatch.setattr(planner, "passing_sibling", lambda *args: False)  # the rule is what leaves it out
     assert "Unemployment" in gather_themes(request, search, 100, "en")[0]
+
+
+def test_the_overview_judges_other_senses_among_the_wider_search(tmp_path):
+    """A passage of the word's other sense that is the lone one of its sense among the few the overview found
+    is judged among the planner's wider search (*Pipe organ* among eight passages on the body's organ)."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.browser import keep_to_sense
+    from reportgen.agents.runtime import RunContext
+
+    rng = random.Random(5)  # the early universe's words, with a sixth of the prices' words: related, not of them
+    mixed = {"title": "Mixed", "text": " ".join(rng.choice(COSMOS) for _ in range(24)) + " "
+             + " ".join(rng.choice(ECONOMY) for _ in range(16)) + " inflation."}
+    corpus = [*_corpus(), mixed]
+
+    class Failing(SpaceSearch):  # the wider search fails: the found passages are judged among themselves
+        def search(self, query: str, k: int = 10) -> list[Passage]:
+            if k >= planner.PLAN_SEARCH_K:
+                raise SourceError("search engine down")
+            return super().search(query, k)
+
+    found = [Passage(source_id=d["title"], title=d["title"], url="u", corpus="c", text=d["text"])
+             for d in corpus if d["title"] in ("Inflation", "Economy 0", "Economy 3", "Economy 6", "Mixed")]
+    search = SpaceSearch(corpus)
+    scorer = Relatedness([corpus[-2]["text"]], [], "en", subject="inflation", space=search.space())
+    assert scorer.score(f"Mixed {mixed['text']}") >= scorer.threshold  # related to the core: only its sense tells
+    kept = {}
+    for name, backend in (("wide", search), ("failing", Failing(corpus))):
+        ctx = RunContext(topic="Inflation", lang="en", search=backend, log=MessageLog(tmp_path / f"{name}.jsonl"))
+        kept[name] = [p.title for p in keep_to_sense(found, ["Inflation"], ctx)]
+    assert "Mixed" not in kept["wide"] and "Economy 0" in kept["wide"] and "Inflation" in kept["wide"]
+    assert "Mixed" in kept["failing"]  # a lone text of its sense among the found, as before; nothing is lost

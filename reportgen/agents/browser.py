@@ -17,7 +17,7 @@ from reportgen.acp import StatusCode
 from reportgen.agents.ranking import MIN_SENTENCE_CHARS, terms
 from reportgen.agents.runtime import Brain, RunContext
 from reportgen.blueprint.model import Task
-from reportgen.errors import AgentError
+from reportgen.errors import AgentError, ReportgenError
 from reportgen.sources.models import Passage
 from reportgen.sources.text import split_sentences
 
@@ -139,6 +139,7 @@ def keep_to_sense(found: list[Passage], sense: list[str], ctx: RunContext, subje
     Returns:
         The passages of ``found`` in the core's sense, in their order.
     """
+    from reportgen.blueprint.planner import PLAN_SEARCH_K
     from reportgen.blueprint.relevance import Relatedness, of_other_sense
     from reportgen.sources.index import topic_space
 
@@ -153,6 +154,17 @@ def keep_to_sense(found: list[Passage], sense: list[str], ctx: RunContext, subje
     subject = subject or ctx.topic
     scorer = Relatedness([f"{p.title} {p.text}" for p in core], [], ctx.lang, subject=subject, space=space)
     texts = [f"{p.title} {p.text}" for p in found]
-    other = of_other_sense(texts, scorer, subject, ctx.lang)
+    # the other senses are judged among as many texts as the planner judges its candidates among
+    # (PLAN_SEARCH_K), not the few found: in the eight overview passages on "Organ", *Pipe organ* was the
+    # lone text of its sense, and a lone text is of none (of_other_sense), so "The pipe organ is a musical
+    # instrument" had closed a report's introduction. Among 50, the music texts were still too few to make
+    # a sense; from 100 on the flags no longer change.
+    try:
+        seen = set(texts)
+        context = [t for p in ctx.search.search(subject, k=PLAN_SEARCH_K)
+                   if (t := f"{p.title} {p.text}") not in seen and not seen.add(t)]
+    except ReportgenError:  # a dead search engine: the found passages are judged among themselves
+        context = []
+    other = of_other_sense([*texts, *context], scorer, subject, ctx.lang)[:len(texts)]
     return [p for p, score, of_other in zip(found, scorer.scores(texts), other, strict=True)
             if p.title in set(sense) or score >= scorer.threshold and not of_other]
