@@ -779,3 +779,16 @@ def test_a_pronoun_after_an_opening_phrase_without_a_comma_points_back():
                  "By 2020 the population had doubled.", "Inflation rose in 1990 when he left.",
                  "In the 1990s the economy grew."):
         assert quotable(text, 0, "en"), text
+
+
+def test_with_two_subjects_a_sentence_writing_one_only_in_a_name_after_it_is_not_on_them():
+    """The introduction's rule blanks, for each subject alone, an article's name made with its word but headed by
+    another noun (``writer._writes_subject``, the planner's ``unnamed_each``): *Tiger shark*'s "The tiger shark is
+    a species of ground shark" is not on "lions and tigers", though its name holds no lion."""
+    from reportgen.agents.writer import _writes_subject
+
+    shark = "The tiger shark is a species of ground shark."
+    assert not _writes_subject(shark, "Tiger shark", "lions and tigers", "en")
+    assert not _writes_subject(shark, "Tiger shark", "tigers", "en")  # one subject: as before
+    assert _writes_subject("The tiger is the largest living cat.", "Tiger", "lions and tigers", "en")
+    assert _writes_subject("Lions and tigers can interbreed in captivity.", "Liger", "lions and tigers", "en")

@@ -13,7 +13,8 @@ __all__ = [
     "LIST_ITEMS", "LIST_ITEM_WORDS", "MENTION_PREFIX", "OPENING_PHRASE", "RankedSentence", "a_name", "about",
     "another_thing", "common_terms", "compared_only", "compounded_only", "compounds", "head_noun", "listed",
     "mentions", "named_after", "of_its_own_kind", "phrase_at", "unnamed", "names_subject", "quotable",
-    "rank_sentences", "stem", "terms", "written_subjects", "with_antecedents", "without_names", "writes_phrase",
+    "rank_sentences", "stem", "subject_parts", "terms", "written_subjects", "with_antecedents", "without_names",
+    "writes_phrase",
 ]
 
 #: Shortest and longest sentence quoted, in characters: shorter ones are
@@ -684,10 +685,23 @@ def names_subject(text: str, subject: str) -> bool:
     return written_subjects(text, subject) > 0
 
 
+def subject_parts(subject: str) -> list[str]:
+    """The subjects joined by "and" in ``subject``, as the planner joins two subjects ("lions and tigers");
+    one subject is its own only part.
+
+    Args:
+        subject: The subject as the planner read it.
+
+    Returns:
+        The parts, in order, none empty.
+    """
+    return [p for p in re.split(r"\s+and\s+", subject) if p.strip()]
+
+
 def written_subjects(text: str, subject: str) -> int:
     """How many of the subjects joined by "and" in ``subject`` ``text`` writes (:func:`names_subject`);
     all of them when it writes the whole phrase ("Wind and solar power")."""
-    parts = [p for p in re.split(r"\s+and\s+", subject) if p.strip()]
+    parts = subject_parts(subject)
     if writes_phrase(text, subject):
         return len(parts) or 1
     return sum(writes_phrase(text, part) for part in parts) if len(parts) > 1 else 0

@@ -30,6 +30,7 @@ from reportgen.agents.ranking import (
     of_its_own_kind,
     phrase_at,
     rank_sentences,
+    subject_parts,
     terms,
     unnamed,
     with_antecedents,
@@ -248,8 +249,9 @@ def _writes_subject(text: str, title: str, subject: str, lang: str, core: str = 
     Returns:
         True when the sentence is on the subject by what it writes.
     """
-    text = unnamed(text, bare_title(title), terms(subject, lang), lang)
-    written = [part for part in re.split(r"\s+and\s+", subject) if writes_phrase(text, part)]
+    for part in subject_parts(subject):  # each subject judged alone: "The tiger shark" is named after tigers
+        text = unnamed(text, bare_title(title), terms(part, lang), lang)  # (the planner's unnamed_each)
+    written = [part for part in subject_parts(subject) if writes_phrase(text, part)]
     return names_subject(text, subject) and not compared_only(text, subject) and not (
         core and of_its_own_kind(text, title, subject, core, lang)) and not (
         written and all(listed(text, part, lang) for part in written))  # "…, tree ferns, bananas, and bamboos"
@@ -267,7 +269,7 @@ def _as_topic(text: str, subject: str) -> bool:
     "The band comprised vocalist Robert Plant, guitarist Jimmy Page, bass-guitarist …" for the bass.
     """
     body = OPENING_PHRASE.sub("", text, count=1)
-    parts = [subject, *(p for p in re.split(r"\s+and\s+", subject) if p.strip())]
+    parts = [subject, *subject_parts(subject)]
     return any((at := phrase_at(body, part)) is not None and at <= TOPIC_POSITION for part in parts)
 
 
