@@ -792,3 +792,57 @@ def test_with_two_subjects_a_sentence_writing_one_only_in_a_name_after_it_is_not
     assert not _writes_subject(shark, "Tiger shark", "tigers", "en")  # one subject: as before
     assert _writes_subject("The tiger is the largest living cat.", "Tiger", "lions and tigers", "en")
     assert _writes_subject("Lions and tigers can interbreed in captivity.", "Liger", "lions and tigers", "en")
+
+
+def _intro_and_conclusion(tmp_path, subject: str, notes: list[Passage], section_title: str):
+    """The sentences the writer's introduction and conclusion quote from ``notes`` beside one body section."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    ctx = RunContext(topic=subject, lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    section = {"id": "s1", "title": section_title, "sentences": [{"text": f"{section_title} is a subject."}]}
+    inputs = {"notes": [p.model_dump() for p in notes], "subject": subject, "section_1": section}
+    out = {}
+    for kind in ("introduction", "conclusion"):
+        task = Task(id=kind, agent="writer", kind=kind, section=kind, aim=kind)
+        sentences = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
+        out[kind] = [s["text"] for s in sentences]
+    return out["introduction"], out["conclusion"]
+
+
+def test_the_introduction_leaves_the_conclusion_a_sentence_on_the_subject(tmp_path):
+    """Readers found 12 of 14 reports without a conclusion: the introduction took every sentence on the subject
+    the short summaries hold. With more than three, it leaves its last one writing the subject as what it is
+    about to the conclusion; no sentence is quoted twice."""
+    organ = _passage("Organ (biology)", (
+        "In a multicellular organism, an organ is a collection of tissues joined to serve a common function. "
+        "In the hierarchy of life, an organ lies between tissue and an organ system. "
+        "Tissues are formed from cells of the same type that act together in a function. "
+        "Tissues of different types combine to form an organ which has a specific function. "
+        "Two or more organs working together in one body function form an organ system."))
+    intro, conclusion = _intro_and_conclusion(tmp_path, "Organ", [organ], "Tissue")
+    assert "Two or more organs working together in one body function form an organ system." in conclusion
+    assert len(intro) >= 3 and not set(intro) & set(conclusion)
+    assert intro[0].startswith("In a multicellular organism")
+    # a sentence not about the subject, though of its own article, is not what a conclusion leaves with
+    assert "Tissues are formed from cells of the same type that act together in a function." not in conclusion
+    # three sentences or fewer: the introduction keeps them all
+    short = _passage("Organ (biology)", ". ".join(organ.text.split(". ")[:3]) + ".")
+    intro, conclusion = _intro_and_conclusion(tmp_path, "Organ", [short], "Tissue")
+    assert len(intro) == 3 and not conclusion
+
+
+def test_a_section_titled_with_the_subjects_word_leaves_the_subjects_article_to_open_the_report(tmp_path):
+    """A section on one earthquake ("1755 Lisbon earthquake") is on a thing of the subject's kind, not on a second
+    subject: the introduction still opens on the subject's own article's definition, which its list of other
+    names ("a quake, tremor, or temblor") had kept out (it then closed the report as its conclusion)."""
+    quake = _passage("Earthquake", (
+        "An earthquake, also called a quake, tremor, or temblor, is the shaking of the Earth's surface. "
+        "Earthquakes can range in intensity, from those so weak they cannot be felt to violent ones."))
+    intro = _introduction(tmp_path, "Earthquake", [quake], "1755 Lisbon earthquake")
+    assert intro[0].startswith("An earthquake, also called a quake")

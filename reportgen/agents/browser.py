@@ -160,11 +160,11 @@ def keep_to_sense(found: list[Passage], sense: list[str], ctx: RunContext, subje
     # instrument" had closed a report's introduction. Among 50, the music texts were still too few to make
     # a sense; from 100 on the flags no longer change.
     try:
-        seen = set(texts)
-        context = [t for p in ctx.search.search(subject, k=PLAN_SEARCH_K)
-                   if (t := f"{p.title} {p.text}") not in seen and not seen.add(t)]
+        wider = ctx.search.search(subject, k=PLAN_SEARCH_K)
     except ReportgenError:  # a dead search engine: the found passages are judged among themselves
-        context = []
+        wider = []
+    found_texts = set(texts)
+    context = [t for t in dict.fromkeys(f"{p.title} {p.text}" for p in wider) if t not in found_texts]
     other = of_other_sense([*texts, *context], scorer, subject, ctx.lang)[:len(texts)]
     return [p for p, score, of_other in zip(found, scorer.scores(texts), other, strict=True)
             if p.title in set(sense) or score >= scorer.threshold and not of_other]
