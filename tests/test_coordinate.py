@@ -389,3 +389,16 @@ def test_the_unanswered_note_is_in_the_reports_language(lang, topic, words):
     report = _report_on(topic, ["Une étoile est une boule de plasma." if lang == "fr"
                                 else "Una estrella es una esfera de plasma."], lang=lang)
     assert words in report.mode_note
+
+
+def test_a_cause_said_without_the_word_and_a_british_spelling_write_the_aspect():
+    """A reader found the note false twice: "triggered … the worldwide Great Depression" says what caused it
+    without "cause", and "the striking change in colour of the leaves" writes "change color"."""
+    caused = _report_on("What caused the Great Depression?", [
+        "The crash triggered a rapid erosion of confidence that cascaded into the worldwide Great Depression."])
+    assert "No sentence" not in caused.mode_note
+    unsaid = _report_on("What caused the Great Depression?", ["The Great Depression was a severe downturn."])
+    assert "No sentence quoted here answers 'What caused the Great Depression?'" in unsaid.mode_note
+    colour = _report_on("Why do leaves change color in autumn?", [
+        "Autumn is marked by the striking change in colour of the leaves of deciduous trees."])
+    assert "No sentence" not in colour.mode_note

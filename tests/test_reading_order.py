@@ -831,6 +831,16 @@ def test_the_introduction_leaves_the_conclusion_a_sentence_on_the_subject(tmp_pa
     assert intro[0].startswith("In a multicellular organism")
     # a sentence not about the subject, though of its own article, is not what a conclusion leaves with
     assert "Tissues are formed from cells of the same type that act together in a function." not in conclusion
+    # a sentence the introduction's later sentences of its passage may lean on stays ("The agent stimulates …"
+    # after "A vaccine typically contains an agent …", which had gone to the conclusion)
+    vaccine = _passage("Vaccine", (
+        "A vaccine is a biological preparation that provides active acquired immunity to a disease. "
+        "The safety and effectiveness of vaccines has been widely studied and verified. "
+        "A vaccine typically contains an agent that resembles a disease-causing microorganism. "
+        "The agent stimulates the immune system to recognize the agent as a threat and destroy it."))
+    intro, conclusion = _intro_and_conclusion(tmp_path, "Vaccine", [vaccine], "Vaccination")
+    assert "A vaccine typically contains an agent that resembles a disease-causing microorganism." in intro
+    assert not set(intro) & set(conclusion)
     # three sentences or fewer: the introduction keeps them all
     short = _passage("Organ (biology)", ". ".join(organ.text.split(". ")[:3]) + ".")
     intro, conclusion = _intro_and_conclusion(tmp_path, "Organ", [short], "Tissue")

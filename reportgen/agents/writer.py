@@ -425,7 +425,9 @@ def _left_for_conclusion(share: list[Any], subject: str, lang: str) -> list[Any]
     :data:`INTRO_SENTENCES` on the subject), the last past its first :data:`INTRO_FLOOR` that is on the
     subject as what it is about (:func:`_writes_subject`, :func:`_as_topic`: "Two or more organs working
     together … form an organ system", not "Tissues are formed from same type cells", though of the subject's own
-    article), points back to none and is pointed back to by none. A conclusion draws on the sentences left once
+    article), points back to none and is pointed back to by none, and comes after the introduction's other
+    sentences of its passage (a reader found "The agent stimulates the body's immune system" opening a report
+    whose "A vaccine typically contains an agent …" had gone to the conclusion). A conclusion draws on the sentences left once
     the introduction took the best, and the short summaries of the offline encyclopedia leave none on the
     subject in most reports: readers found 12 of 14 reports without a conclusion, and three in 22 of
     ``make bench-quality`` had one. :data:`INTRO_FLOOR` is two: at three, six of those reports still had none.
@@ -439,9 +441,14 @@ def _left_for_conclusion(share: list[Any], subject: str, lang: str) -> list[Any]
         One sentence, or none when the share is :data:`INTRO_FLOOR` or shorter or none qualifies.
     """
     pointed = {r.after for r in share if r.after is not None}
+
+    def last_of_its_passage(r: Any) -> bool:  # "The agent stimulates …" needs "A vaccine contains an agent" first
+        return not any(o.source == r.source and o.position > r.position for o in share)
+
     for r in reversed(share[INTRO_FLOOR:]):
         title = str(r.source.get("title", ""))
-        if r.after is None and r.text not in pointed and _writes_subject(r.text, title, subject, lang) \
+        if r.after is None and r.text not in pointed and last_of_its_passage(r) \
+                and _writes_subject(r.text, title, subject, lang) \
                 and _as_topic(unnamed(r.text, bare_title(title), terms(subject, lang), lang), subject):
             return [r]
     return []

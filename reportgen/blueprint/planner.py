@@ -51,14 +51,31 @@ from reportgen.blueprint.relevance import (
     of_other_sense,
     term_counts,
 )
-from reportgen.blueprint.request import Request, asks_why, is_aspect, read_request, section_count, strip_article
+from reportgen.blueprint.request import (
+    Request,
+    asks_why,
+    is_aspect,
+    is_cause,
+    read_request,
+    section_count,
+    strip_article,
+)
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
 from reportgen.i18n import counted, join_list, labels
 from reportgen.sources.index import topic_space
 from reportgen.sources.local import is_local
 from reportgen.sources.models import Passage, SearchBackend
-from reportgen.sources.text import bare_title, fold, plural, singular, split_sentences, stopwords, tokenize
+from reportgen.sources.text import (
+    american,
+    bare_title,
+    fold,
+    plural,
+    singular,
+    split_sentences,
+    stopwords,
+    tokenize,
+)
 
 if TYPE_CHECKING:
     from reportgen.agents.registry import Registry
@@ -2044,7 +2061,9 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
     An aspect asked for ("adoption rates", the "twinkle" of "Why do stars twinkle?") is written by a sentence
     holding more than half of its terms, each as written or as a word made from it (:func:`_derived`:
     "eruption" for "erupt"): "the COVID-19 pandemic" writes of the "COVID-19 crisis", "infrastructure, vehicles,
-    and operations" not of "infrastructure challenges". A report on
+    and operations" not of "infrastructure challenges". An aspect of cause ("What caused the Great Depression?",
+    :func:`~reportgen.blueprint.request.is_cause`) is written by a sentence with a marker of cause or effect
+    (:data:`_CAUSE_MARKERS`, :data:`_EFFECT_MARKERS`: "triggered", "because of"). A report on
     stars that never says why they twinkle had read as an answer: the corpora hold no text on twinkling, and
     the report must say so near the top (issue 11: "when it holds little, the report says so"). A history
     asked for is told by its sections' time order (:func:`tells_history`), not by the word, and is not named.
@@ -2061,14 +2080,17 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
     intro = next((t for t in blueprint.tasks if t.kind == "introduction" and "subject" in t.inputs), None)
     subject = str(intro.inputs["subject"].value) if intro is not None else blueprint.subject or blueprint.topic
     asked = read_request(blueprint.topic, lang)  # a question's title, as typed, cleaned
-    written = [terms(t, lang) for t in texts]
+    written = [{american(w, lang) for w in terms(t, lang)} for t in texts]  # "colour" writes "color"
 
-    def writes(aspect: set[str]) -> bool:
-        return any(2 * sum(any(_derived(w, t, lang) for w in words) for t in aspect) > len(aspect)
-                   for words in written)
+    markers = [m[lang] for m in (_CAUSE_MARKERS, _EFFECT_MARKERS) if lang in m]
 
-    missing = [a for a in blueprint.aspects
-               if (need := terms(a, lang)) and fold(a) != _history_word(lang) and not writes(need)]
+    def writes(aspect: str) -> bool:
+        if is_cause(aspect) and any(m.search(t) for m in markers for t in texts):
+            return True  # "triggered … the worldwide Great Depression" says what caused it, without "cause"
+        need = {american(w, lang) for w in terms(aspect, lang)}
+        return any(2 * sum(any(_derived(w, t, lang) for w in words) for t in need) > len(need) for words in written)
+
+    missing = [a for a in blueprint.aspects if terms(a, lang) and fold(a) != _history_word(lang) and not writes(a)]
     if not missing:
         return ""
     words = labels(lang)

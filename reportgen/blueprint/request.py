@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from reportgen.agents.ranking import stem, terms
 from reportgen.sources.text import fold
 
-__all__ = ["DEFAULT_SECTIONS", "LONG_SECTIONS", "SHORT_SECTIONS", "Request", "asks_why", "is_aspect",
+__all__ = ["DEFAULT_SECTIONS", "LONG_SECTIONS", "SHORT_SECTIONS", "Request", "asks_why", "is_aspect", "is_cause",
            "read_request", "section_count", "strip_article"]
 
 #: Words of an instruction asking for length or brevity ("Write a comprehensive report on ..."): they set
@@ -234,7 +234,7 @@ _QUALIFIED_FRAMING = re.compile(
     re.IGNORECASE,
 )
 #: Framing words that ask what causes the subject: kept as its aspect ("the causes of the French Revolution").
-_CAUSE_WORDS = re.compile(r"\b(?:causes?|origins?|origines?|or[íi]gen(?:es)?|causas?|reasons?|raisons?|"
+_CAUSE_WORDS = re.compile(r"\b(?:causes?|caused|origins?|origines?|or[íi]gen(?:es)?|causas?|reasons?|raisons?|"
                           r"raz[óo]n(?:es)?)\b", re.IGNORECASE)
 #: Framing words that ask for the subject's history: kept as its aspect ("the history of Japan" is planned on the
 #: corpus's *History of Japan* when it holds one, :func:`reportgen.blueprint.planner.resolve_subject`).
@@ -617,7 +617,20 @@ def asks_why(request: Request) -> bool:
     Returns:
         True when the planner should look for the causes its subject's texts give.
     """
-    return request.question or any(_CAUSE_WORDS.search(a) for a in request.aspects)
+    return request.question or any(is_cause(a) for a in request.aspects)
+
+
+def is_cause(aspect: str) -> bool:
+    """Whether an aspect asks what caused the subject: "causes", "caused" ("What caused the Great Depression?"),
+    "origins", "reasons", and their French and Spanish forms.
+
+    Args:
+        aspect: One aspect of a read request (:attr:`Request.aspects`).
+
+    Returns:
+        True when the aspect is a word of cause.
+    """
+    return bool(_CAUSE_WORDS.search(aspect))
 
 
 def section_count(requested: int | None, request: Request) -> int:

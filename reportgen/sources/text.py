@@ -26,6 +26,7 @@ from typing import Any
 
 __all__ = [
     "CJK_RE",
+    "american",
     "bare_title",
     "chunk_text",
     "clean_text",
@@ -62,6 +63,26 @@ def singular(phrase: str, lang: str) -> str:
         The phrase in the singular, or the phrase itself (another language, a word already singular).
     """
     return _last_word(phrase, lang, lambda word: _inflections().singular_noun(word))
+
+
+def american(word: str, lang: str) -> str:
+    """An English word in its American spelling, by the ``breame`` library's British-American list:
+    "colour" → "color", "centre" → "center", "organisation" → "organization". A request typed one way
+    asks for what a source spelled the other way writes ("Why do leaves change color?" beside "the striking
+    change in colour of the leaves").
+
+    Args:
+        word: One word, lower case (a term of :func:`reportgen.agents.ranking.terms`).
+        lang: Its language; only English (``en``) is respelled.
+
+    Returns:
+        The American spelling, or the word itself (another language, a word spelled alike).
+    """
+    if lang != "en":
+        return word
+    from breame.spelling import get_american_spelling
+
+    return get_american_spelling(word)
 
 
 def plural(phrase: str, lang: str) -> str:
