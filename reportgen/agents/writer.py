@@ -427,10 +427,10 @@ def _left_for_conclusion(share: list[Any], subject: str, lang: str) -> list[Any]
     together … form an organ system", not "Tissues are formed from same type cells", though of the subject's own
     article), points back to none and is pointed back to by none, and comes after the introduction's other
     sentences of its passage (a reader found "The agent stimulates the body's immune system" opening a report
-    whose "A vaccine typically contains an agent …" had gone to the conclusion). A conclusion draws on the sentences left once
-    the introduction took the best, and the short summaries of the offline encyclopedia leave none on the
-    subject in most reports: readers found 12 of 14 reports without a conclusion, and three in 22 of
-    ``make bench-quality`` had one. :data:`INTRO_FLOOR` is two: at three, six of those reports still had none.
+    whose "A vaccine typically contains an agent …" had gone to the conclusion). A conclusion draws on the
+    sentences left once the introduction took the best, and the short summaries of the offline encyclopedia
+    leave none on the subject in most reports: readers found 12 of 14 reports without a conclusion, and three
+    in 22 of ``make bench-quality`` had one. :data:`INTRO_FLOOR` is two: at three, four of the 22 had one.
 
     Args:
         share: The introduction's sentences, best first (:class:`~reportgen.agents.ranking.RankedSentence`).

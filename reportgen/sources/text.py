@@ -82,7 +82,7 @@ def american(word: str, lang: str) -> str:
         return word
     from breame.spelling import get_american_spelling
 
-    return get_american_spelling(word)
+    return str(get_american_spelling(word))
 
 
 def plural(phrase: str, lang: str) -> str:
