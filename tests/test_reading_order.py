@@ -690,6 +690,9 @@ def test_the_introduction_leaves_out_sentences_naming_the_subject_only_in_compou
     # an apposition after the kind: Copernicus's book, quoted under Cicero by a reader's report
     ("The book, first printed in 1543 CE in Nuremberg, was famous.", "Nicolaus Copernicus", "en", True),
     ("The book, printed in 1543, sold well.", "Book", "en", False),
+    # an accented kind is its accented title's: "La photosynthèse est …" had never opened "Photosynthèse"
+    ("La photosynthèse est le processus bioénergétique des plantes.", "Photosynthèse", "fr", False),
+    ("La energía es una propiedad física.", "Energía", "es", False),
 ])
 def test_a_sentence_speaking_of_its_articles_subject_by_its_kind_alone_points_back(text, title, lang, expected):
     """"The rash is sometimes itchy …", of *Rubella*, stood under a section on measles: away from the sentence

@@ -141,8 +141,8 @@ def names_another(sentence: str, title: str, lang: str) -> bool:
     Returns:
         True when the sentence is quoted only after the sentence before it.
     """
-    found = _DEFINITE.get(lang, _DEFINITE["en"]).match(sentence)
-    return found is not None and stem(found.group(1)) not in terms(title, lang)
+    found = _DEFINITE.get(lang, _DEFINITE["en"]).match(sentence)  # the title's terms are accent-folded: so is the
+    return found is not None and stem(fold(found.group(1))) not in terms(title, lang)  # kind ("La photosynthèse")
 
 
 def quotable(sentence: str, position: int, lang: str) -> bool:
