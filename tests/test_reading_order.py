@@ -859,3 +859,14 @@ def test_a_section_titled_with_the_subjects_word_leaves_the_subjects_article_to_
         "Earthquakes can range in intensity, from those so weak they cannot be felt to violent ones."))
     intro = _introduction(tmp_path, "Earthquake", [quake], "1755 Lisbon earthquake")
     assert intro[0].startswith("An earthquake, also called a quake")
+
+
+def test_a_number_before_such_points_back():
+    """"Three such wars took place …" stood under *Carthage* before the Punic Wars were named: a number or
+    quantifier before "such" points back; "such as" names its own examples."""
+    from reportgen.agents.ranking import quotable
+
+    for text in ("Three such wars took place between 264 and 146 BC.", "Many such cases were reported in Asia."):
+        assert not quotable(text, 0, "en"), text
+    for text in ("Grains such as rice are staple foods.", "Examples such as these are rare in Europe."):
+        assert quotable(text, 0, "en"), text

@@ -87,6 +87,12 @@ _ANAPHORIC_OPENING = {
 }
 
 
+#: A number or quantifier before "such" points back to what the sentence before named: "Three such wars took place"
+#: (of the Punic Wars, named only before; a reader found it under *Carthage*), "Many such cases …". Not "such as"
+#: ("Examples such as rice …" names its own). English only.
+_SUCH = re.compile(r"^(?:[a-z0-9]+\s+){1,2}such\s+(?!as\b)", re.IGNORECASE)
+
+
 #: A first clause whose verb takes a pronoun as its object points back through it: "CNN labelled it one of the
 #: Seven Natural Wonders", "The Queensland National Trust named it a state icon", "Rapid urbanization has made it
 #: the country's primate city" (irregular past forms are listed) (what "it" is, the sentence
@@ -165,7 +171,8 @@ def quotable(sentence: str, position: int, lang: str) -> bool:
     bridging = _BRIDGING.get(lang, _BRIDGING["en"])
     return (not sentence.lower().startswith(_ANAPHORIC.get(lang, _ANAPHORIC["en"])) and not after.match(sentence)
             and not opening.match(sentence) and not (pointing and pointing.match(sentence))
-            and not bridging.match(sentence) and not (lang == "en" and _ANAPHORIC_UNMARKED.match(sentence)))
+            and not bridging.match(sentence)
+            and not (lang == "en" and (_ANAPHORIC_UNMARKED.match(sentence) or _SUCH.match(sentence))))
 
 
 def stem(token: str) -> str:
