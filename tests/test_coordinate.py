@@ -402,3 +402,17 @@ def test_a_cause_said_without_the_word_and_a_british_spelling_write_the_aspect()
     colour = _report_on("Why do leaves change color in autumn?", [
         "Autumn is marked by the striking change in colour of the leaves of deciduous trees."])
     assert "No sentence" not in colour.mode_note
+
+
+def test_a_comparison_no_quoted_sentence_makes_is_said_at_the_top():
+    """Both comparisons of a reader's twelve requests compared nothing, unsaid: a sentence writing both subjects,
+    not only as items of one list, sets them side by side; without one, the note says each is given alone."""
+    apart = ["Cotton is a soft, fluffy staple fibre that grows around the seeds of cotton plants.",
+             "Wool is the textile fibre obtained from sheep.",
+             "Scarves can be made from materials including wool, linen, silk, and cotton."]  # a list compares nothing
+    report = _report_on("Compare cotton and wool", apart)
+    assert "No sentence quoted here sets “cotton” and “wool” side by side" in report.mode_note
+    together = _report_on("Compare cotton and wool", [*apart, "Wool is warmer than cotton when it is wet."])
+    assert "side by side" not in together.mode_note
+    # two subjects the request does not ask to compare: no such note
+    assert "side by side" not in _report_on("Malaria and tuberculosis", ["Malaria is a disease."]).mode_note

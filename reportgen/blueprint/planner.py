@@ -38,10 +38,12 @@ from reportgen.agents.ranking import (
     of_its_own_kind,
     phrase_at,
     stem,
+    subject_parts,
     terms,
     unnamed,
     without_names,
     writes_phrase,
+    written_subjects,
 )
 from reportgen.blueprint.model import Blueprint, Task, TaskInput
 from reportgen.blueprint.relevance import (
@@ -2074,6 +2076,12 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
         texts: Every sentence the report quotes (introduction, sections, conclusion).
         lang: The report language.
 
+    A request to compare two subjects ("Compare cotton and wool", "Rome vs Carthage":
+    :attr:`~reportgen.blueprint.request.Request.compared`) is answered by a sentence writing both
+    (:func:`~reportgen.agents.ranking.written_subjects`), not only as items of one list
+    (:func:`~reportgen.agents.ranking.listed`); where none does, the note says the sections give
+    each on its own (a reader found both comparisons of twelve requests comparing nothing, unsaid).
+
     Returns:
         The note, or ``""`` when the request asks for no aspect or every one is written.
     """
@@ -2091,13 +2099,19 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
         return any(2 * sum(any(_derived(w, t, lang) for w in words) for t in need) > len(need) for words in written)
 
     missing = [a for a in blueprint.aspects if terms(a, lang) and fold(a) != _history_word(lang) and not writes(a)]
-    if not missing:
-        return ""
     words = labels(lang)
-    if asked.question and len(missing) == len(blueprint.aspects):
-        return words["unanswered"].format(asked=asked.title or asked.text, subject=subject)
-    return words["unwritten"].format(aspects=join_list([words["quoted"].format(text=a) for a in missing], lang),
-                                     subject=subject)
+    notes = []
+    parts = subject_parts(subject)
+    if asked.compared and len(parts) > 1 and not any(written_subjects(t, subject) > 1 and not all(
+            listed(t, p, lang) for p in parts) for t in texts):  # "cotton, wool, flax, nylon" compares nothing
+        notes.append(words["not_compared"].format(
+            subjects=join_list([words["quoted"].format(text=p) for p in parts], lang)))
+    if missing and asked.question and len(missing) == len(blueprint.aspects):
+        notes.append(words["unanswered"].format(asked=asked.title or asked.text, subject=subject))
+    elif missing:
+        notes.append(words["unwritten"].format(
+            aspects=join_list([words["quoted"].format(text=a) for a in missing], lang), subject=subject))
+    return " ".join(notes)
 
 
 def _writes_a_subject(passage: Passage, request: Request, lang: str) -> bool:

@@ -340,6 +340,8 @@ class Request:
         framed: The whole phrase a qualified framing word was read off ("health effects of smoking
             tobacco" for subject "smoking tobacco", aspect "health effects"): the subject again when the
             corpora title an article so (:func:`reportgen.blueprint.planner.resolve_subject`). ``""`` otherwise.
+        compared: Whether the request asks to compare its two subjects ("Compare A and B", "A versus B", "the
+            difference between A and B"), not only to cover both ("Malaria and tuberculosis").
     """
 
     text: str
@@ -353,6 +355,7 @@ class Request:
     title: str = ""
     named_as: dict[str, str] = field(default_factory=dict)
     framed: str = ""
+    compared: bool = False
 
     @property
     def subject(self) -> str:
@@ -570,7 +573,7 @@ def read_request(text: str, lang: str = "en") -> Request:
     title = _asked_title(_TRAILING_AUDIENCE.sub("", wrote) if asked else wrote, subjects, typed, lang) or title
     return Request(text=raw, subjects=subjects, aspects=aspects[:6], question=question, acronyms=acronyms,
                    alternatives=alternatives if len(subjects) == 1 else [], depth=depth, title=title,
-                   framed=framed if len(subjects) == 1 else "")
+                   framed=framed if len(subjects) == 1 else "", compared=bool(compared) and len(subjects) == 2)
 
 
 #: Most characters of a title written as the request asked (:func:`_asked_title`); a longer request is
