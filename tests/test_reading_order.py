@@ -870,3 +870,24 @@ def test_a_number_before_such_points_back():
         assert not quotable(text, 0, "en"), text
     for text in ("Grains such as rice are staple foods.", "Examples such as these are rare in Europe."):
         assert quotable(text, 0, "en"), text
+
+
+def test_a_body_sentence_writing_the_subject_only_in_a_list_does_not_name_it(tmp_path):
+    """"Scarves can be made from materials including wool, linen, silk, and cotton" stood in a section on cotton
+    (a reader's stray paragraph): another article's sentence writing the subject only as one item of a list
+    must be related to be kept, as the introduction's and the planner's rule has it."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import _about_the_subject
+
+    from fakes import FakeSearch
+
+    ctx = RunContext(topic="cotton", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    notes = [{"text": "Cotton is a soft fibre that grows in a boll around the seeds of cotton plants."}]
+    scarf = _passage("Scarf", "Scarves can be made from materials including wool, linen, silk, and cotton. "
+                              "Cotton is also the fibre of light summer scarves.")
+    ranked = rank_sentences([scarf], focus="Textile", topic="cotton", lang="en")
+    kept, _ = _about_the_subject(ranked, notes, ctx, "Textile", (), "cotton")
+    kept_texts = [s.text for s in kept]
+    assert "Cotton is also the fibre of light summer scarves." in kept_texts
+    assert "Scarves can be made from materials including wool, linen, silk, and cotton." not in kept_texts

@@ -361,6 +361,12 @@ def _about_the_subject(
         # one word of a subject of several is not the subject: "the Solar System" does not name solar power;
         # nor does a one-word subject written only in compounds its core never writes: "8,611 metres above sea
         # level" is no sentence on the sea (compounded_only), and has to be related to be kept
+        # nor does a sentence writing it only as one item of a list (the introduction's and the planner's rule:
+        # "Scarves can be made from materials including wool, linen, silk, and cotton" had stood in a section
+        # on cotton): it has to be related to be kept
+        written = [part for part in subject_parts(about) if writes_phrase(text, part)]
+        if written and all(listed(text, part, ctx.lang) for part in written):
+            return False
         if len(subject) < 2:
             return bool(subject & terms(text, ctx.lang)) and not compounded_only(text, about, core_text, ctx.lang)
         return names_subject(text, about)

@@ -48,6 +48,7 @@ from reportgen.sources.local import (
 from reportgen.sources.models import Closing, Document, Passage, SearchBackend
 from reportgen.sources.text import (
     CJK_RE,
+    american,
     bare_title,
     chunk_text,
     clean_text,
@@ -120,6 +121,7 @@ __all__ = [
     "WIKI_LICENSE",
     "WebCache",
     "WebSearch",
+    "american",
     "bare_title",
     "chunk_text",
     "clean_text",
