@@ -820,7 +820,7 @@ def _intro_and_conclusion(tmp_path, subject: str, notes: list[Passage], section_
 
 def test_the_introduction_leaves_the_conclusion_a_sentence_on_the_subject(tmp_path):
     """Readers found 12 of 14 reports without a conclusion: the introduction took every sentence on the subject
-    the short summaries hold. With more than three, it leaves its last one writing the subject as what it is
+    the short summaries hold. With more than two, it leaves its last one writing the subject as what it is
     about to the conclusion; no sentence is quoted twice."""
     organ = _passage("Organ (biology)", (
         "In a multicellular organism, an organ is a collection of tissues joined to serve a common function. "
@@ -844,7 +844,7 @@ def test_the_introduction_leaves_the_conclusion_a_sentence_on_the_subject(tmp_pa
     intro, conclusion = _intro_and_conclusion(tmp_path, "Vaccine", [vaccine], "Vaccination")
     assert "A vaccine typically contains an agent that resembles a disease-causing microorganism." in intro
     assert not set(intro) & set(conclusion)
-    # three sentences or fewer: the introduction keeps them all
+    # three sentences, the third not on the organ as what it is about: the introduction keeps them all
     short = _passage("Organ (biology)", ". ".join(organ.text.split(". ")[:3]) + ".")
     intro, conclusion = _intro_and_conclusion(tmp_path, "Organ", [short], "Tissue")
     assert len(intro) == 3 and not conclusion
