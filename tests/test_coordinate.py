@@ -399,6 +399,13 @@ def test_a_cause_said_without_the_word_and_a_british_spelling_write_the_aspect()
     assert "No sentence" not in caused.mode_note
     unsaid = _report_on("What caused the Great Depression?", ["The Great Depression was a severe downturn."])
     assert "No sentence quoted here answers 'What caused the Great Depression?'" in unsaid.mode_note
+    # what the subject causes is no cause of it: "causes" as a word does not answer (a reader's migraine report)
+    effects = _report_on("What causes migraines?", ["Migraine is a neurological disorder that causes headaches."])
+    assert "No sentence quoted here answers 'What causes migraines?'" in effects.mode_note
+    # a marker of cause must be in a sentence on the subject
+    elsewhere = _report_on("What causes migraines?", ["Migraine is a neurological disorder.",
+                                                      "Floods are often caused by heavy rain."])
+    assert "No sentence quoted here answers" in elsewhere.mode_note
     colour = _report_on("Why do leaves change color in autumn?", [
         "Autumn is marked by the striking change in colour of the leaves of deciduous trees."])
     assert "No sentence" not in colour.mode_note
@@ -412,6 +419,11 @@ def test_a_comparison_no_quoted_sentence_makes_is_said_at_the_top():
              "Scarves can be made from materials including wool, linen, silk, and cotton."]  # a list compares nothing
     report = _report_on("Compare cotton and wool", apart)
     assert "No sentence quoted here sets “cotton” and “wool” side by side" in report.mode_note
+    # one subject a list item is no comparison either ("which includes the alligators and caimans")
+    listed_one = _report_on("crocodiles vs alligators", [
+        "The term crocodile is sometimes used loosely for the order, which includes the alligators, caimans and "
+        "gharials."])
+    assert "side by side" in listed_one.mode_note
     together = _report_on("Compare cotton and wool", [*apart, "Wool is warmer than cotton when it is wet."])
     assert "side by side" not in together.mode_note
     # two subjects the request does not ask to compare: no such note

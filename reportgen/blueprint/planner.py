@@ -35,6 +35,7 @@ from reportgen.agents.ranking import (
     head_noun,
     listed,
     mentions,
+    names_subject,
     of_its_own_kind,
     phrase_at,
     stem,
@@ -2064,8 +2065,10 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
     holding more than half of its terms, each as written or as a word made from it (:func:`_derived`:
     "eruption" for "erupt"): "the COVID-19 pandemic" writes of the "COVID-19 crisis", "infrastructure, vehicles,
     and operations" not of "infrastructure challenges". An aspect of cause ("What caused the Great Depression?",
-    :func:`~reportgen.blueprint.request.is_cause`) is written by a sentence with a marker of cause or effect
-    (:data:`_CAUSE_MARKERS`, :data:`_EFFECT_MARKERS`: "triggered", "because of"). A report on
+    :func:`~reportgen.blueprint.request.is_cause`) is written only by a sentence writing the subject with a marker
+    of cause or effect (:data:`_CAUSE_MARKERS`, :data:`_EFFECT_MARKERS`: "triggered", "because of"), not by the
+    word: "Migraine is a neurological disorder that causes moderate-to-severe headaches" says what it causes. A
+    report on
     stars that never says why they twinkle had read as an answer: the corpora hold no text on twinkling, and
     the report must say so near the top (issue 11: "when it holds little, the report says so"). A history
     asked for is told by its sections' time order (:func:`tells_history`), not by the word, and is not named.
@@ -2078,8 +2081,9 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
 
     A request to compare two subjects ("Compare cotton and wool", "Rome vs Carthage":
     :attr:`~reportgen.blueprint.request.Request.compared`) is answered by a sentence writing both
-    (:func:`~reportgen.agents.ranking.written_subjects`), not only as items of one list
-    (:func:`~reportgen.agents.ranking.listed`); where none does, the note says the sections give
+    (:func:`~reportgen.agents.ranking.written_subjects`), neither as an item of a list
+    (:func:`~reportgen.agents.ranking.listed`: "The order includes the true crocodiles, the alligators and
+    caimans" compares nothing); where none does, the note says the sections give
     each on its own (a reader found both comparisons of twelve requests comparing nothing, unsaid).
 
     Returns:
@@ -2093,8 +2097,9 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
     markers = [m[lang] for m in (_CAUSE_MARKERS, _EFFECT_MARKERS) if lang in m]
 
     def writes(aspect: str) -> bool:
-        if is_cause(aspect) and any(m.search(t) for m in markers for t in texts):
-            return True  # "triggered … the worldwide Great Depression" says what caused it, without "cause"
+        if is_cause(aspect):  # "triggered … the worldwide Great Depression" says what caused it, without "cause";
+            # "Migraine is a neurological disorder that causes moderate-to-severe headaches" says what it causes
+            return any(m.search(t) and names_subject(t, subject) for m in markers for t in texts)
         need = {american(w, lang) for w in terms(aspect, lang)}
         return any(2 * sum(any(_derived(w, t, lang) for w in words) for t in need) > len(need) for words in written)
 
@@ -2102,7 +2107,7 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
     words = labels(lang)
     notes = []
     parts = subject_parts(subject)
-    if asked.compared and len(parts) > 1 and not any(written_subjects(t, subject) > 1 and not all(
+    if asked.compared and len(parts) > 1 and not any(written_subjects(t, subject) > 1 and not any(
             listed(t, p, lang) for p in parts) for t in texts):  # "cotton, wool, flax, nylon" compares nothing
         notes.append(words["not_compared"].format(
             subjects=join_list([words["quoted"].format(text=p) for p in parts], lang)))
