@@ -644,7 +644,7 @@ def test_a_candidate_that_writes_the_subject_only_in_its_own_name_of_another_thi
     docs = [*_corpus(), {"title": "Inflation Act", "text": f"The Inflation Act was a law on {act}."}]
     request = read_request("Inflation", "en")
     assert "Inflation Act" not in gather_themes(request, SpaceSearch(docs), 100, "en")[0]
-    monkeypatch.setattr(planner, "unnamed", lambda text, *args: text)
+    monkeypatch.setattr(planner, "unnamed_for", lambda text, *args: text)
     # the rule is what drops it (with of_its_own_kind's: the act is named after inflation, headed by its own word)
     monkeypatch.setattr(planner, "of_its_own_kind", lambda *args, **kwargs: False)
     assert "Inflation Act" in gather_themes(request, SpaceSearch(docs), 100, "en")[0]

@@ -13,8 +13,8 @@ __all__ = [
     "LIST_ITEMS", "LIST_ITEM_WORDS", "MENTION_PREFIX", "OPENING_PHRASE", "RankedSentence", "a_name", "about",
     "another_thing", "common_terms", "compared_only", "compounded_only", "compounds", "head_noun", "listed",
     "mentions", "named_after", "of_its_own_kind", "phrase_at", "unnamed", "names_subject", "quotable",
-    "rank_sentences", "stem", "subject_parts", "terms", "written_subjects", "with_antecedents", "without_names",
-    "writes_phrase",
+    "rank_sentences", "stem", "subject_parts", "terms", "unnamed_for", "written_subjects", "with_antecedents",
+    "without_names", "writes_phrase",
 ]
 
 #: Shortest and longest sentence quoted, in characters: shorter ones are
@@ -416,6 +416,24 @@ def unnamed(text: str, name: str, keywords: Iterable[str], lang: str) -> str:
     if not name or not named_after(name, keywords, lang):
         return text
     return re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
+
+
+def unnamed_for(text: str, name: str, subjects: Iterable[str], lang: str) -> str:
+    """``text`` without an article's name named after any one of ``subjects``, each judged alone
+    (:func:`unnamed`): *Tiger shark* is named with the tiger's word, though not with "lions and tigers".
+
+    Args:
+        text: Any text.
+        name: The article's name, without its bracketed qualifier.
+        subjects: The subjects, each a phrase ("lions", "tigers").
+        lang: The language.
+
+    Returns:
+        ``text`` with the name blanked where it is named after a subject.
+    """
+    for subject in subjects:
+        text = unnamed(text, name, terms(subject, lang), lang)
+    return text
 
 
 def writes_phrase(text: str, phrase: str) -> bool:

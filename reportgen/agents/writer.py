@@ -35,6 +35,7 @@ from reportgen.agents.ranking import (
     subject_parts,
     terms,
     unnamed,
+    unnamed_for,
     with_antecedents,
     writes_phrase,
     written_subjects,
@@ -264,8 +265,7 @@ def _writes_subject(text: str, title: str, subject: str, lang: str, core: str = 
     """
     if core and of_a_kind(title, subject, core, lang):
         return False
-    for part in subject_parts(subject):  # each subject judged alone: "The tiger shark" is named after tigers
-        text = unnamed(text, bare_title(title), terms(part, lang), lang)  # (the planner's unnamed_each)
+    text = unnamed_for(text, bare_title(title), subject_parts(subject), lang)  # "The tiger shark": after tigers
     written = [part for part in subject_parts(subject) if writes_phrase(text, part)]
     return names_subject(text, subject) and not compared_only(text, subject) and not (
         core and of_its_own_kind(text, title, subject, core, lang)) and not (
@@ -320,9 +320,14 @@ def _on_subject(text: str, title: str, subject: str, lang: str, core: str = "") 
         subject: The subject as the planner read it.
         lang: The language.
     """
-    return terms(bare_title(title), lang) == terms(subject, lang) or (
-        _writes_subject(text, title, subject, lang, core)
-        and _as_topic(unnamed(text, bare_title(title), terms(subject, lang), lang), subject))
+    return terms(bare_title(title), lang) == terms(subject, lang) or _about_it(text, title, subject, lang, core)
+
+
+def _about_it(text: str, title: str, subject: str, lang: str, core: str = "") -> bool:
+    """Whether a source sentence writes the subject (:func:`_writes_subject`) as what it is about
+    (:func:`_as_topic`), whatever its article."""
+    return _writes_subject(text, title, subject, lang, core) \
+        and _as_topic(unnamed(text, bare_title(title), terms(subject, lang), lang), subject)
 
 
 def _about_the_subject(
@@ -429,7 +434,7 @@ INTRO_FLOOR = 2
 def _left_for_conclusion(share: list[Any], subject: str, lang: str) -> list[Any]:
     """The sentence the introduction leaves to the conclusion: of its share (the first
     :data:`INTRO_SENTENCES` on the subject), the last past its first :data:`INTRO_FLOOR` that is on the
-    subject as what it is about (:func:`_writes_subject`, :func:`_as_topic`: "Two or more organs working
+    subject as what it is about (:func:`_about_it`: "Two or more organs working
     together … form an organ system", not "Tissues are formed from same type cells", though of the subject's own
     article), points back to none and is pointed back to by none, and comes after the introduction's other
     sentences of its passage (a reader found "The agent stimulates the body's immune system" opening a report
@@ -452,10 +457,8 @@ def _left_for_conclusion(share: list[Any], subject: str, lang: str) -> list[Any]
         return not any(o.source == r.source and o.position > r.position for o in share)
 
     for r in reversed(share[INTRO_FLOOR:]):
-        title = str(r.source.get("title", ""))
         if r.after is None and r.text not in pointed and last_of_its_passage(r) \
-                and _writes_subject(r.text, title, subject, lang) \
-                and _as_topic(unnamed(r.text, bare_title(title), terms(subject, lang), lang), subject):
+                and _about_it(r.text, str(r.source.get("title", "")), subject, lang):
             return [r]
     return []
 

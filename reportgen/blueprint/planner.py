@@ -41,7 +41,7 @@ from reportgen.agents.ranking import (
     stem,
     subject_parts,
     terms,
-    unnamed,
+    unnamed_for,
     without_names,
     writes_phrase,
     written_subjects,
@@ -1671,9 +1671,7 @@ def unnamed_each(text: str, name: str, request: Request, lang: str) -> str:
     Returns:
         ``text`` with the name blanked where it is named after a subject.
     """
-    for subject in request.subjects:
-        text = unnamed(text, name, terms(subject, lang), lang)
-    return text
+    return unnamed_for(text, name, request.subjects, lang)
 
 
 def _compared(text: str, request: Request) -> bool:
@@ -2068,23 +2066,23 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
     :func:`~reportgen.blueprint.request.is_cause`) is written only by a sentence writing the subject with a marker
     of cause or effect (:data:`_CAUSE_MARKERS`, :data:`_EFFECT_MARKERS`: "triggered", "because of"), not by the
     word: "Migraine is a neurological disorder that causes moderate-to-severe headaches" says what it causes. A
-    report on
-    stars that never says why they twinkle had read as an answer: the corpora hold no text on twinkling, and
-    the report must say so near the top (issue 11: "when it holds little, the report says so"). A history
-    asked for is told by its sections' time order (:func:`tells_history`), not by the word, and is not named.
+    report on stars that never says why they twinkle had read as an answer: the corpora hold no text on
+    twinkling, and the report must say so near the top (issue 11: "when it holds little, the report says so").
+    A history asked for is told by its sections' time order (:func:`tells_history`), not by the word, and is
+    not named.
+
+    A request to compare two subjects ("Compare cotton and wool", "Rome vs Carthage":
+    :attr:`~reportgen.blueprint.request.Request.compared`) is answered by a sentence writing both
+    (:func:`~reportgen.agents.ranking.written_subjects`), neither as an item of a list
+    (:func:`~reportgen.agents.ranking.listed`: "The order includes the true crocodiles, the alligators and
+    caimans" compares nothing); where none does, the note says the sections give each on its own (a reader
+    found both comparisons of twelve requests comparing nothing, unsaid).
 
     Args:
         blueprint: The report's blueprint: its aspects (:attr:`~reportgen.blueprint.model.Blueprint.aspects`),
             its request as typed, and the subject its introduction is on.
         texts: Every sentence the report quotes (introduction, sections, conclusion).
         lang: The report language.
-
-    A request to compare two subjects ("Compare cotton and wool", "Rome vs Carthage":
-    :attr:`~reportgen.blueprint.request.Request.compared`) is answered by a sentence writing both
-    (:func:`~reportgen.agents.ranking.written_subjects`), neither as an item of a list
-    (:func:`~reportgen.agents.ranking.listed`: "The order includes the true crocodiles, the alligators and
-    caimans" compares nothing); where none does, the note says the sections give
-    each on its own (a reader found both comparisons of twelve requests comparing nothing, unsaid).
 
     Returns:
         The note, or ``""`` when the request asks for no aspect or every one is written.
