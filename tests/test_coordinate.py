@@ -336,12 +336,12 @@ def test_a_sentence_nearly_the_same_as_one_quoted_is_a_repeat():
     assert repeated_sentences([one, "Three living species of whale are recognised in the Atlantic Ocean."]) == 0
 
 
-def _report_on(topic, sentences, lang="en", model=None):
+def _report_on(topic, sentences, lang="en", model=None, aspects=None):
     # the aspects and subject as plan_extractive reads them (resolved against no corpus here)
     request = read_request(topic, lang)
     bp = compile_blueprint("r", topic, ["A"], lang, subject=request.title or request.subject,
                            held=request.subject)
-    bp.aspects = list(request.aspects)
+    bp.aspects = list(request.aspects if aspects is None else aspects)
     _done(bp)
     outputs = {"write-1": _section("s1", "A", [(t, _src(f"S{i}")) for i, t in enumerate(sentences)])}
     return coordinate(bp, outputs, lang=lang, corpora=["test corpus"], model=model)
@@ -357,6 +357,10 @@ def test_a_question_no_quoted_sentence_answers_is_said_at_the_top():
     answered = _report_on("Why do stars twinkle?", ["Stars twinkle because the air bends their light.",
                                                     "The nearest star to Earth is the Sun."])
     assert "No sentence" not in answered.mode_note
+    # a question's aspects are one question: one written is an answer, the verb left unwritten is not named
+    seeing = _report_on("How does the human eye see color?", ["Color is the visual perception of light by the eye."],
+                        aspects=["see", "color"])  # as the planner resolves it: subject "human eye"
+    assert "No sentence" not in seeing.mode_note
     # a word made from the one asked ("eruption" for "erupt") writes it
     erupting = _report_on("Why do volcanoes erupt?", ["A volcanic eruption sends ash into the sky."])
     assert "No sentence" not in erupting.mode_note

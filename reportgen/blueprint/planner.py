@@ -2069,7 +2069,9 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
     report on stars that never says why they twinkle had read as an answer: the corpora hold no text on
     twinkling, and the report must say so near the top (issue 11: "when it holds little, the report says so").
     A history asked for is told by its sections' time order (:func:`tells_history`), not by the word, and is
-    not named.
+    not named. A question's aspects are parts of one question: it is said to be unanswered when none is
+    written, and nothing is said when one is ("How does the human eye see color?" is answered by sentences on
+    colour and the eye that never write "see").
 
     A request to compare two subjects ("Compare cotton and wool", "Rome vs Carthage":
     :attr:`~reportgen.blueprint.request.Request.compared`) is answered by a sentence writing both
@@ -2109,8 +2111,10 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
             listed(t, p, lang) for p in parts) for t in texts):  # "cotton, wool, flax, nylon" compares nothing
         notes.append(words["not_compared"].format(
             subjects=join_list([words["quoted"].format(text=p) for p in parts], lang)))
-    if missing and asked.question and len(missing) == len(blueprint.aspects):
-        notes.append(words["unanswered"].format(asked=asked.title or asked.text, subject=subject))
+    if asked.question:  # a question's aspects are one question: "see" and "color" in "How does the human eye
+        # see color?", which sentences on colour vision answer without the verb; it is unanswered when none is
+        if missing and len(missing) == len(blueprint.aspects):
+            notes.append(words["unanswered"].format(asked=asked.title or asked.text, subject=subject))
     elif missing:
         notes.append(words["unwritten"].format(
             aspects=join_list([words["quoted"].format(text=a) for a in missing], lang), subject=subject))
