@@ -872,6 +872,31 @@ def test_a_number_before_such_points_back():
         assert quotable(text, 0, "en"), text
 
 
+def test_one_more_of_a_kind_and_the_french_y_point_back():
+    """"Un troisième isotope, le tritium 3H, …" and "La production d'électricité y est assurée …" stood alone in a
+    section on fission (the first isotopes, and the country, named only in the sentences before): an opening on
+    one more of a kind ("A third", "Another", "Otra") and the French pronoun "y" point back. The impersonal "il y
+    a", "y compris" and the Spanish "y" of a name do not."""
+    from reportgen.agents.ranking import quotable
+
+    for text, lang in (("A third isotope, tritium, is produced in fission reactions.", "en"),
+                       ("Another name for the cello is the violoncello.", "en"),
+                       ("Un troisième isotope, le tritium 3H, instable, est produit dans les réactions.", "fr"),
+                       ("La production d'électricité y est assurée par la conversion d'une énergie primaire.", "fr"),
+                       ("On y trouve des dunes de sable et des lacs de sel.", "fr"),
+                       ("Le fleuve Saint-Laurent s'y jette à l'extrémité orientale de l'estuaire.", "fr"),
+                       ("Otra especie del género vive en los Andes.", "es"),
+                       ("Una tercera guerra estalló en 1812.", "es")):
+        assert not quotable(text, 0, lang), text
+    for text, lang in (("A thirdhand account survives in a letter of 1600.", "en"),
+                       ("En Europe, il y a deux sortes de pianos, les droits et les pianos à queue.", "fr"),
+                       ("En 2020, il n'y a pas de vaccin contre la maladie.", "fr"),
+                       ("Les métaux, y compris le fer, conduisent l'électricité.", "fr"),
+                       ("Santiago Ramón y Cajal est un histologiste espagnol.", "fr"),
+                       ("La fission nucléaire est le phénomène par lequel un noyau lourd est scindé.", "fr")):
+        assert quotable(text, 0, lang), text
+
+
 def test_a_body_sentence_writing_the_subject_only_in_a_list_does_not_name_it(tmp_path):
     """"Scarves can be made from materials including wool, linen, silk, and cotton" stood in a section on cotton
     (a reader's stray paragraph): another article's sentence writing the subject only as one item of a list

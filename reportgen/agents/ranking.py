@@ -55,13 +55,15 @@ _ANAPHORIC = {
 #: Empire, the kingdom named only the sentence before; 60 until stop 29).
 #: A bracketed group may stand in the phrase: "A member of the People's Action Party (PAP), his authoritarian
 #: governance …" (a reader found it under a section on the tiger).
-#: An impersonal "it" or "il" points nowhere: "In 2019, it was estimated that …", "En France, il existe …".
+#: An impersonal "it" or "il" points nowhere: "In 2019, it was estimated that …", "En France, il existe …",
+#: "En 2020, il n'y a pas de vaccin".
 _ANAPHORIC_AFTER = {
     "en": re.compile(r"^(?:(?:[^,;:()]|\([^()]{0,40}\)){1,100},\s+){1,2}(?:he|she|they|his|her|its|their|"
                      r"it(?!\s+(?:is|was|has\s+been|had\s+been|will\s+be)\s+"
                      r"(?:estimated|thought|believed|said|known|reported|claimed|expected|"
                      r"possible|likely|clear|common|necessary|important)))\b", re.IGNORECASE),
-    "fr": re.compile(r"^[^,;:()]{1,100},\s+(?:elle|ils|elles|il(?!\s+(?:y\s+a|existe|faut|est\s+(?:possible|probable|"
+    "fr": re.compile(r"^[^,;:()]{1,100},\s+(?:elle|ils|elles|il(?!\s+(?:(?:n')?y\s+(?:a|avait|eut)|existe|faut|"
+                     r"est\s+(?:possible|probable|"
                      r"nécessaire|clair)|semble)))\b", re.IGNORECASE),
     "es": re.compile(r"^[^,;:()]{1,100},\s+(?:él|ella|ellos|ellas)\b", re.IGNORECASE),
 }
@@ -91,6 +93,26 @@ _ANAPHORIC_OPENING = {
 #: (of the Punic Wars, named only before; a reader found it under *Carthage*), "Many such cases …". Not "such as"
 #: ("Examples such as rice …" names its own). English only.
 _SUCH = re.compile(r"^(?:[a-z0-9]+\s+){1,2}such\s+(?!as\b)", re.IGNORECASE)
+
+
+#: A sentence opening on one more of a kind points back to the ones named before: "A third isotope, tritium, is
+#: produced in fission", "Another name for the cello is …", "Un troisième isotope, le tritium 3H, …" (a reader found
+#: it in a section on fission, the first two isotopes named only in *Hydrogène*), "Otra especie …".
+_SEQUEL = {
+    "en": re.compile(r"^(?:another|(?:a|an)\s+(?:second|third|fourth|fifth|sixth|further))\s", re.IGNORECASE),
+    "fr": re.compile(r"^(?:un|une)\s+(?:autre|deuxième|second|seconde|troisième|quatrième|cinquième|sixième)\s",
+                     re.IGNORECASE),
+    "es": re.compile(r"^(?:otr[oa]s?|(?:un|una)\s+(?:segund[oa]|tercer[oa]?|cuart[oa]|quint[oa]|sext[oa]))\s",
+                     re.IGNORECASE),
+}
+
+
+#: The French pronoun "y" (there, in it) in the first clause points back to the place or thing the sentence before
+#: named: "La production d'électricité y est assurée par …" (of a country named only before; a reader found it in a
+#: section on fission), "On y trouve des dunes", "Le fleuve s'y jette". Not the impersonal "il y a", nor "y
+#: compris" (including), nor the Spanish "y" of a name ("Ramón y Cajal": a capital follows).
+_THERE_FR = re.compile(r"^(?![^,;:()]*\b(?i:il)\s+(?:n')?y\s)[^,;:()]{0,80}?(?:\s|\b[nsjmt]')y\s+(?!compris\b)"
+                       r"[a-zéèêàâîôûç]")
 
 
 #: A first clause whose verb takes a pronoun as its object points back through it: "CNN labelled it one of the
@@ -157,7 +179,8 @@ def quotable(sentence: str, position: int, lang: str) -> bool:
     Not a sentence about the source itself, nor one ending on a colon (the list it introduces is not
     quoted with it: "This concept is further refined as:"), and not one that starts by
     pointing back to an earlier sentence ("It is …", "In 1770, he …", "In 1770 he …", or "CNN labelled it …",
-    :data:`_ANAPHORIC_OBJECT`, or "Symptoms include …", :data:`_BRIDGING`), even when it opens its passage: a
+    :data:`_ANAPHORIC_OBJECT`, or "Symptoms include …", :data:`_BRIDGING`, or "A third isotope …",
+    :data:`_SEQUEL`, or the French "y", :data:`_THERE_FR`), even when it opens its passage: a
     passage may be an article's second part ("It is the essence of …" opened
     the second passage of *Om*), and an article's own first sentence names
     its subject. ``position`` (the sentence's index in its passage) no longer matters.
@@ -172,7 +195,9 @@ def quotable(sentence: str, position: int, lang: str) -> bool:
     return (not sentence.lower().startswith(_ANAPHORIC.get(lang, _ANAPHORIC["en"])) and not after.match(sentence)
             and not opening.match(sentence) and not (pointing and pointing.match(sentence))
             and not bridging.match(sentence)
-            and not (lang == "en" and (_ANAPHORIC_UNMARKED.match(sentence) or _SUCH.match(sentence))))
+            and not (lang == "en" and (_ANAPHORIC_UNMARKED.match(sentence) or _SUCH.match(sentence)))
+            and not _SEQUEL.get(lang, _SEQUEL["en"]).match(sentence)
+            and not (lang == "fr" and _THERE_FR.match(sentence)))
 
 
 def stem(token: str) -> str:
