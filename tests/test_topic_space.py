@@ -789,6 +789,32 @@ def test_a_questions_verb_is_answered_by_the_article_titled_with_its_noun(corpus
     assert "Migration of galaxies" not in themes  # it never writes the subject
 
 
+@pytest.mark.parametrize("answers", [planner.MAX_ANSWERS, 0])
+def test_the_answering_article_leads_though_the_subjects_article_names_other_themes(corpus, monkeypatch, answers):
+    """ "Why do birds migrate?" lost *Animal migration*: the subject's own article names *Passerine*, *Feather*
+    and *Moa*, and the boost of a title it names (``choose_themes``) put them first, past the answer's bonus. The
+    answering articles now lead (``planner.MAX_ANSWERS``); without that the answer is pushed out, as before."""
+    monkeypatch.setattr(planner, "MAX_ANSWERS", answers)
+    named = {title: f"{title} and inflation: prices, money, wages, banks, interest rates and markets in the "
+                    f"economy; inflation of prices." for title in ("Central bank", "Interest rate", "Wage", "Money",
+                                                                   "Price", "Market")}
+    themes = _themes_with(corpus, {**named, "Price migration": "Price migration is when inflation moves from one "
+                                   "market to the next."}, "Why does inflation migrate?", 5)
+    assert ("Price migration" in themes) is bool(answers)
+    if answers:
+        assert themes[0] == "Price migration"
+
+
+def test_a_text_causing_the_subject_answers_why_only_with_what_is_asked_of_it():
+    """ "Coronaviruses … cause diseases in mammals and birds" had led a report on "Why do birds migrate?": where
+    the question asks more of the subject than its causes, the effect writes that too (a word made from it)."""
+    request = read_request("Why do birds migrate?")
+    assert not planner.causes_it("Coronaviruses cause diseases in mammals and birds.", request, "en")
+    assert planner.causes_it("Shorter days cause birds to begin their migration south.", request, "en")
+    assert planner.causes_it("Coronaviruses cause diseases in mammals and birds.", read_request("What causes birds?"),
+                             "en")
+
+
 def test_another_kind_of_the_head_noun_standing_for_the_subject_is_no_theme(corpus):
     """*Vehicle* stands for "electric vehicle", which no passage writes: *Launch vehicle* is another vehicle, as
     *Wind power* is another power in a report on solar power (``planner._sibling``)."""

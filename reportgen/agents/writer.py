@@ -456,7 +456,9 @@ def _left_for_conclusion(share: list[Any], subject: str, lang: str) -> list[Any]
     def last_of_its_passage(r: Any) -> bool:  # "The agent stimulates …" needs "A vaccine contains an agent" first
         return not any(o.source == r.source and o.position > r.position for o in share)
 
-    for r in reversed(share[INTRO_FLOOR:]):
+    if len(share) <= INTRO_FLOOR:
+        return []
+    for r in reversed(share[1:]):  # any but the opening sentence, so long as the floor is left
         if r.after is None and r.text not in pointed and last_of_its_passage(r) \
                 and _about_it(r.text, str(r.source.get("title", "")), subject, lang):
             return [r]

@@ -469,6 +469,9 @@ KIND_FLOOR = SEMANTIC_SENSE_FLOOR
 #: blue?": the topic space puts the colour far from the sky, 0.06, but its text says why the sky is blue):
 #: it is a theme whatever its relatedness, and the first.
 ANSWER_BONUS = 1.0
+#: Most sections the answering articles lead a report with (:func:`gather_themes`), best scored first: half the
+#: default six, so the subject keeps sections of its own.
+MAX_ANSWERS = 3
 
 
 #: Least rarity (:meth:`~reportgen.blueprint.relevance.TopicSpace.rarity`, an inverse document frequency) of
@@ -1018,7 +1021,9 @@ def causes_it(text: str, request: Request, lang: str) -> bool:
     marker (:data:`_EFFECT_MARKERS`: "led to", "triggered") followed within :data:`EFFECT_WORDS` words by
     every term of a subject. *Assassination of Archduke Franz Ferdinand* ("one of the key events that led to
     World War I") answers "World War I causes", though the war's own article says nothing of its causes and
-    :func:`explained` finds nothing there.
+    :func:`explained` finds nothing there. Where the request asks more of the subject than its causes ("Why do
+    birds migrate?"), a word of that aspect, or one made from it (:func:`_derived`), is in the effect too:
+    "cause diseases in mammals and birds" says nothing of why birds migrate.
 
     Args:
         text: A candidate's text.
@@ -1031,13 +1036,18 @@ def causes_it(text: str, request: Request, lang: str) -> bool:
     marker = _EFFECT_MARKERS.get(lang)
     if marker is None:
         return False
+    # what the question asks of the subject is caused too: "Coronaviruses … cause diseases in mammals and birds"
+    # does not say why birds migrate (a reader found *Coronavirus* leading that report)
+    asked = [t for t in (terms(a, lang) for a in request.aspects if not is_cause(a)) if t]
     for sentence in split_sentences(text, lang):
         for m in marker.finditer(sentence):
             clause = _CAUSE_END.split(sentence[m.end():], maxsplit=1)[0]  # "led to a long war, and later to …"
             for subject in request.subjects:
                 wanted = terms(subject, lang)
-                held = terms(" ".join(tokenize(clause)[:EFFECT_WORDS + len(tokenize(subject))]), lang)
-                if wanted and wanted <= held:
+                words = tokenize(clause)[:EFFECT_WORDS + len(tokenize(subject)) + max(map(len, asked), default=0)]
+                held = terms(" ".join(words), lang)
+                if wanted and wanted <= held and (not asked or any(
+                        all(any(_derived(w, t, lang) for w in held) for t in aspect) for aspect in asked)):
                     return True
     return False
 
@@ -1543,6 +1553,10 @@ def gather_themes(
             own, _ = choose_themes(parts[subject].title if subject in parts else subject, scored, 0, lang)
             if own is not None and own not in leads:
                 leads.append(own)
+    # the articles answering what the request asks lead, after the subjects' own: the subject's own article names
+    # its parts, not its answer, so choose_themes's boost for a title it names had put *Passerine*, *Feather* and
+    # *Moa* before *Animal migration* for "Why do birds migrate?", which then lost its section
+    leads += [p for p in scored if p.source_id in answers and p not in leads][:MAX_ANSWERS]
     senses = {p.source_id for p in core if fold(p.title).startswith(f"{fold(request.subject).strip()} (")}
     _, themes = choose_themes(request.subject, [p for p in scored if p not in leads and p.source_id not in senses],
                               max(0, count - len(leads)), lang)
