@@ -308,7 +308,9 @@ def test_a_section_leaves_the_subjects_own_article_to_the_introduction_even_with
 
 
 def test_the_introduction_quotes_the_subjects_own_article_whole_and_in_order(tmp_path):
-    """ "Solar panels use the photovoltaic effect" is about solar power though it does not write it."""
+    """ "Solar panels use the photovoltaic effect" is about solar power though it does not write it. Of three
+    sentences, the last on the subject as what it is about is left to the conclusion (``_left_for_conclusion``:
+    any past the opening, so long as two stay); the two quoted keep their order."""
     own = ("Solar power is the conversion of sunlight into electricity. Solar panels use the photovoltaic effect "
            "to turn light into a current. Concentrated solar power systems focus sunlight with mirrors.")
     notes = [_passage("Solar power", own),
@@ -316,7 +318,6 @@ def test_the_introduction_quotes_the_subjects_own_article_whole_and_in_order(tmp
     assert _introduction(tmp_path, "Solar power", notes, "Steam turbine") == [
         "Solar power is the conversion of sunlight into electricity.",
         "Solar panels use the photovoltaic effect to turn light into a current.",
-        "Concentrated solar power systems focus sunlight with mirrors.",
     ]  # the turbine's sentence, which names neither, stays out
 
 
@@ -848,6 +849,15 @@ def test_the_introduction_leaves_the_conclusion_a_sentence_on_the_subject(tmp_pa
     short = _passage("Organ (biology)", ". ".join(organ.text.split(". ")[:3]) + ".")
     intro, conclusion = _intro_and_conclusion(tmp_path, "Organ", [short], "Tissue")
     assert len(intro) == 3 and not conclusion
+    # three sentences, one on the subject past the opening: it goes, though ranked second (*Solar power*'s
+    # article is three sentences; its report had no conclusion while one of them was about solar power)
+    solar = _passage("Solar power", (
+        "Solar power is the conversion of sunlight into electricity. Solar panels use the photovoltaic effect "
+        "to turn light into a current. Concentrated solar power systems focus sunlight with mirrors."))
+    intro, conclusion = _intro_and_conclusion(tmp_path, "Solar power", [solar], "Steam turbine")
+    assert conclusion == ["Concentrated solar power systems focus sunlight with mirrors."]
+    assert intro == ["Solar power is the conversion of sunlight into electricity.",
+                     "Solar panels use the photovoltaic effect to turn light into a current."]
 
 
 def test_a_section_titled_with_the_subjects_word_leaves_the_subjects_article_to_open_the_report(tmp_path):

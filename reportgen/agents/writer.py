@@ -433,15 +433,17 @@ INTRO_FLOOR = 2
 
 def _left_for_conclusion(share: list[Any], subject: str, lang: str) -> list[Any]:
     """The sentence the introduction leaves to the conclusion: of its share (the first
-    :data:`INTRO_SENTENCES` on the subject), the last past its first :data:`INTRO_FLOOR` that is on the
-    subject as what it is about (:func:`_about_it`: "Two or more organs working
+    :data:`INTRO_SENTENCES` on the subject) when it holds more than :data:`INTRO_FLOOR`, the last past its
+    opening sentence that is on the subject as what it is about (:func:`_about_it`: "Two or more organs working
     together … form an organ system", not "Tissues are formed from same type cells", though of the subject's own
     article), points back to none and is pointed back to by none, and comes after the introduction's other
     sentences of its passage (a reader found "The agent stimulates the body's immune system" opening a report
     whose "A vaccine typically contains an agent …" had gone to the conclusion). A conclusion draws on the
     sentences left once the introduction took the best, and the short summaries of the offline encyclopedia
     leave none on the subject in most reports: readers found 12 of 14 reports without a conclusion, and three
-    in 22 of ``make bench-quality`` had one. :data:`INTRO_FLOOR` is two: at three, four of the 22 had one.
+    in 22 of ``make bench-quality`` had one. :data:`INTRO_FLOOR` is two: at three, four of the 22 had one. Any
+    sentence past the opening may go, not only those past the floor: *Solar power*'s article is three sentences,
+    the one about solar power ranked second, and its report had no conclusion (7 of the 22 now have one, were 5).
 
     Args:
         share: The introduction's sentences, best first (:class:`~reportgen.agents.ranking.RankedSentence`).
