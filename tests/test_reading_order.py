@@ -907,6 +907,40 @@ def test_one_more_of_a_kind_and_the_french_y_point_back():
         assert quotable(text, 0, lang), text
 
 
+@pytest.mark.parametrize(("text", "lang", "alone"), [
+    # a time only the sentence before gives (a reader found the first under *Johannes Gutenberg*)
+    ("Printing by pressing an inked image onto paper appeared later that century.", "en", False),
+    ("The air raid prompted the US to declare war on Japan the next day.", "en", False),
+    ("Eris was discovered in January 2005 by a team and verified later that year.", "en", True),  # dated itself
+    ("Shakespeare was baptised in the same year as Marlowe.", "en", True),  # a comparison
+    ("Selznick reçoit aussi l'Irving G. Thalberg Memorial Award la même année.", "fr", False),
+    ("Les Jeux d'hiver sont organisés la même année que les Jeux d'été jusqu'en 1992.", "fr", True),
+    ("La guerra terminó ese mismo año con un tratado.", "es", False),
+    # what stands for a thing named before (a reader found the first two under *Feather*, no species named)
+    ("Many are brightly coloured, often with iridescent feathers.", "en", False),
+    ("The males of these species tend to have brighter plumage.", "en", False),
+    ("Both are named for him.", "en", False),
+    ("In the sense of flowing water, the word may also be applied to the inflow of the tide.", "en", False),
+    ("Most birds migrate at night.", "en", True),
+    ("The term 'flood' comes from Old English.", "en", True),  # the word is given
+    ("Some of the oldest sharks are known from the Jurassic.", "en", True),
+])
+def test_a_time_or_a_thing_named_only_before_points_back(text, lang, alone):
+    from reportgen.agents.ranking import quotable
+
+    assert quotable(text, 0, lang) is alone
+
+
+def test_the_thing_of_a_past_tense_or_a_verb_of_saying_is_its_articles_kind():
+    """ "The revolution concluded the collapse …" (in *Russian Revolution*) and "The theory holds that
+    mitochondria …" (in *Chloroplast*) read, away from the sentence before, as about whatever the section is on."""
+    from reportgen.agents.ranking import names_another
+
+    assert names_another("The revolution concluded the collapse of the empire.", "Ottoman Empire", "en")
+    assert names_another("The theory holds that mitochondria were once bacteria.", "Chloroplast", "en")
+    assert not names_another("The revolution began in 1917.", "Russian Revolution", "en")
+
+
 def test_a_body_sentence_writing_the_subject_only_in_a_list_does_not_name_it(tmp_path):
     """"Scarves can be made from materials including wool, linen, silk, and cotton" stood in a section on cotton
     (a reader's stray paragraph): another article's sentence writing the subject only as one item of a list

@@ -107,6 +107,41 @@ _SEQUEL = {
 }
 
 
+#: What stands for a thing named before, in English: a quantifier alone ("Many are brightly coloured", "Most of these
+#: species eat …", "Both are named for him"), a demonstrative after "of" or "among" ("The males of these species
+#: tend to have …", a reader found it under *Feather* with no species named), and "the word", "the term" or
+#: "the name" whose word the sentence does not give ("In the sense of "flowing water", the word may also be
+#: applied …", of *Flood*, opened an introduction on tides).
+_STANDS_FOR = re.compile(
+    r"^(?:(?:many|most|some|several|all|few|both|each|others)\s+(?:of\s+(?:them|these|those|which)\b|"
+    r"(?:are|were|have|had|can)\b)"
+    r"|[^,;:()]{0,60}\b(?:of|among)\s+(?:these|those)\b(?!\s+(?:who|which|that|whose|where|with|in|of)\b)"
+    r"|(?:[^,;:()]{1,100},\s+)?the\s+(?:word|term|name)\s+(?:is|was|may|can|has|had|comes|came|derives|derived|"
+    r"originally|first|also|itself|refers|referred|became|now|then|later)\b)", re.IGNORECASE)
+
+
+#: A time the sentence before gave: "Printing by pressing an inked image onto paper appeared later that century"
+#: (a reader found it under *Johannes Gutenberg*, the century given in another section), "… declare war on
+#: Japan the next day", "la même année", "ese mismo año". Not when the sentence gives a date or a century before it
+#: ("… in January 2005 … and verified later that year"), nor "the same year as …" (a comparison).
+_THAT_TIME = {
+    "en": re.compile(r"\b(?:that|the\s+same|the\s+following|the\s+next|the\s+previous|the\s+preceding)\s+"
+                     r"(?:year|century|decade|month|day|week|season|era)\b(?!\s+(?:as|than)\b)", re.IGNORECASE),
+    "fr": re.compile(r"\b(?:la\s+même\s+(?:année|époque)|cette\s+(?:année-là|époque)|l['’]année\s+suivante|"
+                     r"le\s+lendemain|ce\s+siècle)\b(?!\s+(?:que|d['’]|du|de)\b)", re.IGNORECASE),
+    "es": re.compile(r"\b(?:ese\s+(?:mismo\s+)?año|el\s+mismo\s+año|al\s+año\s+siguiente|esa\s+época|"
+                     r"ese\s+siglo|al\s+día\s+siguiente)\b(?!\s+(?:que|de)\b)", re.IGNORECASE),
+}
+#: A date or century before such a time: the sentence gives it itself.
+_A_DATE = re.compile(r"\d|\b(?:century|centuries|siècles?|siglos?)\b", re.IGNORECASE)
+
+
+def _at_a_time_before(sentence: str, lang: str) -> bool:
+    """Whether a sentence dates itself by a time only the sentence before gives (:data:`_THAT_TIME`)."""
+    found = _THAT_TIME.get(lang, _THAT_TIME["en"]).search(sentence)
+    return found is not None and not _A_DATE.search(sentence[:found.start()])
+
+
 #: The French pronoun "y" (there, in it) in the first clause points back to the place or thing the sentence before
 #: named: "La production d'électricité y est assurée par …" (of a country named only before; a reader found it in a
 #: section on fission), "On y trouve des dunes", "Le fleuve s'y jette". Not the impersonal "il y a", nor "y
@@ -148,7 +183,12 @@ _BRIDGING = {
 #: sentence before, it reads as about whatever the section is on (:func:`names_another`).
 _DEFINITE = {
     "en": re.compile(r"^[Tt]he\s+([a-z]+)(?:\s+(?:is|was|are|were|has|had|have|became|remains|remained|can|may|"
-                     r"bears?|consists?|lies|lay|grows?|grew)\b|\s*,)"),
+                     r"bears?|consists?|lies|lay|grows?|grew|"
+                     # a past tense or a verb of what a thing says or holds: "The revolution concluded the collapse
+                     # …", "The theory holds that mitochondria …" (a reader found both quoted away from their thing)
+                     r"[a-z]+ed|holds|states|suggests|proposes|describes|explains|includes|contains|refers|covers|"
+                     r"involves|uses|requires|provides|produces|continues|began|begins|led|took|gave|made|went|"
+                     r"came|saw|won|lost|left)\b|\s*,)"),
     "fr": re.compile(r"^(?:[Ll]es?|[Ll]a)\s+([a-zéèêàâîôûç]+)\s+(?:est|était|sont|étaient|a|avait|ont|peut|devient|"
                      r"devint|reste)\b"),
     "es": re.compile(r"^(?:[Ee]l|[Ll]os|[Ll]as?)\s+([a-záéíóúñ]+)\s+(?:es|era|son|eran|fue|fueron|ha|había|tiene|puede|"
@@ -180,7 +220,8 @@ def quotable(sentence: str, position: int, lang: str) -> bool:
     quoted with it: "This concept is further refined as:"), and not one that starts by
     pointing back to an earlier sentence ("It is …", "In 1770, he …", "In 1770 he …", or "CNN labelled it …",
     :data:`_ANAPHORIC_OBJECT`, or "Symptoms include …", :data:`_BRIDGING`, or "A third isotope …",
-    :data:`_SEQUEL`, or the French "y", :data:`_THERE_FR`), even when it opens its passage: a
+    :data:`_SEQUEL`, or "Most of these species …", :data:`_STANDS_FOR`, or "later that century",
+    :data:`_THAT_TIME`, or the French "y", :data:`_THERE_FR`), even when it opens its passage: a
     passage may be an article's second part ("It is the essence of …" opened
     the second passage of *Om*), and an article's own first sentence names
     its subject. ``position`` (the sentence's index in its passage) no longer matters.
@@ -197,6 +238,7 @@ def quotable(sentence: str, position: int, lang: str) -> bool:
             and not bridging.match(sentence)
             and not (lang == "en" and (_ANAPHORIC_UNMARKED.match(sentence) or _SUCH.match(sentence)))
             and not _SEQUEL.get(lang, _SEQUEL["en"]).match(sentence)
+            and not (lang == "en" and _STANDS_FOR.match(sentence)) and not _at_a_time_before(sentence, lang)
             and not (lang == "fr" and _THERE_FR.match(sentence)))
 
 
