@@ -805,6 +805,34 @@ def test_the_answering_article_leads_though_the_subjects_article_names_other_the
         assert themes[0] == "Price migration"
 
 
+@pytest.mark.parametrize("rule", [True, False])
+def test_half_of_a_questions_sections_write_what_it_asks(corpus, monkeypatch, rule):
+    """ "Why do birds migrate?" had *Passerine*, *Feather* and *Moa*, named by the birds' own article, and none of
+    the migratory birds (*Swallow*, *Common quail*, *American robin*): half the sections after the answers are
+    texts writing the subject and, in a sentence, a word made from the aspect (``writes_what_is_asked``);
+    without the rule they are left out, as before."""
+    if not rule:
+        monkeypatch.setattr(planner, "writes_what_is_asked", lambda *_: False)
+    named = {title: f"{title} and inflation: prices, money, wages, banks, interest rates and markets in the "
+                    f"economy; inflation of prices." for title in ("Central bank", "Interest rate", "Wage", "Money",
+                                                                   "Price", "Market")}
+    migrating = {f"Trade {i}": f"Trade {i} is a market of goods where inflation of prices and wages rises. Its "
+                               f"money is migratory, moving between banks each season." for i in (1, 2)}
+    themes = _themes_with(corpus, {**named, **migrating}, "Why does inflation migrate?", 5)
+    assert (set(migrating) <= set(themes)) is rule
+
+
+@pytest.mark.parametrize(("request_text", "text", "expected"), [
+    ("Why do birds migrate?", "The swallow is a bird. Many species are migratory.", True),
+    ("Why do birds migrate?", "The swallow is a bird. It eats insects.", False),  # the aspect unwritten
+    ("Why do birds migrate?", "Many fish are migratory.", False),  # the subject unwritten
+    ("What causes inflation?", "Inflation causes prices to rise.", False),  # a cause is no such aspect
+    ("Write a report on birds and their migration", "Birds are migratory.", False),  # no question
+])
+def test_a_text_writing_what_a_question_asks(request_text, text, expected):
+    assert planner.writes_what_is_asked(text, read_request(request_text), "en") is expected
+
+
 def test_a_text_causing_the_subject_answers_why_only_with_what_is_asked_of_it():
     """ "Coronaviruses … cause diseases in mammals and birds" had led a report on "Why do birds migrate?": where
     the question asks more of the subject than its causes, the effect writes that too (a word made from it)."""

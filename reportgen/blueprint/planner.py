@@ -1557,6 +1557,13 @@ def gather_themes(
     # its parts, not its answer, so choose_themes's boost for a title it names had put *Passerine*, *Feather* and
     # *Moa* before *Animal migration* for "Why do birds migrate?", which then lost its section
     leads += [p for p in scored if p.source_id in answers and p not in leads][:MAX_ANSWERS]
+    # a question's other half is on what it asks of the subject: texts writing both in one sentence ("Swallows
+    # migrate to Africa", a word made from the aspect counting) before the subject's other parts (Feather, Moa)
+    writing = [p for p in scored if p not in leads and p.source_id not in core_ids
+               and writes_what_is_asked(docs[p.source_id], request, lang)]
+    if writing:
+        _, asked_of_it = choose_themes(request.subject, writing, max(0, count - len(leads)) // 2, lang)
+        leads += asked_of_it
     senses = {p.source_id for p in core if fold(p.title).startswith(f"{fold(request.subject).strip()} (")}
     _, themes = choose_themes(request.subject, [p for p in scored if p not in leads and p.source_id not in senses],
                               max(0, count - len(leads)), lang)
@@ -1566,6 +1573,8 @@ def gather_themes(
     # only documents that name the subject join: the nearest neighbours of its core in the topic space
     # were tried and brought Gibbon into a section on tea plants
     spare = [p.title for p in scored if p not in chosen and p.source_id not in core_ids]
+    # a question's texts writing what it asks join first, each section taking at most MAX_COMPANIONS
+    spare = sorted(spare, key=lambda title: title not in {p.title for p in writing})
     # the periods of a history: a document joins the period it names (the Second Sino-Japanese War had joined
     # the Jōmon period, the nearest section in the topic space)
     periods = {p.title: f"{p.title} {docs[p.source_id]}" for p in scored} if _is_history(request, lang) else None
@@ -2133,6 +2142,36 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
         notes.append(words["unwritten"].format(
             aspects=join_list([words["quoted"].format(text=a) for a in missing], lang), subject=subject))
     return " ".join(notes)
+
+
+def writes_what_is_asked(text: str, request: Request, lang: str) -> bool:
+    """Whether a text writes a subject of a question and, in one sentence, what the question asks of it: every
+    word of an aspect, or a word made from it (:func:`_derived`: "migration", "migratory" for "migrate"). The
+    subject may stand in another sentence: *Swallow* says "A number of European and North American species are
+    long-distance migrants", its birds named before.
+    Aspects of cause are not counted (:func:`explained` and :func:`causes_it` judge them), nor the aspects of an
+    instruction (the paper's "adoption rates" are searched, not required).
+
+    Args:
+        text: A candidate's text.
+        request: The read request.
+        lang: The language.
+
+    Returns:
+        True when a sentence writes both; False for a request that is no question or asks only why.
+    """
+    asked = [t for t in (terms(a, lang) for a in request.aspects if not is_cause(a)) if t] if request.question else []
+    if not asked:
+        return False
+    whole = terms(text, lang)
+    if not any(subject and all(any(mentions({w}, t) for w in whole) for t in subject)
+               for subject in (terms(s, lang) for s in request.subjects)):
+        return False
+    for sentence in split_sentences(text, lang):
+        held = terms(sentence, lang)
+        if any(all(any(_derived(w, t, lang) for w in held) for t in aspect) for aspect in asked):
+            return True
+    return False
 
 
 def _writes_a_subject(passage: Passage, request: Request, lang: str) -> bool:
