@@ -795,6 +795,7 @@ def test_the_answering_article_leads_though_the_subjects_article_names_other_the
     and *Moa*, and the boost of a title it names (``choose_themes``) put them first, past the answer's bonus. The
     answering articles now lead (``planner.MAX_ANSWERS``); without that the answer is pushed out, as before."""
     monkeypatch.setattr(planner, "MAX_ANSWERS", answers)
+    monkeypatch.setattr(planner, "writes_what_is_asked", lambda *_: False)  # the answer's rule alone
     named = {title: f"{title} and inflation: prices, money, wages, banks, interest rates and markets in the "
                     f"economy; inflation of prices." for title in ("Central bank", "Interest rate", "Wage", "Money",
                                                                    "Price", "Market")}
