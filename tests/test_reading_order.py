@@ -931,6 +931,15 @@ def test_a_time_or_a_thing_named_only_before_points_back(text, lang, alone):
     assert quotable(text, 0, lang) is alone
 
 
+def test_a_sentence_whose_formula_the_plain_text_lost_is_not_quoted():
+    """ "It is denoted [U+2060 U+2060] or …": the encyclopedia's plain text keeps only the word joiners around a
+    formula; a formula that is kept ("real part 1/2" between two of them) leaves it quotable."""
+    from reportgen.agents.ranking import quotable
+
+    assert not quotable("The set of rational numbers is denoted \u2060\u2060 or \u2060\u2060 in print.", 0, "en")
+    assert quotable("The zeros have real part \u20601/2\u2060 on the critical line.", 0, "en")
+
+
 def test_the_thing_of_a_past_tense_or_a_verb_of_saying_is_its_articles_kind():
     """ "The revolution concluded the collapse …" (in *Russian Revolution*) and "The theory holds that
     mitochondria …" (in *Chloroplast*) read, away from the sentence before, as about whatever the section is on."""

@@ -142,6 +142,12 @@ def _at_a_time_before(sentence: str, lang: str) -> bool:
     return found is not None and not _A_DATE.search(sentence[:found.start()])
 
 
+#: What the offline encyclopedia's plain text leaves of a formula: two word joiners (U+2060) with nothing
+#: between them ("the transformation is applied to it: [U+2060 U+2060].", "It is denoted [U+2060 U+2060] or
+#: [U+2060 U+2060]"); 45 such in the English edition. The sentence says nothing without it.
+_LOST_FORMULA = re.compile("\u2060\\s*\u2060")
+
+
 #: The French pronoun "y" (there, in it) in the first clause points back to the place or thing the sentence before
 #: named: "La production d'électricité y est assurée par …" (of a country named only before; a reader found it in a
 #: section on fission), "On y trouve des dunes", "Le fleuve s'y jette". Not the impersonal "il y a", nor "y
@@ -227,8 +233,9 @@ def quotable(sentence: str, position: int, lang: str) -> bool:
     its subject. ``position`` (the sentence's index in its passage) no longer matters.
     """
     del position
-    if _META.search(sentence) or sentence.rstrip().endswith(":"):
-        return False  # about the source, or introducing a list the quote would not carry ("… refined as:")
+    if _META.search(sentence) or sentence.rstrip().endswith(":") or _LOST_FORMULA.search(sentence):
+        return False  # about the source, or introducing a list the quote would not carry ("… refined as:"), or
+        # writing a formula the encyclopedia's plain text lost ("It is denoted [U+2060 U+2060] or …")
     after = _ANAPHORIC_AFTER.get(lang, _ANAPHORIC_AFTER["en"])
     opening = _ANAPHORIC_OPENING.get(lang, _ANAPHORIC_OPENING["en"])
     pointing = _ANAPHORIC_OBJECT.get(lang)
