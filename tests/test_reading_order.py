@@ -907,6 +907,45 @@ def test_one_more_of_a_kind_and_the_french_y_point_back():
         assert quotable(text, 0, lang), text
 
 
+def test_a_companions_sentence_not_naming_the_subject_is_held_to_the_stricter_threshold(tmp_path, monkeypatch):
+    """In a topic space, a companion's sentence that does not name the subject had been kept at the section's own
+    threshold (0.2): "Chinese cuisine comprises cuisines originating from China" in a rice briefing, "Sir Charles
+    Kao … fibre optics" in *Internet*. It is held to :data:`OTHER_SENTENCE_THRESHOLD`, as other articles' are;
+    the section's own article keeps the lower one."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import OTHER_SENTENCE_THRESHOLD, _about_the_subject
+    from reportgen.blueprint import relevance
+
+    from fakes import FakeSearch
+
+    middle = (0.2 + OTHER_SENTENCE_THRESHOLD) / 2  # between the two thresholds
+
+    class Scored:  # the relatedness of every sentence: between the thresholds
+        threshold = 0.2
+        space = object()
+
+        def __init__(self, *_args, **_kwargs):
+            pass
+
+        def scores(self, texts):
+            return [middle for _ in texts]
+
+    monkeypatch.setattr(relevance, "Relatedness", Scored)
+    ctx = RunContext(topic="rice", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    notes = [{"text": "Rice is the seed of the grass species Oryza sativa."}]
+    own = _passage("Staple food", " ".join(f"Staple food number {i} is eaten routinely in large quantities."
+                                           for i in range(1, 7)))  # enough of its own: no fill from companions
+    companion = _passage("Chinese cuisine", "Chinese cuisine uses staple food eaten routinely in large quantities.")
+    ranked = rank_sentences([own, companion], focus="Staple food", topic="rice", lang="en")
+    assert companion.text in [s.text for s in ranked]
+    kept, _ = _about_the_subject(ranked, notes, ctx, "Staple food", ("Chinese cuisine",), "rice")
+    assert len(kept) >= 5 and companion.text not in [s.text for s in kept]
+    monkeypatch.setattr(Scored, "scores", lambda self, texts: [OTHER_SENTENCE_THRESHOLD for _ in texts])
+    kept, _ = _about_the_subject(ranked, notes, ctx, "Staple food", ("Chinese cuisine",), "rice")
+    assert companion.text in [s.text for s in kept]  # at the stricter threshold it stays
+
+
 @pytest.mark.parametrize(("text", "lang", "alone"), [
     # a time only the sentence before gives (a reader found the first under *Johannes Gutenberg*)
     ("Printing by pressing an inked image onto paper appeared later that century.", "en", False),

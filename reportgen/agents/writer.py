@@ -338,8 +338,11 @@ def _about_the_subject(
 
     A sentence is kept when it names the subject, or when its vocabulary is
     related to the subject's own passages by the one relatedness measure — at
-    its threshold for the section's own article (titled ``theme``) and its
-    ``companions``, at :data:`OTHER_SENTENCE_THRESHOLD` for other articles
+    its threshold for the section's own article (titled ``theme``), at
+    :data:`OTHER_SENTENCE_THRESHOLD` for its ``companions`` and other articles
+    (a companion's sentence had been held to the lower one: "Chinese cuisine
+    comprises cuisines originating from China" stood in a rice briefing; on
+    ``make bench-quality`` the stricter one cost the median body 11 words)
     (:class:`~reportgen.blueprint.relevance.Relatedness`, in the corpus's topic
     space when it has one, :func:`~reportgen.sources.index.topic_space`): a
     section on "Calcium carbonate" in a report on coral reefs quotes how reefs
@@ -378,7 +381,8 @@ def _about_the_subject(
 
     related: list[Any] = []
     for s, score in zip(ranked, scores, strict=True):  # a sentence reading on from a related one is related
-        cut = scorer.threshold if s.source.get("title") in own or scorer.space is None else OTHER_SENTENCE_THRESHOLD
+        # the section's own article at the threshold, its companions and other articles at the stricter one
+        cut = scorer.threshold if s.source.get("title") == theme or scorer.space is None else OTHER_SENTENCE_THRESHOLD
         if s.source.get("title") not in own and compared_only(s.text, about):
             continue  # another article's sentence likening a thing to the subject: "Mackerel species have
             # vertical "tiger-like" stripes" is no sentence on the tiger, however near the topic space puts it
