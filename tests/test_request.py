@@ -35,6 +35,10 @@ from fakes import FakeSearch
     ("Why do humans need sleep?", ["sleep"], []),
     ("How do nuclear power plants work?", ["nuclear power plants"], []),  # "work" asks how, it is no aspect
     ("How do typhoons form?", ["typhoons"], []),  # nor "form" (searched with the subject, it found Starfish)
+    # nor after the subject in an instruction: the report had said no sentence writes of "matter"
+    ("Write a report on coral reefs and why they matter", ["coral reefs"], []),
+    ("Write a report on bees and how they work", ["bees"], []),
+    ("Write a report on bees and their decline", ["bees"], ["decline"]),
     # a measure asked of the subject ("How smart are octopuses?" had been read as the subject "smart are", and
     # planned on the Smart Cities of India)
     ("How smart are octopuses?", ["octopuses"], ["intelligence"]),

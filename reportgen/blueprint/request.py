@@ -382,7 +382,7 @@ def _split_aspects(text: str, colon: bool = True) -> tuple[str, list[str]]:
         part = _tidy(_TRAILING_AUX.sub("", _ASPECT_LEAD.sub("", _tidy(part))))
         # "adoption rates and the infrastructure challenges" are two aspects
         aspects += [strip_article(a) for a in re.split(r"\s+and\s+(?:the\s+)?", part) if a.strip()]
-    return head, [a for a in aspects if len(a) > 2]
+    return head, [a for a in aspects if len(a) > 2 and is_aspect(a)]  # "and why they matter": no aspect "matter"
 
 
 def _head_aspects(head: str) -> tuple[str, list[str]]:
