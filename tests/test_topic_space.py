@@ -445,6 +445,23 @@ def test_an_article_named_with_the_subjects_words_but_headed_by_another_noun():
     assert not named_after("Anything", set(), "en")
 
 
+def test_an_article_named_with_one_word_of_the_subject_and_another_head_names_no_subject():
+    """*Coral snake* was a section of a report on coral reefs: its text writes "coral" only in "coral snakes".
+    The planner's test of a candidate naming the subject by its other words alone (``by_modifier_alone``) blanks
+    such a name (``part``); the other tests of naming do not."""
+    from reportgen.agents.ranking import named_with_a_part, terms, unnamed
+
+    reefs = terms("coral reefs", "en")
+    assert named_with_a_part("Coral snake", reefs, "en")
+    assert named_with_a_part("Solar System", terms("solar power", "en"), "en")
+    assert not named_with_a_part("Coral reef fish", reefs, "en")  # every word (named_after's case)
+    assert not named_with_a_part("Barrier reef", reefs, "en")  # headed by the subject's own noun
+    assert not named_with_a_part("Coral snake", terms("coral", "en"), "en")  # one word: named_after's case
+    text = "Coral snake. Old World coral snakes are elapid snakes."
+    assert "coral" not in terms(unnamed(text, "Coral snake", reefs, "en", part=True), "en")
+    assert unnamed(text, "Coral snake", reefs, "en") == text
+
+
 def test_a_subject_without_an_article_is_named_by_its_own_words_not_its_head_noun(monkeypatch):
     """ "Battle of Hastings" has no article: Alaric I, who won another battle, writes only its head noun and
     names another thing of its kind; Bayeux Tapestry, which writes "Hastings", names it."""
@@ -1189,6 +1206,9 @@ def test_a_candidate_naming_a_subject_of_two_words_only_by_its_other_word_as_a_n
     ("Wind turbine", "en", "Wind farms and wind-driven pumps.", "Farm", False),  # "wind" before a noun
     ("Wind turbine", "en", "A stream of charged particles from the Sun: wind farms of plasma.", "Solar wind", True),
     ("Wind turbine", "en", "A turbine turns in the wind.", "Turbine", False),  # the head noun is written
+    # its own name does not count: *Coral snake* had been a section of a report on coral reefs
+    ("Coral reef", "en", "Old World coral snakes are elapid snakes.", "Coral snake", True),
+    ("Solar power", "en", "Solar cells are the building blocks of solar panels.", "Solar cell", False),
     ("Énergie solaire", "fr", "Le panneau solaire produit du courant.", "Panneau", False),  # after its noun
     ("Énergie solaire", "fr", "Le rayonnement est solaire.", "Rayonnement", True),
 ])

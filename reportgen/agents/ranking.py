@@ -474,25 +474,37 @@ def a_name(title: str, keywords: Iterable[str], common: set[str]) -> bool:
             and any(mentions({stem(fold(words[0]))}, k) for k in keywords if k in common))
 
 
-def unnamed(text: str, name: str, keywords: Iterable[str], lang: str) -> str:
+def unnamed(text: str, name: str, keywords: Iterable[str], lang: str, part: bool = False) -> str:
     """``text`` without the name of an article named with the subject's words but headed by another noun
-    (:func:`named_after`): "the Spring and Autumn period" does not write spring, the season.
+    (:func:`named_after`): "the Spring and Autumn period" does not write spring, the season; with ``part``,
+    nor with one word of a subject of several (:func:`named_with_a_part`): "coral snakes" write no coral reef.
 
     Args:
         text: Any text.
         name: The article's name, without its bracketed qualifier.
         keywords: The subject's terms (:func:`terms`).
         lang: The language.
+        part: Blank a name with one word of the subject too (the planner's test of what names the subject).
 
     Returns:
         ``text`` with each occurrence of ``name`` blanked, or ``text`` itself when the name is the subject's.
     """
-    if not name or not named_after(name, keywords, lang):
+    if not name or not (named_after(name, keywords, lang) or part and named_with_a_part(name, keywords, lang)):
         return text
     return re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
 
 
-def unnamed_for(text: str, name: str, subjects: Iterable[str], lang: str) -> str:
+def named_with_a_part(name: str, keywords: Iterable[str], lang: str) -> bool:
+    """Whether an article's name holds a word of a subject of several words, headed by a noun of none of them:
+    *Coral snake* is named with the word of "coral reefs" but is a snake (a reader found it a section of a report
+    on coral reefs, its text writing "coral" only in "coral snakes"); *Solar System* is no solar power."""
+    wanted = set(keywords)
+    held = terms(name, lang)
+    return len(wanted) > 1 and bool(held & wanted) and not held >= wanted \
+        and not terms(head_noun(name, lang), lang) & wanted
+
+
+def unnamed_for(text: str, name: str, subjects: Iterable[str], lang: str, part: bool = False) -> str:
     """``text`` without an article's name named after any one of ``subjects``, each judged alone
     (:func:`unnamed`): *Tiger shark* is named with the tiger's word, though not with "lions and tigers".
 
@@ -501,12 +513,13 @@ def unnamed_for(text: str, name: str, subjects: Iterable[str], lang: str) -> str
         name: The article's name, without its bracketed qualifier.
         subjects: The subjects, each a phrase ("lions", "tigers").
         lang: The language.
+        part: Blank a name with one word of a subject too (:func:`unnamed`).
 
     Returns:
         ``text`` with the name blanked where it is named after a subject.
     """
     for subject in subjects:
-        text = unnamed(text, name, terms(subject, lang), lang)
+        text = unnamed(text, name, terms(subject, lang), lang, part)
     return text
 
 

@@ -41,6 +41,7 @@ from reportgen.agents.ranking import (
     stem,
     subject_parts,
     terms,
+    unnamed,
     unnamed_for,
     without_names,
     writes_phrase,
@@ -1679,7 +1680,7 @@ def taking_turns(scored: list[Passage], texts: dict[str, str], request: Request,
     return [p.model_copy(update={"score": float(len(ordered) - i)}) for i, p in enumerate(ordered)]
 
 
-def unnamed_each(text: str, name: str, request: Request, lang: str) -> str:
+def unnamed_each(text: str, name: str, request: Request, lang: str, part: bool = False) -> str:
     """``text`` without an article's name that is named with the words of a subject but headed by another noun
     (:func:`~reportgen.agents.ranking.unnamed`), each subject of the request judged alone: with "Lions vs
     tigers", *Tiger shark* is named with the tiger's word, though not with "lions and tigers", and the rest of
@@ -1690,11 +1691,14 @@ def unnamed_each(text: str, name: str, request: Request, lang: str) -> str:
         name: The article's name, without its bracketed qualifier.
         request: The read request.
         lang: The language.
+        part: Blank a name with one word of a subject too (:func:`~reportgen.agents.ranking.unnamed`): only
+            where the planner asks whether a candidate names the subject ("Old World coral snakes" do not name
+            coral reefs, and *Coral snake* had been a section of that report).
 
     Returns:
         ``text`` with the name blanked where it is named after a subject.
     """
-    return unnamed_for(text, name, request.subjects, lang)
+    return unnamed_for(text, name, request.subjects, lang, part)
 
 
 def _compared(text: str, request: Request) -> bool:
@@ -1802,7 +1806,9 @@ def by_modifier_alone(text: str, request: Request, core: list[Passage], lang: st
     "Wind turbines": *Solar wind* is a wind of the Sun, and *Machine* writes "wind" as a noun ("natural forces
     such as wind and water"), never "turbine"; neither is on wind turbines (a reader found both in that
     report). *Solar cell* writes "solar" before a noun ("solar cells", "solar energy") and stays in a report on
-    solar power. A
+    solar power. The candidate's own name does not count (:func:`~reportgen.agents.ranking.unnamed` with
+    ``part``): *Coral snake* writes "coral" only in "coral snakes", and had been a section of a report on coral
+    reefs; *Solar cell* still writes "solar panels". A
     modifier stands before its noun in English and after it in French and Spanish ("énergie solaire"), with
     only spaces or a hyphen between. :func:`gather_themes` keeps the same candidates as for
     :func:`by_head_only` (answers, kinds, the core, and what the core speaks of: *Wind*, which the Wind turbine
@@ -1827,6 +1833,8 @@ def by_modifier_alone(text: str, request: Request, core: list[Passage], lang: st
         return False
     if title and stem(head_noun(bare_title(title), lang)) in rest:
         return True  # "Solar wind": a wind, not a wind turbine
+    if title:  # "coral snakes" in *Coral snake*: its own name, headed by a noun of none of the subject's words
+        text = unnamed(text, bare_title(title), wanted, lang, part=True)
     folded, stop = fold(text), stopwords(lang)
     words = list(re.finditer(r"[^\W_]+", folded))
     for i, word in enumerate(words):
