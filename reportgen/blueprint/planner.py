@@ -1522,7 +1522,7 @@ def gather_themes(
         and not _sibling(ps[0].title, docs[sid], request, core, lang)
         and not (space is not None and sid not in answers and sid not in core_ids and sid not in kinds
                  and (by_head_only(f"{ps[0].title}. {docs[sid]}", request, core, lang)
-                      or by_modifier_alone(docs[sid], request, core, lang, ps[0].title))
+                      or by_modifier_alone(docs[sid], request, core, lang, ps[0].title, own_name=True))
                  and not spoken_of(ps[0].title, core_text, request, lang))
         and not _compared(unnamed_each(f"{ps[0].title} {docs[sid]}", bare_title(ps[0].title), request, lang),
                           request)  # "resemble a tiger's pattern", once "tiger shark" is blanked (unnamed)
@@ -1799,16 +1799,17 @@ def by_head_only(text: str, request: Request, core: list[Passage], lang: str) ->
     return bool(head and rest) and head <= held and not rest & held
 
 
-def by_modifier_alone(text: str, request: Request, core: list[Passage], lang: str, title: str = "") -> bool:
+def by_modifier_alone(text: str, request: Request, core: list[Passage], lang: str, title: str = "",
+                      own_name: bool = False) -> bool:
     """Whether a candidate names a subject of several words only by its other words, never as they modify a
     noun, or is titled by a name headed by one of them: the mirror of :func:`by_head_only`.
 
     "Wind turbines": *Solar wind* is a wind of the Sun, and *Machine* writes "wind" as a noun ("natural forces
     such as wind and water"), never "turbine"; neither is on wind turbines (a reader found both in that
     report). *Solar cell* writes "solar" before a noun ("solar cells", "solar energy") and stays in a report on
-    solar power. The candidate's own name does not count (:func:`~reportgen.agents.ranking.unnamed` with
-    ``part``): *Coral snake* writes "coral" only in "coral snakes", and had been a section of a report on coral
-    reefs; *Solar cell* still writes "solar panels". A
+    solar power. With ``own_name``, the candidate's own name does not count
+    (:func:`~reportgen.agents.ranking.unnamed` with ``part``): *Coral snake* writes "coral" only in "coral
+    snakes", and had been a section of a report on coral reefs; *Solar cell* still writes "solar panels". A
     modifier stands before its noun in English and after it in French and Spanish ("énergie solaire"), with
     only spaces or a hyphen between. :func:`gather_themes` keeps the same candidates as for
     :func:`by_head_only` (answers, kinds, the core, and what the core speaks of: *Wind*, which the Wind turbine
@@ -1820,6 +1821,7 @@ def by_modifier_alone(text: str, request: Request, core: list[Passage], lang: st
         core: The subject's core passages.
         lang: The language.
         title: The candidate's title ("" to judge the text alone).
+        own_name: Blank the candidate's own name, when a word of the subject heads none of it, before judging.
 
     Returns:
         True when the text holds the subject's other terms, not its head noun, and never as a modifier.
@@ -1833,7 +1835,7 @@ def by_modifier_alone(text: str, request: Request, core: list[Passage], lang: st
         return False
     if title and stem(head_noun(bare_title(title), lang)) in rest:
         return True  # "Solar wind": a wind, not a wind turbine
-    if title:  # "coral snakes" in *Coral snake*: its own name, headed by a noun of none of the subject's words
+    if title and own_name:  # "coral snakes" in *Coral snake*: its own name, headed by a noun of none of its words
         text = unnamed(text, bare_title(title), wanted, lang, part=True)
     folded, stop = fold(text), stopwords(lang)
     words = list(re.finditer(r"[^\W_]+", folded))
