@@ -307,6 +307,33 @@ def test_a_section_leaves_the_subjects_own_article_to_the_introduction_even_with
     assert [s["text"] for s in out] == ["A planet is a large body that orbits a star and has cleared its orbit."]
 
 
+def test_a_section_quotes_no_kind_of_its_thing_its_article_never_writes(tmp_path):
+    """ "A chemical plant is an industrial process plant" stood in the *Plant* section of a report on
+    photosynthesis: an article on a kind of the section's thing its own article never writes is none of its
+    sources, unless it names the report's subject. *Flowering plant*, which it writes, stays."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    notes = [_passage("Plant", "Plants are eukaryotes that make food by photosynthesis. Most flowering plants are "
+                               "green."),
+             _passage("Chemical plant", "A chemical plant is an industrial process plant that makes chemicals."),
+             _passage("Flowering plant", "Flowering plants are the most diverse group of land plants."),
+             _passage("Carnivorous plant", "Carnivorous plants still make sugar by photosynthesis in their leaves.")]
+    ctx = RunContext(topic="photosynthesis", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="write-1", agent="writer", kind="write", section="s1", aim="write")
+    inputs = {"notes": [p.model_dump() for p in notes], "title": "Plant", "keywords": ["plant"],
+              "section_id": "s1", "subject": "photosynthesis"}
+    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
+    titles = {s["sources"][0]["title"] for s in out}
+    assert "Chemical plant" not in titles
+    assert {"Plant", "Flowering plant", "Carnivorous plant"} <= titles
+
+
 def test_the_introduction_quotes_the_subjects_own_article_whole_and_in_order(tmp_path):
     """ "Solar panels use the photovoltaic effect" is about solar power though it does not write it. Of three
     sentences, the last on the subject as what it is about is left to the conclusion (``_left_for_conclusion``:

@@ -141,6 +141,13 @@ class WriterBrain(Brain):
             # had stood in a section on the tiger
             own_text = " ".join(p.text for p in passages if p.title == params["title"])
             passages = [p for p in passages if not another_thing(p.title, params["title"], own_text, ctx.lang)]
+            # nor is an article on a kind of the section's thing its own article never writes, unless it names the
+            # report's subject: "A chemical plant is an industrial process plant" had stood in a section on the
+            # plant of a report on photosynthesis (of_a_kind, the introduction's rule for the subject)
+            if own_text:
+                passages = [p for p in passages if p.title == params["title"]
+                            or not of_a_kind(p.title, params["title"], own_text, ctx.lang)
+                            or names_subject(p.text, params.get("subject") or ctx.topic)]
         ranked = rank_sentences(
             passages, focus=focus, topic=topic, lang=ctx.lang, exclude=exclude,
             keywords=params["keywords"], companions=params.get("companions") or (),
