@@ -307,6 +307,45 @@ def test_a_section_leaves_the_subjects_own_article_to_the_introduction_even_with
     assert [s["text"] for s in out] == ["A planet is a large body that orbits a star and has cleared its orbit."]
 
 
+def test_the_introduction_leaves_out_sentences_defining_another_thing_as_one_of_the_subjects_kind(tmp_path):
+    """ "Thrushes are small to medium-sized ground living birds" stood in the introduction of "Why do birds
+    migrate?": it is on thrushes. A sentence on a part of the subject stays ("The Caloris basin …")."""
+    notes = [_passage("Bird", "Birds are warm-blooded vertebrates with feathers and beaks."),
+             _passage("Thrush (bird)", "Thrushes are small to medium-sized ground living birds that feed on insects."),
+             _passage("Animal migration", "Many birds migrate south each autumn to find food.")]
+    intro = _introduction(tmp_path, "birds", notes, "Feather")
+    assert "Birds are warm-blooded vertebrates with feathers and beaks." in intro
+    assert "Many birds migrate south each autumn to find food." in intro
+    assert not any(s.startswith("Thrushes") for s in intro)
+
+
+def test_the_introduction_takes_back_the_bodys_sentences_on_the_subject_rather_than_open_off_it(tmp_path):
+    """ "Pumping stations … are public utility buildings" opened the report on heat pumps: the body had quoted every
+    sentence on them, and the introduction took what was left. It now takes them back (the coordinator gives the
+    body its spares), but not a section's first sentence of its own article, which the section stands on."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    on_it = "Heat pumps move heat from a cold place to a warm one using work."
+    notes = [_passage("Refrigeration", f"{on_it} Refrigeration cools a space below the room's temperature."),
+             _passage("Pumping station", "Pumping stations are public utility buildings containing pumps.")]
+    ctx = RunContext(topic="Heat pumps", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="introduction", agent="writer", kind="introduction", section="introduction", aim="intro")
+    section = {"id": "s1", "title": "Refrigeration", "sentences": [{"text": on_it}]}
+    inputs = {"notes": [p.model_dump() for p in notes], "subject": "Heat pumps", "section_1": section}
+    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
+    assert [s["text"] for s in out] == [on_it]
+    source = {"source_id": "wiki:Refrigeration", "title": "Refrigeration"}
+    inputs["section_1"] = {**section, "sentences": [{"text": on_it, "sources": [source]}]}  # its first
+    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
+    assert on_it not in [s["text"] for s in out]
+
+
 def test_a_section_quotes_no_kind_of_its_thing_its_article_never_writes(tmp_path):
     """ "A chemical plant is an industrial process plant" stood in the *Plant* section of a report on
     photosynthesis: an article on a kind of the section's thing its own article never writes is none of its
@@ -923,7 +962,9 @@ def test_one_more_of_a_kind_and_the_french_y_point_back():
                        ("On y trouve des dunes de sable et des lacs de sel.", "fr"),
                        ("Le fleuve Saint-Laurent s'y jette à l'extrémité orientale de l'estuaire.", "fr"),
                        ("Otra especie del género vive en los Andes.", "es"),
-                       ("Una tercera guerra estalló en 1812.", "es")):
+                       ("Una tercera guerra estalló en 1812.", "es"),
+                       ("Conversely, the cycle may be reversed to move heat.", "en"),
+                       ("Inversement, le cycle peut être inversé.", "fr")):
         assert not quotable(text, 0, lang), text
     for text, lang in (("A thirdhand account survives in a letter of 1600.", "en"),
                        ("En Europe, il y a deux sortes de pianos, les droits et les pianos à queue.", "fr"),

@@ -35,15 +35,17 @@ _ANAPHORIC = {
            # connectives that carry on from the sentence before: "Thereby, the machine produces …"
            "thereby", "thus", "therefore", "hence", "consequently", "furthermore", "in addition,", "as a result,",
            "nevertheless", "nonetheless", "accordingly", "likewise", "similarly,", "otherwise,", "instead,",
+           "conversely", "in turn,", "by contrast", "on the other hand",
            # an example of what the sentence before said: "For instance, cold fronts can bring bands of …"
            "for instance", "for example"),
     "fr": ("il ", "elle ", "ils ", "elles ", "cette ", "ces ", "ce ", "cela ", "son ", "sa ", "ses ", "leur ",
            "leurs ", "en revanche", "cependant", "séchée",
            "ainsi,", "donc", "de plus", "par ailleurs", "toutefois", "néanmoins", "en outre", "par conséquent",
-           "de même,"),
+           "de même,", "inversement", "à l'inverse", "à l’inverse", "en contrepartie"),
     "es": ("él ", "ella ", "ellos ", "ellas ", "esta ", "este ", "estos ", "estas ", "su ", "sus ", "sin embargo",
            "en cambio",
-           "así,", "por lo tanto", "además,", "no obstante", "asimismo", "por consiguiente", "por ello"),
+           "así,", "por lo tanto", "además,", "no obstante", "asimismo", "por consiguiente", "por ello",
+           "por el contrario", "a la inversa"),
 }
 
 

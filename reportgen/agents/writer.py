@@ -45,7 +45,7 @@ from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError
 from reportgen.render.labels import render_labels
 from reportgen.sources.models import Passage
-from reportgen.sources.text import bare_title
+from reportgen.sources.text import bare_title, fold
 
 __all__ = ["WriterBrain"]
 
@@ -169,6 +169,23 @@ class WriterBrain(Brain):
                              if p.title in sense or terms(bare_title(p.title), ctx.lang) == subject_terms)
         naming = [r for r in ranked if _writes_subject(r.text, str(r.source.get("title", "")), focus, ctx.lang,
                                                        core_text) or own(r)] if kind != "write" else []
+        if kind == "introduction" and not naming and not led and exclude:
+            # the body quoted every sentence on the subject: the introduction takes them back (the coordinator
+            # gives the body its spares in their place) rather than open on whatever is left ("Pumping stations
+            # … are public utility buildings" had opened the report on heat pumps, no sentence of it on them);
+            # not a section's first sentence of its own article, which it stands on (the coordinator's
+            # _off_heading: the IAEA's section had gone with its first sentence, on nuclear energy, and the "It
+            # was established in 1957 …" that read on from it)
+            needed = set()
+            for sec in params["sections"]:
+                needed |= {next((str(q.get("text", "")) for q in sec.get("sentences", [])
+                                 if any(src.get("title") == sec.get("title") for src in q.get("sources") or [])),
+                                "")}
+            again = rank_sentences(passages, focus=focus, topic=topic, lang=ctx.lang, exclude=needed,
+                                   keywords=params["keywords"], companions=params.get("companions") or ())
+            naming = [r for r in again if _writes_subject(r.text, str(r.source.get("title", "")), focus,
+                                                          ctx.lang, core_text) or own(r)]
+            ranked = naming or ranked
         # only sentences writing the subject, or its own article's ("Solar panels use the photovoltaic
         # effect"), open the report ("a regulated mental health profession", not "sexual and reproductive
         # health"); where sections titled by the subjects say what each is, only sentences writing them all
@@ -176,6 +193,13 @@ class WriterBrain(Brain):
         need = written_subjects(focus, focus) if led else 1
         opening = sorted((r for r in naming if written_subjects(r.text, focus) >= need or own(r)),
                          key=lambda r: -written_subjects(r.text, focus)) if naming or led else ranked  # both first
+        # another article's sentence defining its own thing as one of the subject's kind is on that thing, not on
+        # the subject: "Thrushes are small to medium-sized ground living birds" had stood in the introduction of
+        # "Why do birds migrate?" (a reader found it there); "The Caloris basin is the largest crater on Mercury" is
+        # on Mercury. The introduction only: a body section on thrushes quotes it.
+        if kind == "introduction":
+            opening = [r for r in opening if own(r) or r.source.get("title") in sense
+                       or not _defines_as_one_of(r.text, focus, ctx.lang)]
         reserved = _left_for_conclusion(opening[:INTRO_SENTENCES], focus, ctx.lang) if kind != "write" else []
         if kind == "introduction":
             ranked = [r for r in opening if r not in reserved]
@@ -277,6 +301,45 @@ def _writes_subject(text: str, title: str, subject: str, lang: str, core: str = 
     return names_subject(text, subject) and not compared_only(text, subject) and not (
         core and of_its_own_kind(text, title, subject, core, lang)) and not (
         written and all(listed(text, part, lang) for part in written))  # "…, tree ferns, bananas, and bamboos"
+
+
+#: Where a sentence's first clause ends: a mark, or a relative word ("… ground living birds that feed on insects").
+_CLAUSE_END = re.compile(r"[,;:(]|\s(?:that|which|who|whose|where|qui|que|dont|où|quien|cuyo|donde)\s",
+                         re.IGNORECASE)
+#: Words a predicate noun does not follow: "the largest crater on Mercury" is on Mercury, not one of its kind.
+_BEFORE_A_PLACE = frozenset("of in on at for from with by to into over under about near de du des en dans sur "
+                            "à au aux del el en sobre con por para".split())
+
+
+def _defines_as_one_of(text: str, subject: str, lang: str) -> bool:
+    """Whether a sentence defines another thing as one of the subject's kind: its first clause has a copula (the
+    planner's ``_COPULAS``), no word of the subject before it, and the subject's head noun last, after a word that
+    is no preposition ("Thrushes are small to medium-sized ground living birds that feed on insects"; not "The
+    Caloris basin is the largest crater on Mercury"). Such a sentence is on the other thing: a reader found the
+    thrushes opening a report on why birds migrate.
+
+    Args:
+        text: A source sentence.
+        subject: The subject as the planner read it (each of two judged alone).
+        lang: The language.
+
+    Returns:
+        True when the sentence defines another thing as a kind of the subject.
+    """
+    from reportgen.blueprint.planner import _COPULAS
+
+    words = [w.casefold() for w in re.findall(r"[^\W_]+", _CLAUSE_END.split(text, maxsplit=1)[0])]
+    verb = next((i for i, w in enumerate(words) if w in _COPULAS.get(lang, _COPULAS["en"])), None)
+    if verb is None or verb + 2 > len(words):
+        return False
+    stems = [stem(fold(w)) for w in words]
+    for part in subject_parts(subject):
+        named = [stem(fold(w)) for w in re.findall(r"[^\W_]+", part)]
+        at = len(words) - len(named)  # the subject's words close the clause, after no preposition
+        if named and at > verb + 1 and stems[at:] == named and words[at - 1] not in _BEFORE_A_PLACE \
+                and stem(fold(head_noun(part, lang))) not in stems[:verb]:
+            return True
+    return False
 
 
 def of_a_kind(title: str, subject: str, core: str, lang: str) -> bool:
