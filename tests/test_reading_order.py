@@ -34,6 +34,23 @@ def _introduction(tmp_path, subject: str, notes: list[Passage], section_title: s
     return [s["text"] for s in out]
 
 
+def _body_section(tmp_path, notes: list[Passage], title: str, subject: str) -> list[dict]:
+    """The sentences the writer's body section titled ``title`` quotes from ``notes`` in a report on ``subject``."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    ctx = RunContext(topic=subject, lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="write-1", agent="writer", kind="write", section="s1", aim="write")
+    inputs = {"notes": [p.model_dump() for p in notes], "title": title, "keywords": [title.lower()],
+              "section_id": "s1", "subject": subject}
+    return writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
+
+
 def test_a_sentence_that_points_back_follows_its_antecedent():
     ranked = rank_sentences([_passage("Penicillin", TEXT)], focus="Penicillin", topic="Antibiotic", lang="en",
                             keywords=["penicillin"])
@@ -289,21 +306,9 @@ def test_an_impersonal_pronoun_after_an_opening_phrase_points_nowhere():
 
 def test_a_section_leaves_the_subjects_own_article_to_the_introduction_even_with_a_qualifier(tmp_path):
     """ "Mercury is the smallest planet" opens the report on Mercury, not its section on planets."""
-    from reportgen.acp import MessageLog
-    from reportgen.agents.runtime import RunContext
-    from reportgen.agents.writer import WriterBrain
-    from reportgen.blueprint.model import Task
-
-    from fakes import FakeSearch
-
     notes = [_passage("Mercury (planet)", "Mercury is the smallest planet and the closest to the Sun."),
              _passage("Planet", "A planet is a large body that orbits a star and has cleared its orbit.")]
-    ctx = RunContext(topic="Mercury", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
-    writer = WriterBrain()
-    task = Task(id="write-1", agent="writer", kind="write", section="s1", aim="write")
-    inputs = {"notes": [p.model_dump() for p in notes], "title": "Planet", "keywords": ["planet"],
-              "section_id": "s1", "subject": "Mercury"}
-    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
+    out = _body_section(tmp_path, notes, "Planet", "Mercury")
     assert [s["text"] for s in out] == ["A planet is a large body that orbits a star and has cleared its orbit."]
 
 
@@ -350,24 +355,12 @@ def test_a_section_quotes_no_kind_of_its_thing_its_article_never_writes(tmp_path
     """ "A chemical plant is an industrial process plant" stood in the *Plant* section of a report on
     photosynthesis: an article on a kind of the section's thing its own article never writes is none of its
     sources, unless it names the report's subject. *Flowering plant*, which it writes, stays."""
-    from reportgen.acp import MessageLog
-    from reportgen.agents.runtime import RunContext
-    from reportgen.agents.writer import WriterBrain
-    from reportgen.blueprint.model import Task
-
-    from fakes import FakeSearch
-
     notes = [_passage("Plant", "Plants are eukaryotes that make food by photosynthesis. Most flowering plants are "
                                "green."),
              _passage("Chemical plant", "A chemical plant is an industrial process plant that makes chemicals."),
              _passage("Flowering plant", "Flowering plants are the most diverse group of land plants."),
              _passage("Carnivorous plant", "Carnivorous plants still make sugar by photosynthesis in their leaves.")]
-    ctx = RunContext(topic="photosynthesis", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
-    writer = WriterBrain()
-    task = Task(id="write-1", agent="writer", kind="write", section="s1", aim="write")
-    inputs = {"notes": [p.model_dump() for p in notes], "title": "Plant", "keywords": ["plant"],
-              "section_id": "s1", "subject": "photosynthesis"}
-    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
+    out = _body_section(tmp_path, notes, "Plant", "photosynthesis")
     titles = {s["sources"][0]["title"] for s in out}
     assert "Chemical plant" not in titles
     assert {"Plant", "Flowering plant", "Carnivorous plant"} <= titles
