@@ -12,9 +12,9 @@ from reportgen.sources.text import bare_title, fold, has_cjk, singular, split_se
 __all__ = [
     "LIST_ITEMS", "LIST_ITEM_WORDS", "MENTION_PREFIX", "OPENING_PHRASE", "RankedSentence", "a_name", "about",
     "another_thing", "common_terms", "compared_only", "compounded_only", "compounds", "head_noun", "listed",
-    "mentions", "named_after", "of_its_own_kind", "phrase_at", "unnamed", "names_subject", "quotable",
-    "rank_sentences", "stem", "subject_parts", "terms", "unnamed_for", "written_subjects", "with_antecedents",
-    "without_names", "writes_phrase",
+    "mentions", "named_after", "named_with_a_part", "of_its_own_kind", "phrase_at", "unnamed", "names_subject",
+    "quotable", "rank_sentences", "stem", "subject_parts", "terms", "unnamed_for", "written_subjects",
+    "with_antecedents", "without_names", "writes_phrase",
 ]
 
 #: Shortest and longest sentence quoted, in characters: shorter ones are
@@ -486,7 +486,8 @@ def unnamed(text: str, name: str, keywords: Iterable[str], lang: str, part: bool
         name: The article's name, without its bracketed qualifier.
         keywords: The subject's terms (:func:`terms`).
         lang: The language.
-        part: Blank a name with one word of the subject too (the planner's test of what names the subject).
+        part: Blank a name with one word of the subject too (:func:`named_with_a_part`; the planner's
+            ``by_modifier_alone``).
 
     Returns:
         ``text`` with each occurrence of ``name`` blanked, or ``text`` itself when the name is the subject's.
@@ -506,7 +507,7 @@ def named_with_a_part(name: str, keywords: Iterable[str], lang: str) -> bool:
         and not terms(head_noun(name, lang), lang) & wanted
 
 
-def unnamed_for(text: str, name: str, subjects: Iterable[str], lang: str, part: bool = False) -> str:
+def unnamed_for(text: str, name: str, subjects: Iterable[str], lang: str) -> str:
     """``text`` without an article's name named after any one of ``subjects``, each judged alone
     (:func:`unnamed`): *Tiger shark* is named with the tiger's word, though not with "lions and tigers".
 
@@ -515,13 +516,12 @@ def unnamed_for(text: str, name: str, subjects: Iterable[str], lang: str, part: 
         name: The article's name, without its bracketed qualifier.
         subjects: The subjects, each a phrase ("lions", "tigers").
         lang: The language.
-        part: Blank a name with one word of a subject too (:func:`unnamed`).
 
     Returns:
         ``text`` with the name blanked where it is named after a subject.
     """
     for subject in subjects:
-        text = unnamed(text, name, terms(subject, lang), lang, part)
+        text = unnamed(text, name, terms(subject, lang), lang)
     return text
 
 

@@ -313,10 +313,10 @@ _BEFORE_A_PLACE = frozenset("of in on at for from with by to into over under abo
 
 def _defines_as_one_of(text: str, subject: str, lang: str) -> bool:
     """Whether a sentence defines another thing as one of the subject's kind: its first clause has a copula (the
-    planner's ``_COPULAS``), no word of the subject before it, and the subject's head noun last, after a word that
-    is no preposition ("Thrushes are small to medium-sized ground living birds that feed on insects"; not "The
-    Caloris basin is the largest crater on Mercury"). Such a sentence is on the other thing: a reader found the
-    thrushes opening a report on why birds migrate.
+    planner's ``_COPULAS``), the subject's head noun not before it, and the subject's words last, after a word
+    that is no preposition ("Thrushes are small to medium-sized ground living birds that feed on insects"; not
+    "The Caloris basin is the largest crater on Mercury"). Such a sentence is on the other thing: a reader found
+    the thrushes opening a report on why birds migrate.
 
     Args:
         text: A source sentence.

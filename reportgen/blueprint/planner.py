@@ -1558,8 +1558,8 @@ def gather_themes(
     # its parts, not its answer, so choose_themes's boost for a title it names had put *Passerine*, *Feather* and
     # *Moa* before *Animal migration* for "Why do birds migrate?", which then lost its section
     leads += [p for p in scored if p.source_id in answers and p not in leads][:MAX_ANSWERS]
-    # a question's other half is on what it asks of the subject: texts writing both in one sentence ("Swallows
-    # migrate to Africa", a word made from the aspect counting) before the subject's other parts (Feather, Moa)
+    # half of a question's other sections are on what it asks of the subject: texts writing the subject and, in a
+    # sentence, a word made from the aspect ("It is mainly migratory", of *Common quail*), before its other parts
     writing = [p for p in scored if p not in leads and p.source_id not in core_ids
                and writes_what_is_asked(docs[p.source_id], request, lang)]
     if writing:
@@ -1680,7 +1680,7 @@ def taking_turns(scored: list[Passage], texts: dict[str, str], request: Request,
     return [p.model_copy(update={"score": float(len(ordered) - i)}) for i, p in enumerate(ordered)]
 
 
-def unnamed_each(text: str, name: str, request: Request, lang: str, part: bool = False) -> str:
+def unnamed_each(text: str, name: str, request: Request, lang: str) -> str:
     """``text`` without an article's name that is named with the words of a subject but headed by another noun
     (:func:`~reportgen.agents.ranking.unnamed`), each subject of the request judged alone: with "Lions vs
     tigers", *Tiger shark* is named with the tiger's word, though not with "lions and tigers", and the rest of
@@ -1691,14 +1691,11 @@ def unnamed_each(text: str, name: str, request: Request, lang: str, part: bool =
         name: The article's name, without its bracketed qualifier.
         request: The read request.
         lang: The language.
-        part: Blank a name with one word of a subject too (:func:`~reportgen.agents.ranking.unnamed`): only
-            where the planner asks whether a candidate names the subject ("Old World coral snakes" do not name
-            coral reefs, and *Coral snake* had been a section of that report).
 
     Returns:
         ``text`` with the name blanked where it is named after a subject.
     """
-    return unnamed_for(text, name, request.subjects, lang, part)
+    return unnamed_for(text, name, request.subjects, lang)
 
 
 def _compared(text: str, request: Request) -> bool:
@@ -2156,11 +2153,11 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
 
 def writes_what_is_asked(text: str, request: Request, lang: str) -> bool:
     """Whether a text writes a subject of a question and, in one sentence, what the question asks of it: every
-    word of an aspect, or a word made from it (:func:`_derived`: "migration", "migratory" for "migrate"). The
-    subject may stand in another sentence: *Swallow* says "A number of European and North American species are
-    long-distance migrants", its birds named before.
-    Aspects of cause are not counted (:func:`explained` and :func:`causes_it` judge them), nor the aspects of an
-    instruction (the paper's "adoption rates" are searched, not required).
+    word of an aspect, or a word made from it (:func:`_derived`: "migration", "migratory" for "migrate").
+    The subject may stand in another sentence: *Common quail* says "It is mainly migratory, breeding in the
+    western Palearctic …", after naming it a game bird. Aspects of cause are not counted (:func:`explained`
+    and :func:`causes_it` judge them), nor the aspects of an instruction (the paper's "adoption rates" are
+    searched, not required).
 
     Args:
         text: A candidate's text.
@@ -2168,7 +2165,8 @@ def writes_what_is_asked(text: str, request: Request, lang: str) -> bool:
         lang: The language.
 
     Returns:
-        True when a sentence writes both; False for a request that is no question or asks only why.
+        True when the text writes a subject and a sentence of it an aspect; False for a request that is no
+        question or asks only why.
     """
     asked = [t for t in (terms(a, lang) for a in request.aspects if not is_cause(a)) if t] if request.question else []
     if not asked:
