@@ -1020,6 +1020,9 @@ def test_a_companions_sentence_not_naming_the_subject_is_held_to_the_stricter_th
     ("Many are brightly coloured, often with iridescent feathers.", "en", False),
     ("The males of these species tend to have brighter plumage.", "en", False),
     ("Both are named for him.", "en", False),
+    ("A member of this family is also called a felid.", "en", False),
+    ("Members of this genus are small, active predators.", "en", False),
+    ("The blackberry is a fruit of the genus Rubus, and hybrids among these species are common.", "en", True),
     ("In the sense of flowing water, the word may also be applied to the inflow of the tide.", "en", False),
     ("Most birds migrate at night.", "en", True),
     ("The term 'flood' comes from Old English.", "en", True),  # the word is given

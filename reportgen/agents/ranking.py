@@ -111,13 +111,16 @@ _SEQUEL = {
 
 #: What stands for a thing named before, in English: a quantifier alone ("Many are brightly coloured", "Most of these
 #: species eat …", "Both are named for him"), a demonstrative after "of" or "among" ("The males of these species
-#: tend to have …", a reader found it under *Feather* with no species named), and "the word", "the term" or
-#: "the name" whose word the sentence does not give ("In the sense of "flowing water", the word may also be
-#: applied …", of *Flood*, opened an introduction on tides).
+#: tend to have …", a reader found it under *Feather* with no species named), or before a rank in the first clause
+#: ("A member of this family is also called a felid", alone under *Felidae* in "Why do cats purr?"), and "the
+#: word", "the term" or "the name" whose word the sentence does not give ("In the sense of "flowing water", the
+#: word may also be applied …", of *Flood*, opened an introduction on tides).
 _STANDS_FOR = re.compile(
     r"^(?:(?:many|most|some|several|all|few|both|each|others)\s+(?:of\s+(?:them|these|those|which)\b|"
     r"(?:are|were|have|had|can)\b)"
     r"|[^,;:()]{0,60}\b(?:of|among)\s+(?:these|those)\b(?!\s+(?:who|which|that|whose|where|with|in|of)\b)"
+    r"|[^,;:()]{0,80}\b(?:of|among|in)\s+(?:this|these|those)\s+(?:family|families|genus|genera|group|groups|"
+    r"species|order|orders|subfamily|class|kinds?|types?)\b"
     r"|(?:[^,;:()]{1,100},\s+)?the\s+(?:word|term|name)\s+(?:is|was|may|can|has|had|comes|came|derives|derived|"
     r"originally|first|also|itself|refers|referred|became|now|then|later)\b)", re.IGNORECASE)
 
