@@ -364,6 +364,13 @@ def test_a_question_no_quoted_sentence_answers_is_said_at_the_top():
     # a word made from the one asked ("eruption" for "erupt") writes it
     erupting = _report_on("Why do volcanoes erupt?", ["A volcanic eruption sends ash into the sky."])
     assert "No sentence" not in erupting.mode_note
+    # an aspect written only as one item of a list is named, not written of ("Why do cats purr?" was read as
+    # answered by "Cat communication includes meowing, purring, trilling, hissing …")
+    listing = _report_on("Why do cats purr?", ["Cat communication includes meowing, purring, trilling, hissing, "
+                                               "growling and scent marking."])
+    assert "No sentence quoted here answers 'Why do cats purr?'" in listing.mode_note
+    purring = _report_on("Why do cats purr?", ["Cats purr when they are content, and also when hurt."])
+    assert "No sentence" not in purring.mode_note
 
 
 def test_aspects_no_quoted_sentence_writes_are_named_at_the_top():

@@ -2092,7 +2092,9 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
     An aspect asked for ("adoption rates", the "twinkle" of "Why do stars twinkle?") is written by a sentence
     holding more than half of its terms, each as written or as a word made from it (:func:`_derived`:
     "eruption" for "erupt"): "the COVID-19 pandemic" writes of the "COVID-19 crisis", "infrastructure, vehicles,
-    and operations" not of "infrastructure challenges". An aspect of cause ("What caused the Great Depression?",
+    and operations" not of "infrastructure challenges"; nor does a sentence writing it only as one item of a list
+    (:func:`~reportgen.agents.ranking.listed`: "Cat communication includes meowing, purring, trilling …" does not
+    say why cats purr). An aspect of cause ("What caused the Great Depression?",
     :func:`~reportgen.blueprint.request.is_cause`) is written only by a sentence writing the subject with a marker
     of cause or effect (:data:`_CAUSE_MARKERS`, :data:`_EFFECT_MARKERS`: "triggered", "because of"), not by the
     word: "Migraine is a neurological disorder that causes moderate-to-severe headaches" says what it causes. A
@@ -2131,7 +2133,15 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
             # "Migraine is a neurological disorder that causes moderate-to-severe headaches" says what it causes
             return any(m.search(t) and names_subject(t, subject) for m in markers for t in texts)
         need = {american(w, lang) for w in terms(aspect, lang)}
-        return any(2 * sum(any(_derived(w, t, lang) for w in words) for t in need) > len(need) for words in written)
+        for text, words in zip(texts, written, strict=True):
+            if 2 * sum(any(_derived(w, t, lang) for w in words) for t in need) <= len(need):
+                continue
+            # written only as one item of a list, it is named, not written of: "Cat communication includes
+            # meowing, purring, trilling, hissing …" says nothing of why cats purr (the comparison's rule)
+            made = [w for w in words if any(_derived(w, t, lang) for t in need)]
+            if not all(listed(text, w, lang) for w in made):
+                return True
+        return False
 
     missing = [a for a in blueprint.aspects if terms(a, lang) and fold(a) != _history_word(lang) and not writes(a)]
     words = labels(lang)
