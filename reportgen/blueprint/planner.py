@@ -1039,7 +1039,7 @@ def causes_it(text: str, request: Request, lang: str) -> bool:
         return False
     # what the question asks of the subject is caused too: "Coronaviruses … cause diseases in mammals and birds"
     # does not say why birds migrate (a reader found *Coronavirus* leading that report)
-    asked = [t for t in (terms(a, lang) for a in request.aspects if not is_cause(a)) if t]
+    asked = _asked_of_it(request, lang)
     for sentence in split_sentences(text, lang):
         for m in marker.finditer(sentence):
             clause = _CAUSE_END.split(sentence[m.end():], maxsplit=1)[0]  # "led to a long war, and later to …"
@@ -1047,8 +1047,7 @@ def causes_it(text: str, request: Request, lang: str) -> bool:
                 wanted = terms(subject, lang)
                 words = tokenize(clause)[:EFFECT_WORDS + len(tokenize(subject)) + max(map(len, asked), default=0)]
                 held = terms(" ".join(words), lang)
-                if wanted and wanted <= held and (not asked or any(
-                        all(any(_derived(w, t, lang) for w in held) for t in aspect) for aspect in asked)):
+                if wanted and wanted <= held and (not asked or any(_writes_aspect(held, a, lang) for a in asked)):
                     return True
     return False
 
@@ -1575,7 +1574,8 @@ def gather_themes(
     # were tried and brought Gibbon into a section on tea plants
     spare = [p.title for p in scored if p not in chosen and p.source_id not in core_ids]
     # a question's texts writing what it asks join first, each section taking at most MAX_COMPANIONS
-    spare = sorted(spare, key=lambda title: title not in {p.title for p in writing})
+    asking = {p.title for p in writing}
+    spare = sorted(spare, key=lambda title: title not in asking)
     # the periods of a history: a document joins the period it names (the Second Sino-Japanese War had joined
     # the Jōmon period, the nearest section in the topic space)
     periods = {p.title: f"{p.title} {docs[p.source_id]}" for p in scored} if _is_history(request, lang) else None
@@ -2178,18 +2178,27 @@ def writes_what_is_asked(text: str, request: Request, lang: str) -> bool:
         True when the text writes a subject and a sentence of it an aspect; False for a request that is no
         question or asks only why.
     """
-    asked = [t for t in (terms(a, lang) for a in request.aspects if not is_cause(a)) if t] if request.question else []
+    asked = _asked_of_it(request, lang) if request.question else []
     if not asked:
         return False
     whole = terms(text, lang)
     if not any(subject and all(any(mentions({w}, t) for w in whole) for t in subject)
                for subject in (terms(s, lang) for s in request.subjects)):
         return False
-    for sentence in split_sentences(text, lang):
-        held = terms(sentence, lang)
-        if any(all(any(_derived(w, t, lang) for w in held) for t in aspect) for aspect in asked):
-            return True
-    return False
+    return any(_writes_aspect(terms(sentence, lang), a, lang) for sentence in split_sentences(text, lang)
+               for a in asked)
+
+
+def _asked_of_it(request: Request, lang: str) -> list[set[str]]:
+    """The terms of each aspect a request asks of its subject, its aspects of cause left out
+    (:func:`~reportgen.blueprint.request.is_cause`: :func:`explained` and :func:`causes_it` judge those)."""
+    return [t for t in (terms(a, lang) for a in request.aspects if not is_cause(a)) if t]
+
+
+def _writes_aspect(words: set[str], aspect: set[str], lang: str) -> bool:
+    """Whether ``words`` (a sentence's :func:`~reportgen.agents.ranking.terms`) hold every term of ``aspect``, as
+    written or as a word made from it (:func:`_derived`: "migratory" for "migrate")."""
+    return all(any(_derived(w, t, lang) for w in words) for t in aspect)
 
 
 def _writes_a_subject(passage: Passage, request: Request, lang: str) -> bool:
