@@ -129,8 +129,13 @@ def test_review_a_plan_watch_it_run_and_download_every_file(tmp_path):
             assert "completed" in row.inner_text()
             page.screenshot(path=str(SHOTS / "05-list.png"), full_page=True)
             page.goto(f"{server.url}/browse/{report_id}")
-            page.click("#delete")
-            page.wait_for_url(server.url + "/browse")
+            # The form posts, the server answers 303 to the list: wait for the post's answer first, so a
+            # refusal says why (its status and page) instead of a bare navigation timeout.
+            with page.expect_response(lambda r: r.url.endswith(f"/browse/{report_id}/delete"),
+                                      timeout=60_000) as answer:
+                page.click("#delete")
+            assert answer.value.status == 303, (answer.value.status, answer.value.text()[:2000])
+            page.wait_for_url(server.url + "/browse", wait_until="domcontentloaded", timeout=60_000)
             assert page.locator(f'tr[data-report="{report_id}"]').count() == 0
             assert not errors, errors
             assert all(urlsplit(url).netloc == urlsplit(server.url).netloc for url in requested)
