@@ -1010,3 +1010,35 @@ def test_an_aspect_is_what_the_subject_bears_on_not_the_bearing(text, aspects):
 def test_a_subject_closing_on_an_aspect_noun_keeps_it_as_an_aspect(text, subjects, aspects):
     request = read_request(text, "en")
     assert request.subjects == subjects and request.aspects == aspects
+
+
+@pytest.mark.parametrize("text, lang, subjects, aspects, compared", [
+    # a subject, then a question on it after a colon or a dash: the head is what is asked about
+    ("Chess vs Go: which game is harder?", "en", ["Chess", "Go"], ["harder"], True),
+    ("iPhone vs Android - which is better?", "en", ["iPhone", "Android"], ["better"], True),
+    ("Tea or coffee: which is healthier?", "en", ["Tea", "coffee"], ["healthier"], True),  # which of two: compared
+    ("Nuclear power: is it safe?", "en", ["Nuclear power"], ["safe"], False),
+    ("Write a report on remote work — what does it cost?", "en", ["remote work"], ["cost"], False),
+    ("Thé ou café : lequel est le plus sain ?", "fr", ["Thé", "café"], ["sain"], True),
+    ("Té o café: ¿cuál es más sano?", "es", ["Té", "café"], ["sano"], True),
+])
+def test_a_question_after_its_subject_asks_about_the_subject(text, lang, subjects, aspects, compared):
+    request = read_request(text, lang)
+    assert (request.subjects, request.aspects, request.compared) == (subjects, aspects, compared)
+    assert request.question
+    # titled as asked, the instruction gone and the name's small letter kept ("iPhone")
+    assert request.title == text.removeprefix("Write a report on ").replace("remote", "Remote")
+
+
+def test_a_colon_without_a_question_still_belongs_to_a_title():
+    assert read_request("Star Wars: The Empire Strikes Back").subjects == ["Star Wars: The Empire Strikes Back"]
+    assert read_request("Bitcoin: bubble or future?").subjects == ["Bitcoin: bubble or future"]  # no question word
+    assert read_request("Nuclear power: is it safe").subjects == ["Nuclear power: is it safe"]  # no question typed
+
+
+def test_a_comparison_asked_as_a_question_plans_both_subjects():
+    docs = [_doc("Chess", "Chess is a board game for two players. Chess is played on a board of 64 squares."),
+            _doc("Go (game)", "Go is an abstract strategy board game for two players. Go is played with stones."),
+            _doc("Monopoly (game)", "Monopoly is a board game in which players buy and trade properties.")]
+    themes, _, _ = gather_themes(read_request("Chess vs Go: which game is harder?"), FakeSearch(docs), 3, "en")
+    assert themes[:2] == ["Chess", "Go (game)"]

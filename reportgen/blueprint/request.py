@@ -296,6 +296,24 @@ _TITLE_AND = {"fr": "et", "es": "y"}
 _ARTICLE = re.compile(r"^(?:(?:the|a|an|le|la|les|el|los|las|un|une)\s+|l['’])", re.IGNORECASE)
 #: Markup is not a subject: "<script>alert(1)</script>" asks about nothing.
 _MARKUP = re.compile(r"<[^<>]{0,200}>|&[a-z]+;|&#\d+;")
+#: A subject, then a question on it after a colon or a dash: "Chess vs Go: which game is harder?", "Nuclear
+#: power: is it safe?", "Té o café: ¿cuál es más sano?". The head is what is asked about; the question's words
+#: are aspects (it had been read as one subject, "Chess which game is harder" and "Go: which game is harder").
+_HEADED_QUESTION = re.compile(
+    r"^(?P<head>[^:?¿]{2,100}?)\s*(?::|\s[-–—]\s)\s*¿?\s*(?P<tail>(?:which|what|who|why|how|is|are|was|were|"
+    r"does|do|did|can|could|should|will|would|lequel|laquelle|lesquels|lesquelles|quel(?:le)?s?|pourquoi|"
+    r"comment|est-ce|cu[áa]l(?:es)?|qu[ée]|por\s*qu[ée]|c[óo]mo|es|son)\b.*)$",
+    re.IGNORECASE,
+)
+#: Words of a question after a subject that name nothing of it: question words, auxiliaries, pronouns,
+#: articles and degree words ("which *is more* dangerous": dangerous).
+_TAIL_FUNCTION = frozenset(
+    "which what who whom why how is are was were do does did can could should will would it its they them one "
+    "ones the a an of to than more most less lequel laquelle lesquels lesquelles quel quelle quels quelles "
+    "pourquoi comment est sont le la les plus moins cuál cual cuáles cuales qué que por porqué cómo como es "
+    "son el lo los las más menos".split())
+#: Which of two: "Tea or coffee: which is healthier?" compares them.
+_WHICH = re.compile(r"^(?:which|lequel|laquelle|lesquels|lesquelles|cu[áa]l(?:es)?)\b", re.IGNORECASE)
 _TRAILING_AUX = re.compile(r"\s+(?:is|are|was|were|has|have|will|can)$", re.IGNORECASE)
 #: An acronym in brackets holds a capital ("(EV)", "(DeFi)"); "Mercury (element)" names an article's sense.
 _ACRONYM = re.compile(r"\s*\((?=[^)]*[A-Z])([A-Za-z0-9&.\-]{2,10})\)")
@@ -383,6 +401,24 @@ def _split_aspects(text: str, colon: bool = True) -> tuple[str, list[str]]:
         # "adoption rates and the infrastructure challenges" are two aspects
         aspects += [strip_article(a) for a in re.split(r"\s+and\s+(?:the\s+)?", part) if a.strip()]
     return head, [a for a in aspects if len(a) > 2 and is_aspect(a)]  # "and why they matter": no aspect "matter"
+
+
+def _tail_aspects(tail: str) -> list[str]:
+    """What a question after a subject asks of it: "which game is harder" → ``["harder"]``, "is it safe" →
+    ``["safe"]``, "which make better pets" → ``["make better pets"]``.
+
+    Args:
+        tail: The question after the colon or dash, tidied.
+
+    Returns:
+        At most one aspect of one to three words; none when the question names nothing but its form.
+    """
+    words = tail.split()
+    auxiliary = next((i for i, w in enumerate(words[:3]) if w.casefold() in _AUXILIARIES), None)
+    words = words[auxiliary + 1:] if auxiliary is not None else words[1:]
+    kept = [w for w in words if w.casefold() not in _TAIL_FUNCTION]
+    aspect = _tidy(" ".join(kept))
+    return [aspect] if 0 < len(kept) <= 3 and is_aspect(aspect) else []
 
 
 def _head_aspects(head: str) -> tuple[str, list[str]]:
@@ -489,7 +525,17 @@ def read_request(text: str, lang: str = "en") -> Request:
     if health:  # "Is coffee bad for you?": coffee, and what it does to health
         body = body[:health.start()]
         aspects.append("health")
-    question = text.rstrip().endswith(("?", "？")) or bool(_QUESTION.match(body)) or bool(measure)
+    # typed as one question ("antibiotics: how they were discovered, why resistance develops" lists aspects)
+    typed_question = text.rstrip().endswith(("?", "？"))
+    headed = _HEADED_QUESTION.match(body) if typed_question and not measure else None
+    if headed and not _QUESTION.match(headed.group("head")) and not re.search(r"[,;]", headed.group("tail")):
+        tail = _tidy(headed.group("tail"))  # "Chess vs Go: which game is harder?"
+        body = _tidy(headed.group("head"))
+        aspects += _tail_aspects(tail)
+        either = re.fullmatch(r"(.+?)\s+(?:or|ou|o)\s+(.+)", body, re.IGNORECASE)
+        if either and _WHICH.match(tail):  # "Tea or coffee: which is healthier?" compares the two
+            body = f"{either.group(1)} vs {either.group(2)}"
+    question = text.rstrip().endswith(("?", "？")) or bool(_QUESTION.match(body)) or bool(measure) or bool(headed)
     alternatives: list[str] = []
     subject = _tidy(body)
     related = _RELATION_QUESTION.match(subject) if question else None
@@ -569,8 +615,9 @@ def read_request(text: str, lang: str = "en") -> Request:
     # two subjects are titled in the request's language ("Abeilles et pollinisation"); the subject phrase
     # itself joins them with "and" for every rule that reads it (names_subject)
     title = f" {_TITLE_AND[lang]} ".join(subjects) if len(subjects) == 2 and lang in _TITLE_AND else ""
-    typed = text.rstrip().endswith(("?", "？"))  # "Explain how vaccines work" asks, but is no question to title
-    title = _asked_title(_TRAILING_AUDIENCE.sub("", wrote) if asked else wrote, subjects, typed, lang) or title
+    # "Explain how vaccines work" asks, but is no question to title
+    title = _asked_title(_TRAILING_AUDIENCE.sub("", wrote) if asked else wrote, subjects, typed_question,
+                         lang) or title
     return Request(text=raw, subjects=subjects, aspects=aspects[:6], question=question, acronyms=acronyms,
                    alternatives=alternatives if len(subjects) == 1 else [], depth=depth, title=title,
                    framed=framed if len(subjects) == 1 else "", compared=bool(compared) and len(subjects) == 2)
@@ -604,9 +651,13 @@ def _asked_title(wrote: str, subjects: list[str], question: bool, lang: str) -> 
         return ""
     if terms(wrote, lang) <= terms(" ".join(subjects), lang) and not (question and _ASKS_WHY.match(wrote)):
         return ""  # "Why do we have seasons?" asks for more than "Seasons", though its other words are all common
-    title = wrote[:1].upper() + wrote[1:]
+    first = wrote.split()[0]
+    # a name written with a capital inside keeps its small first letter: "iPhone", "eBay"
+    title = wrote if any(c.isupper() for c in first[1:]) else wrote[:1].upper() + wrote[1:]
     if question:
-        title = f"¿{title}?" if lang == "es" else f"{title} ?" if lang == "fr" else f"{title}?"
+        # a question after a subject keeps its own opening mark: "Té o café: ¿cuál es más sano?"
+        title = (f"{title}?" if "¿" in title else f"¿{title}?") if lang == "es" else \
+            f"{title} ?" if lang == "fr" else f"{title}?"
     return title
 
 
