@@ -1204,6 +1204,46 @@ def test_a_candidate_naming_a_subject_of_two_words_only_by_its_other_word_as_a_n
     assert {"Peso coin", "Mexican peso", "Peso note"} <= set(gather_themes(request, search, 100, "en")[0])
 
 
+def test_a_candidate_holding_both_words_of_a_subject_only_in_other_compounds_is_no_theme(monkeypatch):
+    """*Dark humor* writes "dark comedy" and "subject matter" in every sentence, never "dark matter", and had been
+    a section of "What is dark matter?". Here *Peso coin* writes "peso coins" and "market inflation" only; *Peso
+    bond* writes "peso inflation" once and stays."""
+    rng = random.Random(23)
+
+    def text(ending: str) -> str:
+        return ". ".join(" ".join(rng.choice(ECONOMY) for _ in range(9)).capitalize() + ending
+                         for _ in range(5)) + "."
+
+    extra = [
+        {"title": "Peso inflation", "text": "Peso inflation is a rise of prices in the peso economy: money buys "
+                                           "fewer goods and services, and central banks raise interest rates."},
+        {"title": "Peso coin", "text": text(" while peso coins lose value to market inflation")},
+        {"title": "Peso bond", "text": text(" while peso bonds lose value to market inflation") + " Peso inflation."},
+    ]
+    search = SpaceSearch([*_corpus(), *extra])
+    request = read_request("Peso inflation", "en")
+    themes = gather_themes(request, search, 100, "en")[0]
+    assert "Peso bond" in themes and "Peso coin" not in themes
+    monkeypatch.setattr(planner, "by_words_apart", lambda *args, **kwargs: False)  # the rule leaves it out
+    assert "Peso coin" in gather_themes(request, search, 100, "en")[0]
+
+
+@pytest.mark.parametrize(("subject", "lang", "text", "expected"), [
+    ("Dark matter", "en", "Dark humor. Dark comedy makes light of subject matter.", True),
+    ("Dark matter", "en", "Dark energy and ordinary matter fill the universe.", False),  # compounds its core writes
+    ("Heat pump", "en", "Pumps move heat from a cold place.", False),  # a word written alone
+    ("Dark matter", "en", "Galaxies hold dark matter and dark gas.", False),  # the subject written
+    # English only: a French adjective after its noun describes it ("l'énergie principale" of the H-bomb)
+    ("Énergie nucléaire", "fr", "La bombe H est une bombe nucléaire dont l'énergie principale provient de la fusion.",
+     False),
+])
+def test_both_words_of_a_subject_each_in_another_compound(subject, lang, text, expected):
+    core = [Passage(source_id="wiki:own", title=subject, url="https://example.org/own", corpus="wiki",
+                    text=f"{subject} is in galaxies. Dark energy and ordinary matter are not. Énergie noire.")]
+    core_text = " ".join(f"{p.title}. {p.text}" for p in core)
+    assert planner.by_words_apart(text, read_request(subject, lang), core, core_text, lang) is expected
+
+
 @pytest.mark.parametrize(("subject", "lang", "text", "title", "expected"), [
     ("Wind turbine", "en", "Mills and pumps were powered by wind. Sails caught the wind.", "Machine", True),
     ("Wind turbine", "en", "Wind farms and wind-driven pumps.", "Farm", False),  # "wind" before a noun

@@ -654,6 +654,33 @@ def compounds(text: str, subject: str, lang: str) -> set[str]:
     return found
 
 
+def neighbours(text: str, word: str, lang: str, *, after: bool) -> set[str]:
+    """The words a word is written beside, in compounds: the one after it (``after``) or before it, and
+    whether it is ever written without one.
+
+    Args:
+        text: Any text.
+        word: One word.
+        lang: The text's language (a stop word, a number or punctuation is no compound's other word).
+        after: Read the word after (an English modifier's noun) rather than the word before (an English
+            noun's modifier).
+
+    Returns:
+        The stems of those words ("subject matter", read before "matter", → ``{"subject"}``), with ``""`` for
+        each mention without one.
+    """
+    wanted, stop = stem(word), stopwords(lang)
+    found: set[str] = set()
+    for clause in _CLAUSE.split(text):
+        tokens = tokenize(clause)
+        for i, token in enumerate(tokens):
+            if stem(token) == wanted:
+                j = i + 1 if after else i - 1
+                other = tokens[j] if 0 <= j < len(tokens) else ""
+                found.add("" if not other or other in stop or other.isdigit() else stem(other))
+    return found
+
+
 #: An opening adverbial phrase set off by a comma ("In 1990, ...", "During the war, ...", "En 1990, ...",
 #: "Durante el siglo XX, ..."): a preposition, a time adverb or a number first. Read past to find a sentence's
 #: topic (the writer's conclusions), and no item of a list ("In the Pleistocene, elephants and mammoths roamed").

@@ -36,6 +36,7 @@ from reportgen.agents.ranking import (
     listed,
     mentions,
     names_subject,
+    neighbours,
     of_its_own_kind,
     phrase_at,
     stem,
@@ -1521,7 +1522,8 @@ def gather_themes(
         and not _sibling(ps[0].title, docs[sid], request, core, lang)
         and not (space is not None and sid not in answers and sid not in core_ids and sid not in kinds
                  and (by_head_only(f"{ps[0].title}. {docs[sid]}", request, core, lang)
-                      or by_modifier_alone(docs[sid], request, core, lang, ps[0].title, own_name=True))
+                      or by_modifier_alone(docs[sid], request, core, lang, ps[0].title, own_name=True)
+                      or by_words_apart(f"{ps[0].title}. {docs[sid]}", request, core, core_text, lang))
                  and not spoken_of(ps[0].title, core_text, request, lang))
         and not _compared(unnamed_each(f"{ps[0].title} {docs[sid]}", bare_title(ps[0].title), request, lang),
                           request)  # "resemble a tiger's pattern", once "tiger shark" is blanked (unnamed)
@@ -1794,6 +1796,41 @@ def by_head_only(text: str, request: Request, core: list[Passage], lang: str) ->
     head = terms(head_noun(request.subject, lang), lang) & wanted
     rest, held = wanted - head, terms(text, lang)
     return bool(head and rest) and head <= held and not rest & held
+
+
+def by_words_apart(text: str, request: Request, core: list[Passage], core_text: str, lang: str) -> bool:
+    """Whether a candidate holds both words of a two-word subject with an article of its own, never side by
+    side, each only in a compound naming another thing that the subject's texts never write.
+
+    *Dark humor* writes "dark comedy", "dark humor" and "subject matter": no dark matter, though it holds both
+    words in every sentence, and it had been a section of "What is dark matter?" (a reader found it). A text
+    writing either word alone ("pumps move heat" for heat pumps) or in a compound of the subject's own texts
+    ("solar panels" for solar power) may still be on the subject, and is left to the other rules. English only:
+    French and Spanish write a noun's describing adjective after it ("l'énergie principale" of *Bombe H*, whose
+    energy is nuclear), and a word after a noun no more makes a compound there (the rule had left *Bombe H* and
+    *Arme nucléaire* out of "Énergie nucléaire").
+
+    Args:
+        text: The candidate's title and text.
+        request: The read request.
+        core: The subject's core passages.
+        core_text: Their titles and texts, joined.
+        lang: The language.
+
+    Returns:
+        True when the candidate is to be left out as naming other things.
+    """
+    if len(request.subjects) != 1 or lang != "en" or not _own_article(request.subject, core, lang):
+        return False
+    words = tokenize(request.subject)
+    if len(words) != 2 or words[1] != head_noun(request.subject, lang) or writes_phrase(text, request.subject):
+        return False
+    modifier, head = words
+    nouns = neighbours(text, modifier, lang, after=True)  # "dark comedy": the modifier's other nouns
+    modifiers = neighbours(text, head, lang, after=False)  # "subject matter": the head's other modifiers
+    return (bool(nouns) and bool(modifiers) and "" not in nouns | modifiers
+            and not nouns & neighbours(core_text, modifier, lang, after=True)
+            and not modifiers & neighbours(core_text, head, lang, after=False))
 
 
 def by_modifier_alone(text: str, request: Request, core: list[Passage], lang: str, title: str = "",
