@@ -717,6 +717,10 @@ def test_the_conclusion_takes_sentences_about_the_subject_not_naming_it_in_passi
     ("Treatment involves rest and fluids.", "en"),
     ("Les symptômes comprennent la fièvre et la toux.", "fr"),
     ("Los síntomas incluyen fiebre y tos.", "es"),
+    # examples of a thing named before: a reader found this alone in a report on olive oil
+    ("Los ejemplos incluyen sal, mostaza, pimienta, paprika, mayonesa, aceite de oliva, vinagre y azúcar.", "es"),
+    ("Examples include salt, mustard and olive oil.", "en"),
+    ("Les exemples incluent le sel et la moutarde.", "fr"),
 ])
 def test_a_sentence_opening_on_what_belongs_to_an_unnamed_thing_points_back(text, lang):
     """"Risk factors include diet, obesity, smoking …", from *Colorectal cancer*, read as obesity's in a section
@@ -726,6 +730,7 @@ def test_a_sentence_opening_on_what_belongs_to_an_unnamed_thing_points_back(text
     assert not quotable(text, 0, lang)
     assert quotable("Malaria symptoms include fever and headache.", 0, "en")  # it names whose
     assert quotable("Signs of spring include blossoms.", 0, "en")
+    assert quotable("Examples of condiments include salt and olive oil.", 0, "en")  # it names of what
 
 
 def test_the_introduction_leaves_out_sentences_naming_the_subject_only_in_compounds_its_texts_never_write(tmp_path):

@@ -1042,3 +1042,30 @@ def test_a_comparison_asked_as_a_question_plans_both_subjects():
             _doc("Monopoly (game)", "Monopoly is a board game in which players buy and trade properties.")]
     themes, _, _ = gather_themes(read_request("Chess vs Go: which game is harder?"), FakeSearch(docs), 3, "en")
     assert themes[:2] == ["Chess", "Go (game)"]
+
+
+@pytest.mark.parametrize("text, lang, subject, aspect", [
+    ("What are the benefits of olive oil for health?", "en", "olive oil", "health"),
+    ("¿Cuáles son los beneficios del aceite de oliva para la salud?", "es", "aceite de oliva", "salud"),
+    ("¿Cuáles son los efectos del aceite de oliva en la salud?", "es", "aceite de oliva", "salud"),
+    ("Quels sont les bienfaits de l'huile d'olive pour la santé ?", "fr", "huile d'olive", "santé"),
+])
+def test_a_setting_the_subject_closes_on_is_an_aspect_when_the_whole_has_no_article(text, lang, subject, aspect):
+    """ "aceite de oliva para la salud" had been the subject, which no article is titled by; a reader found the
+    report on olive oil with nothing on health, titled without the benefits asked for."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc(subject[:1].upper() + subject[1:], f"{subject} is pressed from olives; {subject} is a fat."),
+            _doc("Salud", "La salud es un estado de bienestar.")]
+    request = resolve_subject(read_request(text, lang), FakeSearch(docs), lang)
+    assert request.subjects == [subject] and aspect in request.aspects
+    assert read_request(text, lang).title.startswith(("What are the benefits", "¿Cuáles son los", "Quels sont"))
+
+
+def test_a_subject_closing_on_a_setting_stays_whole_when_an_article_is_titled_so():
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Olive oil", "Olive oil is pressed from olives."),
+            _doc("Olive oil for health", "Olive oil for health is a book on diets with olive oil for health.")]
+    request = resolve_subject(read_request("Write a report on olive oil for health"), FakeSearch(docs), "en")
+    assert request.subjects == ["olive oil for health"]

@@ -174,17 +174,22 @@ _ANAPHORIC_OBJECT = {
 
 #: A sentence opening on what belongs to an unnamed thing points back to it (bridging): "Risk factors include
 #: diet, obesity, smoking …", quoted from *Colorectal cancer* into a section on obesity, read as obesity's;
-#: "Symptoms include fever", "Treatment involves rest". The thing is named only in the sentences before.
+#: "Symptoms include fever", "Treatment involves rest". The thing is named only in the sentences before. So do
+#: examples of it: "Los ejemplos incluyen sal, mostaza, pimienta, …" (of condiments, named before), which a reader
+#: found alone in a report on olive oil; "Examples include …", "Les exemples incluent …".
 _BRIDGING = {
-    "en": re.compile(r"^(?:(?:the\s+)?(?:common|early|typical|main|usual|other|most\s+common)\s+)?"
+    "en": re.compile(r"^(?:(?:the\s+)?(?:common|early|typical|main|usual|other|most\s+common|notable)\s+)?"
                      r"(?:symptoms|signs|risk\s+factors|causes|complications|treatments?|diagnosis|prevention|"
-                     r"side\s+effects)\s+(?:include|includes|are|is|may|can|involves?|consists?|usually|often)\b",
+                     r"side\s+effects|examples)\s+(?:include|includes|are|is|may|can|involves?|consists?|usually|"
+                     r"often)\b",
                      re.IGNORECASE),
     "fr": re.compile(r"^(?:les|le)\s+(?:symptômes|signes|facteurs\s+de\s+risque|causes|complications|"
-                     r"traitements?|diagnostic)\s+(?:comprennent|incluent|sont|est|peuvent|peut|consiste|repose)\b",
+                     r"traitements?|diagnostic|exemples)\s+(?:comprennent|incluent|sont|est|peuvent|peut|consiste|"
+                     r"repose)\b",
                      re.IGNORECASE),
-    "es": re.compile(r"^(?:los|el|las|la)\s+(?:síntomas|signos|factores\s+de\s+riesgo|causas|complicaciones|"
-                     r"tratamientos?|diagnóstico)\s+(?:incluyen|son|es|pueden|puede|consiste)\b", re.IGNORECASE),
+    "es": re.compile(r"^(?:(?:los|el|las|la)\s+)?(?:síntomas|signos|factores\s+de\s+riesgo|causas|complicaciones|"
+                     r"tratamientos?|diagnóstico|ejemplos)\s+(?:incluyen|son|es|pueden|puede|consiste)\b",
+                     re.IGNORECASE),
 }
 
 

@@ -57,6 +57,7 @@ from reportgen.blueprint.relevance import (
     term_counts,
 )
 from reportgen.blueprint.request import (
+    SETTING_LEAD,
     Request,
     asks_why,
     is_aspect,
@@ -2310,7 +2311,7 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     for reading in request.alternatives:
         titled = _titled_reading(reading, search, lang)
         if titled is not None:
-            rest = request.subject[len(reading):].strip()
+            rest = SETTING_LEAD.sub("", request.subject[len(reading):].strip())  # "for health": health
             return replace(request, subjects=[titled], aspects=[a for a in [rest, *request.aspects] if is_aspect(a)],
                            alternatives=[])
     return _titled_parts(request, search, lang)

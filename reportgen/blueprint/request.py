@@ -296,6 +296,18 @@ _TITLE_AND = {"fr": "et", "es": "y"}
 _ARTICLE = re.compile(r"^(?:(?:the|a|an|le|la|les|el|los|las|un|une)\s+|l['’])", re.IGNORECASE)
 #: Markup is not a subject: "<script>alert(1)</script>" asks about nothing.
 _MARKUP = re.compile(r"<[^<>]{0,200}>|&[a-z]+;|&#\d+;")
+#: A setting a subject closes on ("olive oil *for health*", "aceite de oliva *para la salud*", "café *en la
+#: salud*"): the subject before it is a shorter reading, tried when no article is titled by the whole
+#: (:attr:`Request.alternatives`), and the setting is then an aspect.
+_TRAILING_SETTING = re.compile(
+    r"^(?P<subject>.+?)\s+(?:for|in|on|among|para|pour|en|sur|dans|chez|entre)\s+"
+    r"(?:the\s+|la\s+|le\s+|les\s+|el\s+|los\s+|las\s+|l['’])?(?P<setting>[^\W\d_][\w'’-]*(?:\s+[\w'’-]+)?)$",
+    re.IGNORECASE,
+)
+#: Prepositions and articles before a setting, which no aspect keeps ("for health" → "health").
+SETTING_LEAD = re.compile(
+    r"^(?:(?:for|in|on|among|para|pour|en|sur|dans|chez|entre)\s+)?(?:the\s+|la\s+|le\s+|les\s+|el\s+|los\s+|"
+    r"las\s+|l['’])?", re.IGNORECASE)
 #: A subject, then a question on it after a colon or a dash: "Chess vs Go: which game is harder?", "Nuclear
 #: power: is it safe?", "Té o café: ¿cuál es más sano?". The head is what is asked about; the question's words
 #: are aspects (it had been read as one subject, "Chess which game is harder" and "Go: which game is harder").
@@ -618,6 +630,9 @@ def read_request(text: str, lang: str = "en") -> Request:
     # "Explain how vaccines work" asks, but is no question to title
     title = _asked_title(_TRAILING_AUDIENCE.sub("", wrote) if asked else wrote, subjects, typed_question,
                          lang) or title
+    setting = _TRAILING_SETTING.match(subjects[0]) if len(subjects) == 1 and (question or asked) else None
+    if setting and not alternatives:  # "the benefits of olive oil for health": olive oil, when the whole is no title
+        alternatives = [setting.group("subject")]
     return Request(text=raw, subjects=subjects, aspects=aspects[:6], question=question, acronyms=acronyms,
                    alternatives=alternatives if len(subjects) == 1 else [], depth=depth, title=title,
                    framed=framed if len(subjects) == 1 else "", compared=bool(compared) and len(subjects) == 2)
