@@ -1030,10 +1030,11 @@ def test_a_question_after_its_subject_asks_about_the_subject(text, lang, subject
     assert request.title == text.removeprefix("Write a report on ").replace("remote", "Remote")
 
 
-def test_a_colon_without_a_question_still_belongs_to_a_title():
+def test_a_colon_before_a_capital_belongs_to_a_title_and_before_lower_case_words_lists_what_is_asked():
     assert read_request("Star Wars: The Empire Strikes Back").subjects == ["Star Wars: The Empire Strikes Back"]
-    assert read_request("Bitcoin: bubble or future?").subjects == ["Bitcoin: bubble or future"]  # no question word
-    assert read_request("Nuclear power: is it safe").subjects == ["Nuclear power: is it safe"]  # no question typed
+    # words in lower case after the colon or a dash are what is asked of the subject, whatever their form
+    for text in ("Bitcoin: bubble or future?", "Bitcoin - bubble or future", "Bitcoin: is it a bubble"):
+        assert read_request(text).subjects == ["Bitcoin"], text
 
 
 def test_a_comparison_asked_as_a_question_plans_both_subjects():
@@ -1069,3 +1070,39 @@ def test_a_subject_closing_on_a_setting_stays_whole_when_an_article_is_titled_so
             _doc("Olive oil for health", "Olive oil for health is a book on diets with olive oil for health.")]
     request = resolve_subject(read_request("Write a report on olive oil for health"), FakeSearch(docs), "en")
     assert request.subjects == ["olive oil for health"]
+
+
+@pytest.mark.parametrize("text, subjects, aspects, question", [
+    # ways of asking that are no part of the subject (a reader's requests and their kind)
+    ("Tell me everything about black holes", ["black holes"], [], False),
+    ("Everything you need to know about vaccines", ["vaccines"], [], False),
+    ("What's the deal with inflation?", ["inflation"], [], True),
+    ("A beginner's guide to photosynthesis", ["photosynthesis"], [], False),
+    ("An introduction to machine learning", ["machine learning"], [], False),
+    ("ELI5 quantum computing", ["quantum computing"], [], False),
+    ("Top 10 facts about sharks", ["sharks"], [], False),
+    ("black holes explained", ["black holes"], [], False),
+    ("Machine learning basics", ["Machine learning"], [], False),
+    ("i want to know about sharks pls", ["sharks"], [], False),
+    ("Explain the theory of relativity like I'm five", ["theory of relativity"], [], False),
+    # aspects listed after a dash, a colon or in brackets
+    ("Renaissance art - key facts", ["Renaissance art"], ["key facts"], False),
+    ("Coffee - history, production and health effects", ["Coffee"], ["history", "production", "health effects"],
+     False),
+    ("Nuclear energy: pros and cons", ["Nuclear energy"], ["pros", "cons"], False),
+    ("Report on coffee (history, production, health)", ["coffee"], ["history", "production", "health"], False),
+    # questions the forms had not read
+    ("What's the difference between a virus and a bacterium?", ["virus", "bacterium"], [], True),
+    ("What happened at Chernobyl?", ["Chernobyl"], [], True),
+    ("Is it safe to eat raw eggs?", ["raw eggs"], ["safe"], True),
+    ("Where do hurricanes come from?", ["hurricanes"], ["origins"], True),  # where from: its origins
+    ("Where does chocolate come from?", ["chocolate"], ["origins"], True),
+    # a life, told: the person is the subject
+    ("The life of Napoleon Bonaparte", ["Napoleon Bonaparte"], [], False),
+    ("Marie Curie's life and work", ["Marie Curie"], ["life"], False),
+    ("The Hitchhiker's Guide to the Galaxy", ["Hitchhiker's Guide to the Galaxy"], [], False),  # a title stays
+    ("A Brief History of Time", ["Brief History of Time"], [], False),
+])
+def test_ways_of_asking_are_no_part_of_the_subject(text, subjects, aspects, question):
+    request = read_request(text, "en")
+    assert (request.subjects, request.aspects, request.question) == (subjects, aspects, question)

@@ -105,8 +105,43 @@ _LEAD_IN = re.compile(
     r"['’]m\s+looking\s+for|am\s+interested\s+in|['’]m\s+interested\s+in)\s+(?:you\s+to\s+)?(?:to\s+)?|"
     r"help\s+me\s+(?:to\s+)?(?:understand\s+)?|let['’]?s\s+)?"
     r"(?:(?:explain|describe|discuss|summari[sz]e|analy[sz]e|research|investigate|outline|cover|explore|"
-    r"tell\s+(?:me|us)\s+(?:about|of)|what\s+do\s+you\s+know\s+about|learn\s+about|know\s+about|"
-    r"understand|read\s+about)(?:\s+(?:to\s+)?(?:me|us))?\s+)?",
+    r"tell\s+(?:me|us)\s+(?:(?:everything|all|more|something|a\s+bit|a\s+little)\s+)?(?:about|of|on)|"
+    r"what\s+do\s+you\s+know\s+about|learn\s+(?:more\s+)?about|know\s+(?:more\s+)?about|"
+    r"understand|read\s+about)(?:\s+(?:to\s+)?(?:me|us))?\s+)?"
+    # "Everything you need to know about vaccines", "What's the deal with inflation?", "A beginner's guide to
+    # photosynthesis", "ELI5 quantum computing", "Top 10 facts about sharks": a way of asking, no subject
+    r"(?:(?:everything|all)\s+(?:you|i|we|one)\s+(?:need|needs|should|must|ought)\s+(?:to\s+)?know\s+"
+    r"(?:about|on)\s+|what\s+is\s+the\s+(?:deal|story|thing)\s+with\s+|"
+    r"(?:(?:a|an|the)\s+)?(?:(?:beginner['’]?s['’]?|quick|short|simple|complete|brief|basic|practical|gentle)\s+)?"
+    r"(?:guide|introduction|intro|primer)\s+(?:to|on)\s+(?:the\s+basics\s+of\s+)?|"
+    r"eli5\s*:?\s+|(?:the\s+)?(?:top\s+\d+\s+|\d+\s+|some\s+)?(?:fun\s+|interesting\s+|key\s+|amazing\s+)?"
+    r"facts\s+(?:about|on)\s+)?",
+    re.IGNORECASE,
+)
+#: A way of asking after the subject: "black holes explained", "Machine learning basics", "sharks pls", "Explain
+#: relativity like I'm five", "quantum physics for dummies" (English).
+_TRAILING_ASKING = re.compile(
+    r"(?:\s*[-–—:]\s*|\s+)(?:explained|basics|101|for\s+(?:dummies|beginners|kids)|in\s+a\s+nutshell|"
+    r"in\s+(?:simple|plain|layman['’]?s['’]?)\s+(?:terms|words|english)|simply|"
+    r"(?:like|as\s+if)\s+(?:i['’]?m|i\s+am|to\s+a)\s+(?:five|5|a\s+child|a\s+kid)(?:[\s-]+years?[\s-]+old)?|"
+    r"pl[sz]|please|thanks|thank\s+you)\s*$",
+    re.IGNORECASE,
+)
+#: "What's", "How's", "Where's": the auxiliary written out, so the question forms read it.
+_CONTRACTED = re.compile(r"^(what|how|who|where|when|why|which)['’]s\b", re.IGNORECASE)
+#: "What happened at Chernobyl?", "What happened to the dinosaurs?": the subject is what follows.
+_HAPPENED = re.compile(r"^what\s+happened\s+(?:at|in|to|on|during|with)\s+(?P<subject>.+)$", re.IGNORECASE)
+#: "Is it safe to eat raw eggs?": the subject is what the verb takes, the adjective its aspect.
+_IS_IT = re.compile(r"^(?:is|are|was)\s+it\s+(?P<aspect>[^\W\d_]+)\s+to\s+[^\W\d_]+\s+(?P<subject>.+)$",
+                    re.IGNORECASE)
+#: A list of aspects in brackets closing a request: "Report on coffee (history, production, health)".
+_BRACKETED_ASPECTS = re.compile(r"\s*\((?P<aspects>[^()]*(?:,|\band\b)[^()]*)\)\s*$", re.IGNORECASE)
+#: "Marie Curie's life and work", "Napoleon's legacy": the possessor is the subject (English).
+_POSSESSED = re.compile(
+    r"^(?P<subject>.+?)['’]s?\s+(?P<aspects>(?:life|biography|legacy|work|works|career|achievements|discoveries|"
+    r"inventions|influence|impact|history|reign|death|early\s+life)(?:\s*(?:,|and|&)\s*(?:life|biography|legacy|"
+    r"work|works|career|achievements|discoveries|inventions|influence|impact|history|reign|death|"
+    r"early\s+life))*)$",
     re.IGNORECASE,
 )
 #: French and Spanish lead-ins: "J'ai besoin d'un rapport sur …", "Necesito un informe sobre …".
@@ -217,7 +252,8 @@ _FRAMING = re.compile(
     r"^(?:(?:l['’]|la\s+|les\s+|le\s+|el\s+|los\s+|las\s+)?(?:histoire|évolution|avenir|historia|evolución|futuro|"
     r"or[íi]gen(?:es)?|origines?|causes|causas|raisons|razones)\s+(?:del|de\s+los|de\s+las|de\s+la|de\s+l['’]|des|du|de|d['’])\s*)|"
     rf"^(?:the\s+)?(?:{_EMPHASIS}\s+)?"
-    r"(?:(?:rise|history|future|state|role|impact|evolution|growth|development|economics|science|"
+    r"(?:(?:rise|history|future|state|role|impact|evolution|growth|development|economics|science|life|"
+    r"biography|story|legacy|"
     r"politics|basics|fundamentals|shift|transition|causes|effects?|impacts|benefits|risks|challenges|prospects|"
     r"pros|cons|advantages|disadvantages|uses|applications|influence|consequences?|origins|reasons)"
     r"(?:\s*(?:,|and|&)\s*(?:the\s+)?)?)+\s+(?:of|in|from)\s+",
@@ -279,6 +315,7 @@ _ASPECT_SPLIT_NO_COLON = re.compile(_SPLIT.format(marks=","), re.IGNORECASE)
 _ASPECT_WORD = (r"(?:origins?|causes?|consequences?|effects?|impacts?|history|future|legacy|overview|background|"
                 r"significance|timeline|facts|key\s+facts|challenges|benefits|risks|costs|trends|prospects|"
                 r"applications|uses|types|examples|basics|lessons|origines|conséquences|causas|consecuencias|"
+                r"pros|cons|solutions|advantages|disadvantages|"
                 r"historia|histoire|avenir|futuro)")
 #: A title whose colon is followed only by aspect words ("The Cold War: Origins and Consequences").
 _AND = r"\s*(?:,|\band\b|&|\bet\b|\by\b)\s*"
@@ -308,6 +345,10 @@ _TRAILING_SETTING = re.compile(
 SETTING_LEAD = re.compile(
     r"^(?:(?:for|in|on|among|para|pour|en|sur|dans|chez|entre)\s+)?(?:the\s+|la\s+|le\s+|les\s+|el\s+|los\s+|"
     r"las\s+|l['’])?", re.IGNORECASE)
+#: A preposition a question may end on ("Where do hurricanes come from?"), never an aspect.
+_PREPOSITIONS = frozenset("from to of in on at for with about into".split())
+#: Verbs that, with "from", ask where a thing comes from (its origins, a word of cause: :func:`asks_why`).
+_ORIGIN_VERBS = frozenset("come comes came originate originates originated arise arises arose".split())
 #: A subject, then a question on it after a colon or a dash: "Chess vs Go: which game is harder?", "Nuclear
 #: power: is it safe?", "Té o café: ¿cuál es más sano?". The head is what is asked about; the question's words
 #: are aspects (it had been read as one subject, "Chess which game is harder" and "Go: which game is harder").
@@ -502,6 +543,8 @@ def read_request(text: str, lang: str = "en") -> Request:
     """
     raw = _tidy(text)
     body = _tidy(_MARKUP.sub(" ", raw))
+    if lang == "en":  # "What's the difference …": the auxiliary written out, for the lead-ins and questions
+        body = _CONTRACTED.sub(r"\1 is", body)
     lead = _LEAD_IN.sub("", body) if lang == "en" else _LEAD_IN_FR_ES.sub("", body) if lang in ("fr", "es") else body
     raw_lead = False
     if lead == body and not _INSTRUCTION.match(body) and len(body.split()) > 10:
@@ -516,8 +559,23 @@ def read_request(text: str, lang: str = "en") -> Request:
         said = said[:nouns[-1].start()] + said[nouns[-1].end():]
     depth = "long" if _LONG.search(said) else "short" if _SHORT.search(said) else ""
     body = _tidy(_INSTRUCTION.sub("", lead if lead.strip() else body))
-    wrote = body  # what was asked for, the instruction gone: the report's title when more than its subject
     aspects: list[str] = []
+    asking = False  # a question read here whatever its marks ("Is it safe to eat raw eggs")
+    if lang == "en":
+        body = _tidy(_TRAILING_ASKING.sub("", body)) or body  # "black holes explained", "sharks pls"
+        bracketed = _BRACKETED_ASPECTS.search(body)
+        if bracketed and bracketed.start() > 0:  # "coffee (history, production, health)"
+            aspects += [_tidy(a) for a in re.split(_AND, bracketed.group("aspects")) if _tidy(a)]
+            body = _tidy(body[:bracketed.start()])
+        happened = _HAPPENED.match(body) or _IS_IT.match(body)
+        if happened:  # "What happened at Chernobyl?", "Is it safe to eat raw eggs?" (aspect: safe)
+            body, asking = _tidy(happened.group("subject")), True
+            aspects += [happened.group("aspect")] if "aspect" in happened.groupdict() else []
+        possessed = _POSSESSED.match(strip_article(body))
+        if possessed:  # "Marie Curie's life and work"
+            body = _tidy(possessed.group("subject"))
+            aspects += [_tidy(a) for a in re.split(_AND, possessed.group("aspects")) if _tidy(a)]
+    wrote = body  # what was asked for, the instruction gone: the report's title when more than its subject
     measure = _HOW_MEASURE.match(body) if lang == "en" else None
     if measure:  # "How smart are octopuses?" asks the octopus's intelligence; "How fast do cheetahs run?" their speed
         words = measure.group("measure").split()
@@ -547,7 +605,8 @@ def read_request(text: str, lang: str = "en") -> Request:
         either = re.fullmatch(r"(.+?)\s+(?:or|ou|o)\s+(.+)", body, re.IGNORECASE)
         if either and _WHICH.match(tail):  # "Tea or coffee: which is healthier?" compares the two
             body = f"{either.group(1)} vs {either.group(2)}"
-    question = text.rstrip().endswith(("?", "？")) or bool(_QUESTION.match(body)) or bool(measure) or bool(headed)
+    question = text.rstrip().endswith(("?", "？")) or bool(_QUESTION.match(body)) or bool(measure) or bool(headed) \
+        or asking
     alternatives: list[str] = []
     subject = _tidy(body)
     related = _RELATION_QUESTION.match(subject) if question else None
@@ -565,6 +624,14 @@ def read_request(text: str, lang: str = "en") -> Request:
                     # "Why do we dream?" is on dreams, "Why do we have seasons?" on seasons (not "we have")
                     subject, aspects = aspects[0], []
                     break
+                words = subject.split()
+                if aspects[0].casefold() in _PREPOSITIONS and len(words) > 1:
+                    # "Where do hurricanes come from?": the verb before the preposition is asked, and coming
+                    # from somewhere is an origin
+                    verb = words[-1]
+                    subject = " ".join(words[:-1])
+                    aspects[0] = "origins" if verb.casefold() in _ORIGIN_VERBS and \
+                        aspects[0].casefold() == "from" else verb
                 if re.match(r"^(?:(?:why|how|when|where|what|who|whom)\s+)?(?:do|does|did|can|could|will|would|"
                             r"should)\b", body, re.I):
                     words = strip_article(subject).split()  # the verb may follow the subject
@@ -584,7 +651,12 @@ def read_request(text: str, lang: str = "en") -> Request:
     if titled:  # "The Cold War: Origins and Consequences": the words after the colon only name aspects
         subject = titled.group("subject")
         aspects += [a for a in re.split(_AND, titled.group("aspects")) if a]
-    subject, more = _split_aspects(subject, colon=asked)  # "Star Wars: The Empire Strikes Back" is a title
+    # "Star Wars: The Empire Strikes Back" is a title; "Coffee - history, production and health effects" and
+    # "Nuclear energy: pros and cons" list aspects in lower case after the colon or dash
+    listed_after = re.match(r"^[^:–—]+?(?::|\s[-–—])\s*[a-z]", subject) is not None and lang == "en"
+    if listed_after:
+        subject = re.sub(r"\s[-–—]\s", ": ", subject, count=1)
+    subject, more = _split_aspects(subject, colon=asked or listed_after)
     aspects += more
     relation = _RELATION.match(strip_article(subject)) if not (compared or second) else None
     if relation:  # "the impact of social media on teenage mental health": two subjects, however long
