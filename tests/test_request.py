@@ -1106,3 +1106,40 @@ def test_a_subject_closing_on_a_setting_stays_whole_when_an_article_is_titled_so
 def test_ways_of_asking_are_no_part_of_the_subject(text, subjects, aspects, question):
     request = read_request(text, "en")
     assert (request.subjects, request.aspects, request.question) == (subjects, aspects, question)
+
+
+@pytest.mark.parametrize("text, lang, subjects, aspects", [
+    ("sharks 🦈", "en", ["sharks"], []),  # a symbol names nothing
+    ("Why are sharks important to the ocean ecosystem?", "en", ["sharks important to the ocean"], ["ecosystem"]),
+    ("Compare the economies of France and Germany", "en", ["France", "Germany"], ["economies"]),
+    ("Tout savoir sur les requins", "fr", ["requins"], []),
+    ("Les requins : biologie et comportement", "fr", ["requins"], ["biologie", "comportement"]),
+    ("Todo sobre los tiburones", "es", ["tiburones"], []),
+    ("Guía para principiantes sobre la fotosíntesis", "es", ["fotosíntesis"], []),
+    ("Introduction à l'apprentissage automatique", "fr", ["apprentissage automatique"], []),
+    ("I'm writing a school project on the Amazon rainforest, can you help?", "en", ["Amazon rainforest"], []),
+    ("What are some interesting facts about octopuses?", "en", ["octopuses"], []),
+    ("What are the symptoms of diabetes?", "en", ["diabetes"], ["symptoms"]),
+    ("What is the role of women in the French Revolution?", "en", ["French Revolution"], ["women"]),
+])
+def test_more_ways_of_asking(text, lang, subjects, aspects):
+    request = read_request(text, lang)
+    assert (request.subjects, request.aspects) == (subjects, aspects)
+
+
+def test_a_question_on_a_part_of_its_subject_reads_the_whole_when_an_article_is_titled_so():
+    """ "What are the symptoms of diabetes?" is on diabetes; "What is the theory of relativity?" on the theory,
+    an article of its own. "Why are sharks important to …?" is on sharks when no article holds the longer reading."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Diabetes", "Diabetes is a disease of high blood sugar."),
+            _doc("Theory of relativity", "The theory of relativity is two theories by Albert Einstein."),
+            _doc("Relativity", "Relativity is a rock band."),
+            _doc("Shark", "Sharks are fish of the oceans; sharks keep the ocean ecosystem healthy.")]
+    search = FakeSearch(docs)
+    assert resolve_subject(read_request("What are the symptoms of diabetes?"), search, "en").subjects == ["diabetes"]
+    relativity = resolve_subject(read_request("What is the theory of relativity?"), search, "en")
+    assert relativity.subjects == ["theory of relativity"]
+    sharks = resolve_subject(read_request("Why are sharks important to the ocean ecosystem?"), search, "en")
+    assert [s.casefold() for s in sharks.subjects] in (["shark"], ["sharks"])
+    assert "important to the ocean" in sharks.aspects

@@ -38,6 +38,7 @@ the languages the offline encyclopedia ships; any other text is taken whole.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from reportgen.agents.ranking import stem, terms
@@ -110,7 +111,8 @@ _LEAD_IN = re.compile(
     r"understand|read\s+about)(?:\s+(?:to\s+)?(?:me|us))?\s+)?"
     # "Everything you need to know about vaccines", "What's the deal with inflation?", "A beginner's guide to
     # photosynthesis", "ELI5 quantum computing", "Top 10 facts about sharks": a way of asking, no subject
-    r"(?:(?:everything|all)\s+(?:you|i|we|one)\s+(?:need|needs|should|must|ought)\s+(?:to\s+)?know\s+"
+    r"(?:what\s+are\s+(?:some\s+)?(?:fun\s+|interesting\s+|key\s+|amazing\s+)?facts\s+(?:about|on)\s+|"
+    r"(?:everything|all)\s+(?:you|i|we|one)\s+(?:need|needs|should|must|ought)\s+(?:to\s+)?know\s+"
     r"(?:about|on)\s+|what\s+is\s+the\s+(?:deal|story|thing)\s+with\s+|"
     r"(?:(?:a|an|the)\s+)?(?:(?:beginner['’]?s['’]?|quick|short|simple|complete|brief|basic|practical|gentle)\s+)?"
     r"(?:guide|introduction|intro|primer)\s+(?:to|on)\s+(?:the\s+basics\s+of\s+)?|"
@@ -124,7 +126,7 @@ _TRAILING_ASKING = re.compile(
     r"(?:\s*[-–—:]\s*|\s+)(?:explained|basics|101|for\s+(?:dummies|beginners|kids)|in\s+a\s+nutshell|"
     r"in\s+(?:simple|plain|layman['’]?s['’]?)\s+(?:terms|words|english)|simply|"
     r"(?:like|as\s+if)\s+(?:i['’]?m|i\s+am|to\s+a)\s+(?:five|5|a\s+child|a\s+kid)(?:[\s-]+years?[\s-]+old)?|"
-    r"pl[sz]|please|thanks|thank\s+you)\s*$",
+    r"pl[sz]|please|thanks|thank\s+you|,?\s*(?:can|could|would)\s+you\s+help(?:\s+me)?(?:\s+with\s+(?:it|that))?)\s*$",
     re.IGNORECASE,
 )
 #: "What's", "How's", "Where's": the auxiliary written out, so the question forms read it.
@@ -153,13 +155,21 @@ _LEAD_IN_FR_ES = re.compile(
     # "Háblame de …", "Cuéntame sobre …", "Explícame …", "Parle-moi de …", "Dis-moi tout sur …", "Explique-moi …"
     r"(?:h[áa]blame|h[áa]blenos|cu[ée]ntame|cu[ée]ntanos)\s+(?:de|sobre|acerca\s+de)\s+|expl[íi]ca(?:me|nos)\s+|"
     r"(?:parle|parlez)-(?:moi|nous)\s+(?:de\s+|d['’])|(?:dis|dites)-(?:moi|nous)\s+(?:tout\s+)?(?:sur|de)\s+|"
-    r"(?:explique|expliquez|d[ée]cri[st]|d[ée]crivez)-(?:moi|nous)\s+)",
+    r"(?:explique|expliquez|d[ée]cri[st]|d[ée]crivez)-(?:moi|nous)\s+)?"
+    # "Tout savoir sur les requins", "Todo sobre los tiburones", "Introduction à …", "Guía para principiantes
+    # sobre …": ways of asking, as the English lead-ins
+    r"(?:tout\s+(?:savoir\s+)?sur\s+|todo\s+(?:lo\s+que\s+(?:hay\s+que|necesitas|debes)\s+saber\s+)?"
+    r"(?:sobre|de|acerca\s+de)\s+|(?:une\s+|una\s+)?(?:introduction|introducci[óo]n|initiation)\s+"
+    r"(?:à\s+|aux\s+|au\s+|a\s+|al\s+)|(?:un\s+|una\s+)?(?:guide|gu[íi]a)\s+(?:pour\s+(?:les\s+)?d[ée]butants\s+|"
+    r"para\s+principiantes\s+)?(?:sur|de|du|des|sobre|del)\s+)?",
     re.IGNORECASE,
 )
 #: A request that rambles before it says what it wants: "So my boss asked me to put together something about
 #: bees, like …" is about what follows "something about" (only for requests of more than ten words).
 _BURIED = re.compile(r"^.{0,160}?\b(?:something|anything|stuff|a\s+(?:few\s+)?(?:notes|page|pages|slides?|report|"
-                     r"briefing|summary|overview|presentation|paper|essay|deck))\s+(?:about|on|regarding|covering)\s+",
+                     r"briefing|summary|overview|presentation|paper|essay|deck|(?:school\s+|class\s+|university\s+|"
+                     r"college\s+|research\s+|group\s+)?(?:project|assignment|homework|talk|speech)))\s+"
+                     r"(?:about|on|regarding|covering)\s+",
                      re.IGNORECASE)
 #: "Compare A and B", "A versus B", "the difference between A and B": two subjects.
 _COMPARE = re.compile(
@@ -189,8 +199,16 @@ _QUESTION = re.compile(
     r"por\s*qu[ée]|c[óo]mo|qu[ée]|cu[áa]l(?:es)?)\b",
     re.IGNORECASE,
 )
+#: "What are the symptoms of diabetes?", "What is the capital of Australia?": what is asked of the subject; the
+#: whole is :attr:`Request.framed`, the subject again when an article is titled so ("What is the theory of
+#: relativity?"). Not the words other rules read ("the role of women in …", "the impact of … on …").
+_WHAT_OF = re.compile(
+    r"^(?:what|which)\s+(?:are|is|were|was)\s+(?:the\s+)?(?:main\s+|key\s+|most\s+common\s+|common\s+)?"
+    r"(?!(?:role|roles|impacts?|effects?|influences?|consequences?|relationship|link)\b)"
+    r"(?P<aspect>[^\W\d_]+)\s+of\s+(?P<subject>.+)$", re.IGNORECASE)
 #: "Why do volcanoes erupt", "How do nuclear power plants work", "What causes inflation".
 _QUESTION_FORMS = [
+    _WHAT_OF,
     re.compile(r"^(?:why|how|when|where)\s+(?:do|does|did|is|are|was|were|can|could|will|would)\s+"
                r"(?P<subject>.+?)\s+(?P<aspect>\w+)$", re.IGNORECASE),
     re.compile(r"^(?:what|who|which)\s+(?P<aspect>causes|caused|drives|affects|determines|is|are|was|were|"
@@ -202,6 +220,7 @@ _QUESTION_FORMS = [
     re.compile(r"^(?:(?:what|who|whom)\s+)?(?:do|does|did|can|could|will|would|should)\s+(?P<subject>.+?)\s+"
                r"(?P<aspect>\w+)$", re.IGNORECASE),
     re.compile(r"^(?:what|which)\s+(?P<aspect>\w+)\s+(?:of|in|for)\s+(?P<subject>.+)$", re.IGNORECASE),
+
     # "Pourquoi le ciel est-il bleu ?": what follows the pronoun is asked about, else the verb ("Pourquoi les
     # volcans explosent-ils ?")
     re.compile(r"^(?:pourquoi|comment)\s+(?P<subject>.+?)\s+(?P<aspect>\w+)[- ](?:t[- ])?(?:il|elle|ils|elles)"
@@ -452,7 +471,7 @@ def _split_aspects(text: str, colon: bool = True) -> tuple[str, list[str]]:
     for part in rest:
         part = _tidy(_TRAILING_AUX.sub("", _ASPECT_LEAD.sub("", _tidy(part))))
         # "adoption rates and the infrastructure challenges" are two aspects
-        aspects += [strip_article(a) for a in re.split(r"\s+and\s+(?:the\s+)?", part) if a.strip()]
+        aspects += [strip_article(a) for a in re.split(r"\s+(?:and|et|y)\s+(?:the\s+)?", part) if a.strip()]
     return head, [a for a in aspects if len(a) > 2 and is_aspect(a)]  # "and why they matter": no aspect "matter"
 
 
@@ -542,7 +561,8 @@ def read_request(text: str, lang: str = "en") -> Request:
         pattern applies (a plain title such as "Solar power").
     """
     raw = _tidy(text)
-    body = _tidy(_MARKUP.sub(" ", raw))
+    # symbols name nothing: "sharks 🦈", "★ Solar power ★"
+    body = _tidy(_MARKUP.sub(" ", "".join(" " if unicodedata.category(c) == "So" else c for c in raw)))
     if lang == "en":  # "What's the difference …": the auxiliary written out, for the lead-ins and questions
         body = _CONTRACTED.sub(r"\1 is", body)
     lead = _LEAD_IN.sub("", body) if lang == "en" else _LEAD_IN_FR_ES.sub("", body) if lang in ("fr", "es") else body
@@ -608,6 +628,7 @@ def read_request(text: str, lang: str = "en") -> Request:
     question = text.rstrip().endswith(("?", "？")) or bool(_QUESTION.match(body)) or bool(measure) or bool(headed) \
         or asking
     alternatives: list[str] = []
+    asked_of = ""  # "symptoms of diabetes": the whole a question asked of its subject (_WHAT_OF)
     subject = _tidy(body)
     related = _RELATION_QUESTION.match(subject) if question else None
     second = ""  # the subject another bears on ("coffee production", "teenage mental health")
@@ -617,6 +638,8 @@ def read_request(text: str, lang: str = "en") -> Request:
         for form in _QUESTION_FORMS:
             m = form.match(subject)
             if m:
+                if form is _WHAT_OF:  # "the theory of relativity" may be an article's title
+                    asked_of = strip_article(f"{m.group('aspect')} of {_tidy(m.group('subject'))}")
                 subject = _tidy(m.group("subject"))
                 aspects = [_tidy(m.groupdict().get("rest") or m.group("aspect")), *aspects]
                 said = subject.casefold()
@@ -632,8 +655,10 @@ def read_request(text: str, lang: str = "en") -> Request:
                     subject = " ".join(words[:-1])
                     aspects[0] = "origins" if verb.casefold() in _ORIGIN_VERBS and \
                         aspects[0].casefold() == "from" else verb
+                # "Why are sharks important to the ocean ecosystem?": after a copula too, the subject may be
+                # the first words only
                 if re.match(r"^(?:(?:why|how|when|where|what|who|whom)\s+)?(?:do|does|did|can|could|will|would|"
-                            r"should)\b", body, re.I):
+                            r"should)\b|^(?:why|how)\s+(?:is|are|was|were)\b", body, re.I):
                     words = strip_article(subject).split()  # the verb may follow the subject
                     alternatives = [" ".join(words[:n]) for n in range(len(words) - 1, 0, -1)]
                 break
@@ -641,6 +666,10 @@ def read_request(text: str, lang: str = "en") -> Request:
     compared = _COMPARE.match(strip_article(subject))
     if compared:
         a, b = (_tidy(x) for x in compared.groups() if x)
+        of_both = re.match(r"^(?:the\s+)?(?P<aspect>[^\W\d_]+)\s+of\s+(?P<a>.+)$", a, re.IGNORECASE)
+        if of_both and " of " not in b:  # "Compare the economies of France and Germany": both, and their economies
+            a = of_both.group("a")
+            aspects.append(of_both.group("aspect"))
         subject = f"{strip_article(a)} and {strip_article(b)}"
     asked = bool(said) or raw_lead or lead != body  # an instruction or a lead-in was read: audience and colon are its
     if asked:
@@ -653,7 +682,8 @@ def read_request(text: str, lang: str = "en") -> Request:
         aspects += [a for a in re.split(_AND, titled.group("aspects")) if a]
     # "Star Wars: The Empire Strikes Back" is a title; "Coffee - history, production and health effects" and
     # "Nuclear energy: pros and cons" list aspects in lower case after the colon or dash
-    listed_after = re.match(r"^[^:–—]+?(?::|\s[-–—])\s*[a-z]", subject) is not None and lang == "en"
+    after = re.match(r"^[^:–—]+?(?::|\s[-–—])\s*(\w)", subject)
+    listed_after = after is not None and after.group(1).islower()  # "Les requins : biologie et comportement"
     if listed_after:
         subject = re.sub(r"\s[-–—]\s", ": ", subject, count=1)
     subject, more = _split_aspects(subject, colon=asked or listed_after)
@@ -707,7 +737,8 @@ def read_request(text: str, lang: str = "en") -> Request:
         alternatives = [setting.group("subject")]
     return Request(text=raw, subjects=subjects, aspects=aspects[:6], question=question, acronyms=acronyms,
                    alternatives=alternatives if len(subjects) == 1 else [], depth=depth, title=title,
-                   framed=framed if len(subjects) == 1 else "", compared=bool(compared) and len(subjects) == 2)
+                   framed=(framed or asked_of) if len(subjects) == 1 else "",
+                   compared=bool(compared) and len(subjects) == 2)
 
 
 #: Most characters of a title written as the request asked (:func:`_asked_title`); a longer request is
