@@ -1143,3 +1143,49 @@ def test_a_question_on_a_part_of_its_subject_reads_the_whole_when_an_article_is_
     sharks = resolve_subject(read_request("Why are sharks important to the ocean ecosystem?"), search, "en")
     assert [s.casefold() for s in sharks.subjects] in (["shark"], ["sharks"])
     assert "important to the ocean" in sharks.aspects
+
+
+@pytest.mark.parametrize("text, subjects, aspects", [
+    # how-to and advice: the thing done is the subject, the doing its aspect
+    ("How to grow tomatoes", ["tomatoes"], ["grow"]),
+    ("How to make bread?", ["bread"], []),  # "make" only asks how
+    ("Tips for learning a new language", ["language"], ["learning"]),
+    ("Ways to reduce plastic waste", ["plastic waste"], ["reduce"]),
+    ("The best way to learn piano", ["piano"], ["learn"]),
+    ("Best practices for password security", ["password security"], []),
+    # framings that name no subject
+    ("Rise and fall of the Roman Empire", ["Roman Empire"], []),
+    ("A history of jazz", ["jazz"], ["history"]),
+    ("Timeline of the space race", ["space race"], []),
+    ("Different kinds of renewable energy", ["renewable energy"], []),
+    ("Overview of the human brain", ["human brain"], []),
+    ("Human brain anatomy and function", ["Human brain"], ["anatomy", "function"]),
+    ("Understanding inflation", ["inflation"], []),
+    ("Exploring the deep sea", ["deep sea"], []),
+    ("A Brief History of Time", ["Brief History of Time"], []),  # a title
+])
+def test_how_to_advice_and_framings(text, subjects, aspects):
+    request = read_request(text, "en")
+    assert (request.subjects, request.aspects) == (subjects, aspects)
+
+
+def test_a_question_with_has_reads_its_subject():
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Internet", "The Internet is a global network; the Internet changed society.")]
+    request = resolve_subject(read_request("How has the internet changed society?"), FakeSearch(docs), "en")
+    assert [s.casefold() for s in request.subjects] == ["internet"] and "changed" in request.aspects
+
+
+def test_a_framed_event_with_an_article_of_its_own_stays_whole():
+    """ "Fall of Constantinople" is an article's title; "Fall of the Berlin Wall", with none, is the wall."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Fall of Constantinople", "The Fall of Constantinople was the capture of the city in 1453."),
+            _doc("Constantinople", "Constantinople was the capital of the Byzantine Empire."),
+            _doc("Timeline of the space race", "The timeline of the space race lists its events."),
+            _doc("Space Race", "The Space Race was a competition between two powers.")]
+    search = FakeSearch(docs)
+    assert resolve_subject(read_request("Fall of Constantinople"), search, "en").subjects == ["Fall of Constantinople"]
+    assert resolve_subject(read_request("Timeline of the space race"), search, "en").subjects == \
+        ["Timeline of the space race"]

@@ -2301,7 +2301,8 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     """
     if request.framed and _article_on(request.framed, search, lang) is not None:
         # "the health effects of smoking tobacco" is an article's title: the subject, whole
-        request = replace(request, subjects=[request.framed], aspects=request.aspects[1:], framed="")
+        request = replace(request, subjects=[request.framed], framed="",
+                          aspects=[a for a in request.aspects if not terms(a, lang) <= terms(request.framed, lang)])
     request = _singular(_written_apart(request, search, lang), search, lang)
     request = _history_of(_event_of(_respelled(request, search, lang), search, lang), search, lang)
     if not request.alternatives:

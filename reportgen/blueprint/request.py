@@ -138,6 +138,18 @@ _IS_IT = re.compile(r"^(?:is|are|was)\s+it\s+(?P<aspect>[^\W\d_]+)\s+to\s+[^\W\d
                     re.IGNORECASE)
 #: A list of aspects in brackets closing a request: "Report on coffee (history, production, health)".
 _BRACKETED_ASPECTS = re.compile(r"\s*\((?P<aspects>[^()]*(?:,|\band\b)[^()]*)\)\s*$", re.IGNORECASE)
+#: Advice asked on a doing: "Tips for learning a new language", "Ways to reduce plastic waste", "Best practices
+#: for password security", "The best way to learn piano": the thing done is the subject, the doing its aspect.
+_ADVICE = re.compile(
+    r"^(?:(?:the|some|\d+|top\s+\d+)\s+)?(?:(?:best|simple|easy|practical|effective|good|great|proven|useful)\s+)?"
+    r"(?:tips|ways?|tricks|advice|steps|strategies|ideas|practices|guidelines|methods|dos\s+and\s+don['’]?ts)\s+"
+    r"(?:to\s+(?P<verb>[^\W\d_]+)|for\s+(?P<doing>[^\W\d_]+ing)|for|on|of)\s+"
+    r"(?:(?:an?|the|your|my|our|new)\s+)*(?P<subject>.+)$",
+    re.IGNORECASE,
+)
+#: A gerund that only says how the report goes: "Understanding inflation", "Exploring the deep sea".
+_GERUND_LEAD = re.compile(r"^(?:understanding|exploring|explaining|introducing|demystifying|discovering|"
+                          r"examining|investigating|unpacking|decoding)\s+(?:the\s+)?(?=\S)", re.IGNORECASE)
 #: "Marie Curie's life and work", "Napoleon's legacy": the possessor is the subject (English).
 _POSSESSED = re.compile(
     r"^(?P<subject>.+?)['’]s?\s+(?P<aspects>(?:life|biography|legacy|work|works|career|achievements|discoveries|"
@@ -209,7 +221,10 @@ _WHAT_OF = re.compile(
 #: "Why do volcanoes erupt", "How do nuclear power plants work", "What causes inflation".
 _QUESTION_FORMS = [
     _WHAT_OF,
-    re.compile(r"^(?:why|how|when|where)\s+(?:do|does|did|is|are|was|were|can|could|will|would)\s+"
+    # "How to grow tomatoes": the thing the verb takes is the subject, the verb its aspect
+    re.compile(r"^how\s+to\s+(?P<aspect>[^\W\d_]+)\s+(?:an?\s+|the\s+|your\s+|my\s+)?(?P<subject>.+)$",
+               re.IGNORECASE),
+    re.compile(r"^(?:why|how|when|where)\s+(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had)\s+"
                r"(?P<subject>.+?)\s+(?P<aspect>\w+)$", re.IGNORECASE),
     re.compile(r"^(?:what|who|which)\s+(?P<aspect>causes|caused|drives|affects|determines|is|are|was|were|"
                r"invented|discovered|founded|built|created|designed|developed|wrote|painted|composed|ruled|"
@@ -270,9 +285,9 @@ _EMPHASIS = r"(?:main|key|major|primary|principal|chief|underlying|root|real|big
 _FRAMING = re.compile(
     r"^(?:(?:l['’]|la\s+|les\s+|le\s+|el\s+|los\s+|las\s+)?(?:histoire|évolution|avenir|historia|evolución|futuro|"
     r"or[íi]gen(?:es)?|origines?|causes|causas|raisons|razones)\s+(?:del|de\s+los|de\s+las|de\s+la|de\s+l['’]|des|du|de|d['’])\s*)|"
-    rf"^(?:the\s+)?(?:{_EMPHASIS}\s+)?"
-    r"(?:(?:rise|history|future|state|role|impact|evolution|growth|development|economics|science|life|"
-    r"biography|story|legacy|"
+    rf"^(?:the\s+|an?\s+)?(?:{_EMPHASIS}\s+|different\s+|various\s+)?"
+    r"(?:(?:rise\s+and\s+fall|rise|history|future|state|role|impact|evolution|growth|development|economics|"
+    r"science|life|biography|story|legacy|timeline|overview|types|kinds|"
     r"politics|basics|fundamentals|shift|transition|causes|effects?|impacts|benefits|risks|challenges|prospects|"
     r"pros|cons|advantages|disadvantages|uses|applications|influence|consequences?|origins|reasons)"
     r"(?:\s*(?:,|and|&)\s*(?:the\s+)?)?)+\s+(?:of|in|from)\s+",
@@ -342,7 +357,8 @@ _TITLE_ASPECTS = re.compile(rf"^(?P<subject>[^:]+?)\s*:\s*(?:an?\s+|the\s+)?"
                             rf"(?P<aspects>{_ASPECT_WORD}(?:{_AND}{_ASPECT_WORD})*)\s*$", re.IGNORECASE)
 #: Nouns that name an aspect of a subject rather than the subject ("adoption rates", "costs").
 _ASPECT_NOUNS = (r"(?:rates?|adoption|costs?|prices?|trends?|challenges?|risks?|benefits?|impacts?|effects?|"
-                 r"causes?|origins?|consequences?|history)")  # "World War I causes": the war, and its causes
+                 r"causes?|origins?|consequences?|history|anatomy|physiology|functions?|structure|behaviou?r|"
+                 r"habitat|diet|symptoms|treatment)")  # "World War I causes": the war, and its causes
 #: Function words a subject never ends on: "Why do leaves change colour in autumn?" with "autumn" an aspect.
 #: Not "a": "Vitamin A", "Hepatitis A".
 _DANGLING = re.compile(r"(?:\s+(?:in|on|at|of|for|to|from|with|the|during|de|du|des|en|dans|del|el|la|le|les|"
@@ -591,6 +607,11 @@ def read_request(text: str, lang: str = "en") -> Request:
         if happened:  # "What happened at Chernobyl?", "Is it safe to eat raw eggs?" (aspect: safe)
             body, asking = _tidy(happened.group("subject")), True
             aspects += [happened.group("aspect")] if "aspect" in happened.groupdict() else []
+        advice = _ADVICE.match(body)
+        if advice:  # "Tips for learning a new language": language, and learning it
+            body = _tidy(advice.group("subject"))
+            aspects += [v for v in (advice.group("verb"), advice.group("doing")) if v]
+        body = _GERUND_LEAD.sub("", body) if len(body.split()) > 1 else body  # "Understanding inflation"
         possessed = _POSSESSED.match(strip_article(body))
         if possessed:  # "Marie Curie's life and work"
             body = _tidy(possessed.group("subject"))
@@ -608,8 +629,8 @@ def read_request(text: str, lang: str = "en") -> Request:
             body = f"what is {measure.group('rest')}"
         else:
             body = f"how {measure.group('aux')} {measure.group('rest')}"
-    elif _QUESTION.match(body) and re.match(r"^how\s+(?!do|does|did|is|are|was|were|can|could|will|would)\w+",
-                                            body, re.IGNORECASE):
+    elif _QUESTION.match(body) and re.match(r"^how\s+(?!(?:do|does|did|is|are|was|were|can|could|will|would|"
+                                            r"has|have|had|to)\b)\w+", body, re.IGNORECASE):
         body = re.sub(r"^how\s+", "how do ", body, flags=re.IGNORECASE)  # "explain how vaccines work"
     health = _FOR_YOU.search(body) if lang == "en" and re.match(r"^(?:is|are|was|were)\s", body, re.I) else None
     if health:  # "Is coffee bad for you?": coffee, and what it does to health
@@ -658,7 +679,7 @@ def read_request(text: str, lang: str = "en") -> Request:
                 # "Why are sharks important to the ocean ecosystem?": after a copula too, the subject may be
                 # the first words only
                 if re.match(r"^(?:(?:why|how|when|where|what|who|whom)\s+)?(?:do|does|did|can|could|will|would|"
-                            r"should)\b|^(?:why|how)\s+(?:is|are|was|were)\b", body, re.I):
+                            r"should)\b|^(?:why|how)\s+(?:is|are|was|were|has|have|had)\b", body, re.I):
                     words = strip_article(subject).split()  # the verb may follow the subject
                     alternatives = [" ".join(words[:n]) for n in range(len(words) - 1, 0, -1)]
                 break
@@ -712,6 +733,8 @@ def read_request(text: str, lang: str = "en") -> Request:
     told = _HISTORY_WORDS.search(framing.group(0)) if framing else None
     if told:  # "the history of the bicycle" asks for its history
         aspects.insert(0, told.group(0).lower())
+    elif framing and not cause and not framed:  # "Fall of Constantinople" is an article's title: the subject again
+        framed = strip_article(_tidy(subject))
     subject = _tidy(_FRAMING.sub("", _tidy(subject)))
     subject, head_aspects = _head_aspects(subject)
     aspects = head_aspects + aspects
