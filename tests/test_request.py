@@ -1189,3 +1189,36 @@ def test_a_framed_event_with_an_article_of_its_own_stays_whole():
     assert resolve_subject(read_request("Fall of Constantinople"), search, "en").subjects == ["Fall of Constantinople"]
     assert resolve_subject(read_request("Timeline of the space race"), search, "en").subjects == \
         ["Timeline of the space race"]
+
+
+@pytest.mark.parametrize("text, lang, subjects, aspects", [
+    # a reader's requests, typed as people type them
+    ("the fall of the berlin wall 1989", "en", ["fall of the berlin wall"], ["1989"]),  # had found no sources
+    ("World War II in 1944", "en", ["World War II"], ["1944"]),
+    ("Blade Runner 2049", "en", ["Blade Runner 2049"], []),  # a short name keeps its number
+    ("vaccines... do they actually work?", "en", ["vaccines"], []),  # had found no sources
+    ("whats the deal with black holes?? how do they form", "en", ["black holes"], []),
+    ("coffee vs energy drinks which is better for studying", "en", ["coffee drinks", "energy drinks"],
+     ["better for studying"]),  # had been "coffee drinks which is better" and "energy drinks which is better"
+    ("Leonardo da Vinci - paintings, inventions, etc", "en", ["Leonardo da Vinci"], ["paintings", "inventions"]),
+    ("Write me a detailed report on the life of Albert Einstein: his early years, his major scientific "
+     "contributions, and his legacy. Please include a timeline.", "en", ["Albert Einstein"],
+     ["early years", "major scientific contributions", "legacy"]),
+    ("¿Cómo funcionan los terremotos? no wait - cómo funcionan los glaciares", "es", ["glaciares"], []),
+    ("how to grow potatoes at home", "en", ["potatoes at home"], ["grow"]),  # "at home": tried shorter (below)
+])
+def test_requests_typed_as_people_type_them(text, lang, subjects, aspects):
+    request = read_request(text, lang)
+    assert (request.subjects, request.aspects) == (subjects, aspects)
+
+
+def test_a_setting_at_a_place_is_tried_shorter():
+    from reportgen.blueprint.planner import resolve_subject
+
+    wall = resolve_subject(read_request("the fall of the berlin wall 1989"),
+                           FakeSearch([_doc("Berlin Wall", "The Berlin Wall divided Berlin; it fell in 1989.")]), "en")
+    assert [s.casefold() for s in wall.subjects] == ["berlin wall"] and "fall" in wall.aspects
+
+    docs = [_doc("Potato", "The potato is a starchy tuber; potatoes are grown at home and on farms.")]
+    request = resolve_subject(read_request("how to grow potatoes at home"), FakeSearch(docs), "en")
+    assert [s.casefold() for s in request.subjects] in (["potato"], ["potatoes"]) and "home" in request.aspects

@@ -130,7 +130,7 @@ _TRAILING_ASKING = re.compile(
     re.IGNORECASE,
 )
 #: "What's", "How's", "Where's": the auxiliary written out, so the question forms read it.
-_CONTRACTED = re.compile(r"^(what|how|who|where|when|why|which)['’]s\b", re.IGNORECASE)
+_CONTRACTED = re.compile(r"^(what|who|where|which)(?:['’]s|s)\b|^(how|when|why)['’]s\b", re.IGNORECASE)
 #: "What happened at Chernobyl?", "What happened to the dinosaurs?": the subject is what follows.
 _HAPPENED = re.compile(r"^what\s+happened\s+(?:at|in|to|on|during|with)\s+(?P<subject>.+)$", re.IGNORECASE)
 #: "Is it safe to eat raw eggs?": the subject is what the verb takes, the adjective its aspect.
@@ -372,13 +372,13 @@ _MARKUP = re.compile(r"<[^<>]{0,200}>|&[a-z]+;|&#\d+;")
 #: salud*"): the subject before it is a shorter reading, tried when no article is titled by the whole
 #: (:attr:`Request.alternatives`), and the setting is then an aspect.
 _TRAILING_SETTING = re.compile(
-    r"^(?P<subject>.+?)\s+(?:for|in|on|among|para|pour|en|sur|dans|chez|entre)\s+"
+    r"^(?P<subject>.+?)\s+(?:for|in|on|at|among|para|pour|en|sur|dans|chez|entre)\s+"
     r"(?:the\s+|la\s+|le\s+|les\s+|el\s+|los\s+|las\s+|l['’])?(?P<setting>[^\W\d_][\w'’-]*(?:\s+[\w'’-]+)?)$",
     re.IGNORECASE,
 )
 #: Prepositions and articles before a setting, which no aspect keeps ("for health" → "health").
 SETTING_LEAD = re.compile(
-    r"^(?:(?:for|in|on|among|para|pour|en|sur|dans|chez|entre)\s+)?(?:the\s+|la\s+|le\s+|les\s+|el\s+|los\s+|"
+    r"^(?:(?:for|in|on|at|among|para|pour|en|sur|dans|chez|entre)\s+)?(?:the\s+|la\s+|le\s+|les\s+|el\s+|los\s+|"
     r"las\s+|l['’])?", re.IGNORECASE)
 #: A preposition a question may end on ("Where do hurricanes come from?"), never an aspect.
 _PREPOSITIONS = frozenset("from to of in on at for with about into".split())
@@ -388,16 +388,33 @@ _ORIGIN_VERBS = frozenset("come comes came originate originates originated arise
 #: power: is it safe?", "Té o café: ¿cuál es más sano?". The head is what is asked about; the question's words
 #: are aspects (it had been read as one subject, "Chess which game is harder" and "Go: which game is harder").
 _HEADED_QUESTION = re.compile(
-    r"^(?P<head>[^:?¿]{2,100}?)\s*(?::|\s[-–—]\s)\s*¿?\s*(?P<tail>(?:which|what|who|why|how|is|are|was|were|"
+    r"^(?P<head>[^:?¿.…]{2,100}?)\s*(?::|\s[-–—]\s|\.{2,}|…|\?+)\s*¿?\s*(?P<tail>(?:which|what|who|why|how|is|are|was|were|"
     r"does|do|did|can|could|should|will|would|lequel|laquelle|lesquels|lesquelles|quel(?:le)?s?|pourquoi|"
     r"comment|est-ce|cu[áa]l(?:es)?|qu[ée]|por\s*qu[ée]|c[óo]mo|es|son)\b.*)$",
     re.IGNORECASE,
 )
+#: A comparison, then "which …" with no mark between: "coffee vs energy drinks which is better for studying".
+_COMPARED_WHICH = re.compile(r"^(?P<head>.+?\s(?:vs\.?|versus|or|ou|o)\s.+?)\s+"
+                             r"(?P<tail>(?:which|who|lequel|laquelle|cu[áa]l(?:es)?)\b.*)$", re.IGNORECASE)
+#: A year closing a phrase: "the fall of the berlin wall 1989", "… in 1989" (an aspect; a short name keeps
+#: it: "Euro 2024", "Blade Runner 2049").
+_TRAILING_YEAR = re.compile(r"\s+(?:in\s+|en\s+)?(?P<year>1\d{3}|20\d{2})$", re.IGNORECASE)
+#: A request taken back and said again: "¿Cómo funcionan los terremotos? no wait - cómo funcionan los glaciares"
+#: is on glaciers.
+_CORRECTED = re.compile(r"^.+?[\s,.?!]\s*(?:no\s+wait|wait\s+no|i\s+mean|or\s+rather|no,?\s+espera|quiero\s+decir|"
+                        r"mejor\s+dicho|non,?\s+attends|je\s+veux\s+dire|ou\s+plutôt)\b\s*[-–—,:]?\s*"
+                        r"(?P<rest>\S.*)$", re.IGNORECASE)
+#: Sentences after the request that only say how to write it: "… and his legacy. Please include a timeline."
+_TRAILING_INSTRUCTION = re.compile(
+    r"(?<=[.!?])\s+(?:please\s+|also\s+|and\s+)?(?:include|add|make\s+sure|focus|use|keep|mention|cover|cite|"
+    r"write|provide|give|format|limit)\b.*$", re.IGNORECASE)
+#: Words closing a list that add nothing: "paintings, inventions, etc".
+_LIST_END = re.compile(r"^(?:etc\.?|and\s+(?:more|so\s+on|others)|et\s+cetera|…|\.{3})$", re.IGNORECASE)
 #: Words of a question after a subject that name nothing of it: question words, auxiliaries, pronouns,
 #: articles and degree words ("which *is more* dangerous": dangerous).
 _TAIL_FUNCTION = frozenset(
     "which what who whom why how is are was were do does did can could should will would it its they them one "
-    "ones the a an of to than more most less lequel laquelle lesquels lesquelles quel quelle quels quelles "
+    "ones the a an of to than more most less actually really even still ever lequel laquelle lesquels lesquelles quel quelle quels quelles "
     "pourquoi comment est sont le la les plus moins cuál cual cuáles cuales qué que por porqué cómo como es "
     "son el lo los las más menos".split())
 #: Which of two: "Tea or coffee: which is healthier?" compares them.
@@ -407,7 +424,7 @@ _TRAILING_AUX = re.compile(r"\s+(?:is|are|was|were|has|have|will|can)$", re.IGNO
 _ACRONYM = re.compile(r"\s*\((?=[^)]*[A-Z])([A-Za-z0-9&.\-]{2,10})\)")
 #: Dates in brackets are no part of a title: "World War II (1939-1945)".
 _DATES = re.compile(r"\s*\(\s*(?:c\.\s*)?\d[\d\s\-–—/,.]*(?:BC|AD|BCE|CE)?\s*\)", re.IGNORECASE)
-_ASPECT_LEAD = re.compile(r"^(?:and\s+|et\s+|y\s+)?(?:how|why|what|its|their|the|ses|son|sa|leurs?|sus?|comment|"
+_ASPECT_LEAD = re.compile(r"^(?:and\s+|et\s+|y\s+)?(?:how|why|what|its|their|his|her|the|ses|son|sa|leurs?|sus?|comment|"
                           r"pourquoi|c[óo]mo|drawing|proposing|including|focusing on|"
                           r"with a focus on|shaping|influencing)\s+(?:it\s+|they\s+|lessons\s+from\s+)?"
                           # "its influence on workforce productivity": the productivity is the aspect
@@ -579,8 +596,14 @@ def read_request(text: str, lang: str = "en") -> Request:
     raw = _tidy(text)
     # symbols name nothing: "sharks 🦈", "★ Solar power ★"
     body = _tidy(_MARKUP.sub(" ", "".join(" " if unicodedata.category(c) == "So" else c for c in raw)))
+    body = _tidy(_TRAILING_INSTRUCTION.sub("", body)) or body  # "Please include a timeline."
+    corrected = _CORRECTED.match(body)
+    if corrected:  # "… no wait - cómo funcionan los glaciares": what is said last is asked
+        body = _tidy(corrected.group("rest"))
+        if body[:1].islower():
+            body = body[:1].upper() + body[1:]
     if lang == "en":  # "What's the difference …": the auxiliary written out, for the lead-ins and questions
-        body = _CONTRACTED.sub(r"\1 is", body)
+        body = _CONTRACTED.sub(lambda m: f"{m.group(1) or m.group(2)} is", body)  # "whats" too
     lead = _LEAD_IN.sub("", body) if lang == "en" else _LEAD_IN_FR_ES.sub("", body) if lang in ("fr", "es") else body
     raw_lead = False
     if lead == body and not _INSTRUCTION.match(body) and len(body.split()) > 10:
@@ -597,6 +620,11 @@ def read_request(text: str, lang: str = "en") -> Request:
     body = _tidy(_INSTRUCTION.sub("", lead if lead.strip() else body))
     aspects: list[str] = []
     asking = False  # a question read here whatever its marks ("Is it safe to eat raw eggs")
+    year = _TRAILING_YEAR.search(body)
+    if year and (len(body.split()) >= 4 or body[:year.start()].split()[-1].islower()
+                 or year.group(0).strip().lower().startswith(("in ", "en "))):
+        aspects.append(year.group("year"))  # "the fall of the berlin wall 1989"
+        body = _tidy(body[:year.start()])
     if lang == "en":
         body = _tidy(_TRAILING_ASKING.sub("", body)) or body  # "black holes explained", "sharks pls"
         bracketed = _BRACKETED_ASPECTS.search(body)
@@ -638,7 +666,9 @@ def read_request(text: str, lang: str = "en") -> Request:
         aspects.append("health")
     # typed as one question ("antibiotics: how they were discovered, why resistance develops" lists aspects)
     typed_question = text.rstrip().endswith(("?", "？"))
-    headed = _HEADED_QUESTION.match(body) if typed_question and not measure else None
+    # one question after its subject, typed with its mark or with one inside ("black holes?? how do they form")
+    headed = None if measure else (_HEADED_QUESTION.match(body) if typed_question or "?" in body else None) \
+        or _COMPARED_WHICH.match(body)
     if headed and not _QUESTION.match(headed.group("head")) and not re.search(r"[,;]", headed.group("tail")):
         tail = _tidy(headed.group("tail"))  # "Chess vs Go: which game is harder?"
         body = _tidy(headed.group("head"))
@@ -748,7 +778,8 @@ def read_request(text: str, lang: str = "en") -> Request:
         subjects, shared = _two_subjects(subject) if not compared else _two_subjects(subject, limit=12)
         if shared and len(subjects) == 2:
             aspects.insert(0, shared)
-    aspects = [a for a in dict.fromkeys(aspects) if a.casefold() not in {s.casefold() for s in subjects}]
+    aspects = [a for a in dict.fromkeys(aspects) if a.casefold() not in {s.casefold() for s in subjects}
+               and not _LIST_END.match(a)]  # "etc"
     # two subjects are titled in the request's language ("Abeilles et pollinisation"); the subject phrase
     # itself joins them with "and" for every rule that reads it (names_subject)
     title = f" {_TITLE_AND[lang]} ".join(subjects) if len(subjects) == 2 and lang in _TITLE_AND else ""
