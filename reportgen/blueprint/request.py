@@ -414,7 +414,8 @@ _LIST_END = re.compile(r"^(?:etc\.?|and\s+(?:more|so\s+on|others)|et\s+cetera|�
 #: articles and degree words ("which *is more* dangerous": dangerous).
 _TAIL_FUNCTION = frozenset(
     "which what who whom why how is are was were do does did can could should will would it its they them one "
-    "ones the a an of to than more most less actually really even still ever lequel laquelle lesquels lesquelles quel quelle quels quelles "
+    "ones the a an of to than more most less actually really even still ever "
+    "lequel laquelle lesquels lesquelles quel quelle quels quelles "
     "pourquoi comment est sont le la les plus moins cuál cual cuáles cuales qué que por porqué cómo como es "
     "son el lo los las más menos".split())
 #: Which of two: "Tea or coffee: which is healthier?" compares them.
@@ -424,8 +425,8 @@ _TRAILING_AUX = re.compile(r"\s+(?:is|are|was|were|has|have|will|can)$", re.IGNO
 _ACRONYM = re.compile(r"\s*\((?=[^)]*[A-Z])([A-Za-z0-9&.\-]{2,10})\)")
 #: Dates in brackets are no part of a title: "World War II (1939-1945)".
 _DATES = re.compile(r"\s*\(\s*(?:c\.\s*)?\d[\d\s\-–—/,.]*(?:BC|AD|BCE|CE)?\s*\)", re.IGNORECASE)
-_ASPECT_LEAD = re.compile(r"^(?:and\s+|et\s+|y\s+)?(?:how|why|what|its|their|his|her|the|ses|son|sa|leurs?|sus?|comment|"
-                          r"pourquoi|c[óo]mo|drawing|proposing|including|focusing on|"
+_ASPECT_LEAD = re.compile(r"^(?:and\s+|et\s+|y\s+)?(?:how|why|what|its|their|his|her|the|ses|son|sa|leurs?|sus?|"
+                          r"comment|pourquoi|c[óo]mo|drawing|proposing|including|focusing on|"
                           r"with a focus on|shaping|influencing)\s+(?:it\s+|they\s+|lessons\s+from\s+)?"
                           # "its influence on workforce productivity": the productivity is the aspect
                           r"(?:(?:influences?|impacts?|effects?)\s+(?:on|upon)\s+(?:the\s+)?)?",
