@@ -1222,3 +1222,15 @@ def test_a_setting_at_a_place_is_tried_shorter():
     docs = [_doc("Potato", "The potato is a starchy tuber; potatoes are grown at home and on farms.")]
     request = resolve_subject(read_request("how to grow potatoes at home"), FakeSearch(docs), "en")
     assert [s.casefold() for s in request.subjects] in (["potato"], ["potatoes"]) and "home" in request.aspects
+
+
+def test_two_subjects_take_no_shared_head_when_only_the_bare_word_has_an_article():
+    """ "coffee vs energy drinks" had been "coffee drinks" and "energy drinks": a report on Drink, Bar and Juice."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Coffee", "Coffee is a drink made from roasted coffee beans."),
+            _doc("Energy drink", "An energy drink is a drink with caffeine and sugar."),
+            _doc("Wind power", "Wind power uses wind turbines."), _doc("Solar power", "Solar power uses sunlight.")]
+    search = FakeSearch(docs)
+    assert resolve_subject(read_request("coffee vs energy drinks"), search, "en").subjects[0] == "coffee"
+    assert resolve_subject(read_request("Wind and solar power"), search, "en").subjects[0] == "Wind power"

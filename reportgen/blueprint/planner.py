@@ -2279,6 +2279,31 @@ def _titled_after(aspect: str, request: Request, search: SearchBackend, lang: st
     return found
 
 
+def _unshared(request: Request, search: SearchBackend, lang: str) -> Request:
+    """Two subjects whose first took the second's head noun ("wind and solar power" → "wind power"), read
+    apart when only the bare word has an article: "coffee vs energy drinks" is *coffee* and *energy drinks*,
+    not "coffee drinks" (a reader found the report drawn on *Drink*, *Bar* and *Juice*, with no coffee).
+
+    Args:
+        request: The read request.
+        search: The search backend over every configured corpus.
+        lang: Report language.
+
+    Returns:
+        ``request``, or a copy with the first subject bare.
+    """
+    if len(request.subjects) != 2:
+        return request
+    first, second = request.subjects
+    shared = " ".join(second.split()[1:])
+    if not shared or not fold(first).endswith(f" {fold(shared)}"):
+        return request
+    bare = first[:len(first) - len(shared)].strip()
+    if _article_on(first, search, lang) is None and _article_on(bare, search, lang) is not None:
+        return replace(request, subjects=[bare, second])
+    return request
+
+
 def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Request:
     """The request with the reading of its subject the corpora hold an article on.
 
@@ -2303,7 +2328,7 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
         # "the health effects of smoking tobacco" is an article's title: the subject, whole
         request = replace(request, subjects=[request.framed], framed="",
                           aspects=[a for a in request.aspects if not terms(a, lang) <= terms(request.framed, lang)])
-    request = _singular(_written_apart(request, search, lang), search, lang)
+    request = _singular(_written_apart(_unshared(request, search, lang), search, lang), search, lang)
     request = _history_of(_event_of(_respelled(request, search, lang), search, lang), search, lang)
     if not request.alternatives:
         return _titled_parts(request, search, lang)
