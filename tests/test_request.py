@@ -1234,3 +1234,21 @@ def test_two_subjects_take_no_shared_head_when_only_the_bare_word_has_an_article
     search = FakeSearch(docs)
     assert resolve_subject(read_request("coffee vs energy drinks"), search, "en").subjects[0] == "coffee"
     assert resolve_subject(read_request("Wind and solar power"), search, "en").subjects[0] == "Wind power"
+
+
+@pytest.mark.parametrize("text, lang, subjects, aspects", [
+    ("Comment faire du pain ?", "fr", ["pain"], []),
+    ("Comment cultiver des tomates", "fr", ["tomates"], ["cultiver"]),
+    ("Avantages et inconvénients de l'énergie nucléaire", "fr", ["énergie nucléaire"], []),  # had been two subjects
+    ("Ventajas y desventajas de la energía nuclear", "es", ["energía nuclear"], []),
+    ("La vie de Napoléon", "fr", ["Napoléon"], []),
+    ("La vida de Frida Kahlo", "es", ["Frida Kahlo"], []),
+    ("Biographie de Victor Hugo", "fr", ["Victor Hugo"], []),
+    ("Que s'est-il passé à Tchernobyl ?", "fr", ["Tchernobyl"], []),
+    ("¿Qué pasó en Chernóbil?", "es", ["Chernóbil"], []),
+    ("Consejos para aprender inglés", "es", ["inglés"], ["aprender"]),
+    ("Conseils pour apprendre l'anglais", "fr", ["anglais"], ["apprendre"]),
+])
+def test_french_and_spanish_ways_of_asking(text, lang, subjects, aspects):
+    request = read_request(text, lang)
+    assert (request.subjects, request.aspects) == (subjects, aspects)

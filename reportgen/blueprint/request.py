@@ -147,6 +147,15 @@ _ADVICE = re.compile(
     r"(?:(?:an?|the|your|my|our|new)\s+)*(?P<subject>.+)$",
     re.IGNORECASE,
 )
+#: The French and Spanish forms of :data:`_ADVICE` and :data:`_HAPPENED`: "Conseils pour apprendre l'anglais",
+#: "Consejos para aprender inglés", "Que s'est-il passé à Tchernobyl ?", "¿Qué pasó en Chernóbil?".
+_ADVICE_FR_ES = re.compile(
+    r"^(?:(?:des|quelques|los|unos|algunos)\s+)?(?:conseils|astuces|façons|moyens|consejos|trucos|formas|maneras)\s+"
+    r"(?:pour|para|de)\s+(?P<verb>[^\W\d_]+)\s+(?:le\s+|la\s+|les\s+|l['’]|el\s+|los\s+|las\s+|du\s+|des\s+|un\s+|"
+    r"une\s+|una?\s+)?(?P<subject>.+)$", re.IGNORECASE)
+_HAPPENED_FR_ES = re.compile(
+    r"^(?:que\s+s['’]est-il\s+passé|qu['’]est-il\s+arrivé|qu[ée]\s+pas[óo]|qu[ée]\s+ocurri[óo]|qu[ée]\s+sucedi[óo])\s+"
+    r"(?:à\s+la\s+|à\s+l['’]|au\s+|aux\s+|à\s+|en\s+|dans\s+|con\s+|a\s+)?(?P<subject>.+)$", re.IGNORECASE)
 #: A gerund that only says how the report goes: "Understanding inflation", "Exploring the deep sea".
 _GERUND_LEAD = re.compile(r"^(?:understanding|exploring|explaining|introducing|demystifying|discovering|"
                           r"examining|investigating|unpacking|decoding)\s+(?:the\s+)?(?=\S)", re.IGNORECASE)
@@ -198,7 +207,8 @@ _AUXILIARIES = {"is", "are", "was", "were", "do", "does", "did", "can", "could",
 #: an aspect "work" drew "Work (human activity)" into the report; "How do typhoons form?" searched
 #: "form" with the subject and drew Starfish).
 _EMPTY_VERBS = {"work", "function", "operate", "happen", "exist", "mean", "matter", "look", "make", "do", "get", "form",
-                "become", "fonctionne", "fonctionnent", "forme", "forment", "funciona", "funcionan", "forma",
+                "become", "fonctionne", "fonctionnent", "forme", "forment", "funciona", "funcionan", "forma", "faire",
+                "hacer",
                 "forman"}
 
 
@@ -247,7 +257,8 @@ _QUESTION_FORMS = [
     # vaccins ?", "Comment se forment les ouragans ?": the verb first, then the subject with its article
     re.compile(r"^(?:por\s*qu[ée]|c[óo]mo)\s+(?:se\s+)?(?P<aspect>\w+)\s+(?:(?:el|la|los|las)\s+)?(?P<subject>.+)$",
                re.IGNORECASE),
-    re.compile(r"^(?:pourquoi|comment)\s+(?:se\s+|s['’])?(?P<aspect>\w+)\s+(?:les\s+|le\s+|la\s+|l['’])"
+    re.compile(r"^(?:pourquoi|comment)\s+(?:se\s+|s['’])?(?P<aspect>\w+)\s+(?:les\s+|le\s+|la\s+|l['’]|du\s+|"
+               r"des\s+|de\s+la\s+|de\s+l['’]|d['’])"
                r"(?P<subject>.+)$", re.IGNORECASE),
     # "Quelles sont les causes de la Révolution française ?", "¿Cuáles son las causas de la Revolución?"
     re.compile(r"^(?:quel(?:le)?s?|cu[áa]l(?:es)?)\s+(?:est|sont|es|son)\s+(?:les|le|la|l['’]|el|los|las)\s*"
@@ -284,7 +295,8 @@ _PEOPLE = frozenset("we i you they people humans someone anyone one nous on vous
 _EMPHASIS = r"(?:main|key|major|primary|principal|chief|underlying|root|real|biggest|most\s+important)"
 _FRAMING = re.compile(
     r"^(?:(?:l['’]|la\s+|les\s+|le\s+|el\s+|los\s+|las\s+)?(?:histoire|évolution|avenir|historia|evolución|futuro|"
-    r"or[íi]gen(?:es)?|origines?|causes|causas|raisons|razones)\s+(?:del|de\s+los|de\s+las|de\s+la|de\s+l['’]|des|du|de|d['’])\s*)|"
+    r"or[íi]gen(?:es)?|origines?|causes|causas|raisons|razones|vie|vida|biographie|biograf[íi]a|"
+    r"avantages\s+et\s+inconvénients|ventajas\s+y\s+desventajas|pros\s+y\s+contras|avantages|ventajas)\s+(?:del|de\s+los|de\s+las|de\s+la|de\s+l['’]|des|du|de|d['’])\s*)|"
     rf"^(?:the\s+|an?\s+)?(?:{_EMPHASIS}\s+|different\s+|various\s+)?"
     r"(?:(?:rise\s+and\s+fall|rise|history|future|state|role|impact|evolution|growth|development|economics|"
     r"science|life|biography|story|legacy|timeline|overview|types|kinds|"
@@ -626,6 +638,14 @@ def read_request(text: str, lang: str = "en") -> Request:
                  or year.group(0).strip().lower().startswith(("in ", "en "))):
         aspects.append(year.group("year"))  # "the fall of the berlin wall 1989"
         body = _tidy(body[:year.start()])
+    if lang in ("fr", "es"):  # "Conseils pour apprendre l'anglais", "¿Qué pasó en Chernóbil?"
+        advice = _ADVICE_FR_ES.match(body)
+        happened = _HAPPENED_FR_ES.match(body)
+        if advice:
+            body = _tidy(advice.group("subject"))
+            aspects.append(advice.group("verb"))
+        elif happened:
+            body, asking = _tidy(happened.group("subject")), True
     if lang == "en":
         body = _tidy(_TRAILING_ASKING.sub("", body)) or body  # "black holes explained", "sharks pls"
         bracketed = _BRACKETED_ASPECTS.search(body)
