@@ -1252,3 +1252,14 @@ def test_two_subjects_take_no_shared_head_when_only_the_bare_word_has_an_article
 def test_french_and_spanish_ways_of_asking(text, lang, subjects, aspects):
     request = read_request(text, lang)
     assert (request.subjects, request.aspects) == (subjects, aspects)
+
+
+def test_two_subjects_sharing_one_part_are_the_words_that_set_them_apart():
+    """ "Compare Python and Rust programming languages" had been two subjects "programming languages"."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Programming language", "A programming language is a system of notation for writing programs."),
+            _doc("Monty Python", "Monty Python were a comedy group."), _doc("Iron", "Rust forms on iron.")]
+    request = resolve_subject(read_request("Compare Python and Rust programming languages for beginners"),
+                              FakeSearch(docs), "en")
+    assert request.subjects == ["Python", "Rust"] and "programming languages" in request.aspects

@@ -2733,6 +2733,7 @@ def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request
     subjects: list[str] = []
     aspects: list[str] = []
     unheld = False  # whether a subject replaced holds no passage of its own: the report says so at the top
+    rests: dict[str, list[str]] = {}  # the words around each part, per part
     for subject in request.subjects:
         words = subject.split()
         found = search.search(subject, k=PLAN_SEARCH_K) if len(words) >= 3 else []
@@ -2758,9 +2759,17 @@ def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request
         subjects.append(title)  # as the corpus spells it: "Health care" for "healthcare"
         unheld = True
         rest = " ".join(w for w in [" ".join(words[:i]), " ".join(words[j:])] if w)
+        rests[title.casefold()] = [*rests.get(title.casefold(), []), rest]
         aspects += [rest] if terms(rest, lang) and is_aspect(rest) else []
     if subjects == request.subjects:
         return request
+    if len(subjects) == 2 and subjects[0].casefold() == subjects[1].casefold() \
+            and all(rests.get(subjects[0].casefold(), ["", ""])):
+        # "Python and Rust programming languages": one part for both, so the words setting them apart are the
+        # subjects, and the part what is asked of them (it had been two subjects "programming languages")
+        shared = subjects[0]
+        return replace(request, subjects=rests[shared.casefold()][:2], aspects=[shared, *request.aspects],
+                       alternatives=[], title=request.title or " and ".join(request.subjects))
     return replace(request, subjects=subjects, aspects=list(dict.fromkeys([*aspects, *request.aspects])),
                    alternatives=[], asked=request.subject if unheld else "", title=request.subject)
 
