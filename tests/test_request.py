@@ -1263,3 +1263,29 @@ def test_two_subjects_sharing_one_part_are_the_words_that_set_them_apart():
     request = resolve_subject(read_request("Compare Python and Rust programming languages for beginners"),
                               FakeSearch(docs), "en")
     assert request.subjects == ["Python", "Rust"] and "programming languages" in request.aspects
+
+
+@pytest.mark.parametrize("text, subjects, aspects", [
+    # a sentence on what the user is doing, then the request, then how to write it (a reader's; the report had
+    # been on writing systems, "I'm writing a school essay and need some background")
+    ("I'm writing a school essay and need some background. Please give me an overview of the Apollo 11 moon "
+     "landing in 1969. Focus on the crew, the mission, and why it mattered. Keep it readable.",
+     ["Apollo 11 moon landing"], ["1969"]),
+    ("tips for learning to play the guitar", ["guitar"], ["learning"]),  # had been "to play the guitar"
+    # no aspect "are they" (the verb may follow the subject: the planner tries "glaciers")
+    ("how do glaciers form and why are they shrinking??", ["glaciers form"], ["shrinking"]),
+])
+def test_what_a_request_of_several_sentences_asks(text, subjects, aspects):
+    request = read_request(text, "en")
+    assert (request.subjects, request.aspects) == (subjects, aspects)
+
+
+def test_a_subject_as_a_kind_of_thing_is_tried_without_it():
+    """ "pros and cons of nuclear fusion as an energy source" had found no sources, naming Nuclear fusion."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Nuclear fusion", "Nuclear fusion joins light nuclei and releases energy.")]
+    request = resolve_subject(read_request("pros and cons of nuclear fusion as an energy source"), FakeSearch(docs),
+                              "en")
+    assert [x.casefold() for x in request.subjects] == ["nuclear fusion"] and "energy source" in request.aspects
+    assert request.title == "Pros and cons of nuclear fusion as an energy source"

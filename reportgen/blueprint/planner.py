@@ -2339,7 +2339,7 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
         if titled is not None:
             rest = SETTING_LEAD.sub("", request.subject[len(reading):].strip())  # "for health": health
             return replace(request, subjects=[titled], aspects=[a for a in [rest, *request.aspects] if is_aspect(a)],
-                           alternatives=[])
+                           alternatives=[], title=request.title or request.subject)  # titled as asked
     return _titled_parts(request, search, lang)
 
 

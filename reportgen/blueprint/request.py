@@ -143,7 +143,7 @@ _BRACKETED_ASPECTS = re.compile(r"\s*\((?P<aspects>[^()]*(?:,|\band\b)[^()]*)\)\
 _ADVICE = re.compile(
     r"^(?:(?:the|some|\d+|top\s+\d+)\s+)?(?:(?:best|simple|easy|practical|effective|good|great|proven|useful)\s+)?"
     r"(?:tips|ways?|tricks|advice|steps|strategies|ideas|practices|guidelines|methods|dos\s+and\s+don['’]?ts)\s+"
-    r"(?:to\s+(?P<verb>[^\W\d_]+)|for\s+(?P<doing>[^\W\d_]+ing)|for|on|of)\s+"
+    r"(?:to\s+(?P<verb>[^\W\d_]+)|for\s+(?P<doing>[^\W\d_]+ing)(?:\s+(?:how\s+)?to\s+[^\W\d_]+)?|for|on|of)\s+"
     r"(?:(?:an?|the|your|my|our|new)\s+)*(?P<subject>.+)$",
     re.IGNORECASE,
 )
@@ -384,14 +384,15 @@ _MARKUP = re.compile(r"<[^<>]{0,200}>|&[a-z]+;|&#\d+;")
 #: salud*"): the subject before it is a shorter reading, tried when no article is titled by the whole
 #: (:attr:`Request.alternatives`), and the setting is then an aspect.
 _TRAILING_SETTING = re.compile(
-    r"^(?P<subject>.+?)\s+(?:for|in|on|at|among|para|pour|en|sur|dans|chez|entre)\s+"
-    r"(?:the\s+|la\s+|le\s+|les\s+|el\s+|los\s+|las\s+|l['’])?(?P<setting>[^\W\d_][\w'’-]*(?:\s+[\w'’-]+)?)$",
+    r"^(?P<subject>.+?)\s+(?:for|in|on|at|as|among|para|pour|en|sur|dans|chez|entre|como|comme)\s+"
+    r"(?:the\s+|an?\s+|la\s+|le\s+|les\s+|el\s+|los\s+|las\s+|un\s+|une\s+|una\s+|l['’])?"
+    r"(?P<setting>[^\W\d_][\w'’-]*(?:\s+[\w'’-]+)?)$",
     re.IGNORECASE,
 )
 #: Prepositions and articles before a setting, which no aspect keeps ("for health" → "health").
 SETTING_LEAD = re.compile(
-    r"^(?:(?:for|in|on|at|among|para|pour|en|sur|dans|chez|entre)\s+)?(?:the\s+|la\s+|le\s+|les\s+|el\s+|los\s+|"
-    r"las\s+|l['’])?", re.IGNORECASE)
+    r"^(?:(?:for|in|on|at|as|among|para|pour|en|sur|dans|chez|entre|como|comme)\s+)?(?:the\s+|an?\s+|la\s+|le\s+|"
+    r"les\s+|el\s+|los\s+|las\s+|un\s+|une\s+|una?\s+|l['’])?", re.IGNORECASE)
 #: A preposition a question may end on ("Where do hurricanes come from?"), never an aspect.
 _PREPOSITIONS = frozenset("from to of in on at for with about into".split())
 #: Verbs that, with "from", ask where a thing comes from (its origins, a word of cause: :func:`asks_why`).
@@ -418,8 +419,13 @@ _CORRECTED = re.compile(r"^.+?[\s,.?!]\s*(?:no\s+wait|wait\s+no|i\s+mean|or\s+ra
                         r"(?P<rest>\S.*)$", re.IGNORECASE)
 #: Sentences after the request that only say how to write it: "… and his legacy. Please include a timeline."
 _TRAILING_INSTRUCTION = re.compile(
-    r"(?<=[.!?])\s+(?:please\s+|also\s+|and\s+)?(?:include|add|make\s+sure|focus|use|keep|mention|cover|cite|"
-    r"write|provide|give|format|limit)\b.*$", re.IGNORECASE)
+    r"(?<=[.!?])\s+(?:please\s+|also\s+|and\s+)?(?:include|add|make\s+sure|focus|use|keep|mention|cite|"
+    r"format|limit|avoid|don['’]?t)\b.*$", re.IGNORECASE)
+#: A sentence that says what the user is doing, before the one that asks: "I'm writing a school essay and need
+#: some background. Please give me an overview of the Apollo 11 moon landing in 1969." asks for the landing.
+_CONTEXT_SENTENCE = re.compile(
+    r"^(?:(?:i|we)(?:['’]m|\s+am|['’]re|\s+are|\s+have|['’]ve)\s+[^.!?]*|(?:hi|hello|hey)\b[^.!?]*|"
+    r"(?:je|nous)\s+[^.!?]*|(?:estoy|estamos|tengo)\s+[^.!?]*)[.!]\s+(?=\S)", re.IGNORECASE)
 #: Words closing a list that add nothing: "paintings, inventions, etc".
 _LIST_END = re.compile(r"^(?:etc\.?|and\s+(?:more|so\s+on|others)|et\s+cetera|…|\.{3})$", re.IGNORECASE)
 #: Words of a question after a subject that name nothing of it: question words, auxiliaries, pronouns,
@@ -610,6 +616,7 @@ def read_request(text: str, lang: str = "en") -> Request:
     # symbols name nothing: "sharks 🦈", "★ Solar power ★"
     body = _tidy(_MARKUP.sub(" ", "".join(" " if unicodedata.category(c) == "So" else c for c in raw)))
     body = _tidy(_TRAILING_INSTRUCTION.sub("", body)) or body  # "Please include a timeline."
+    body = _tidy(_CONTEXT_SENTENCE.sub("", body, count=1)) or body  # "I'm writing a school essay. Please give …"
     corrected = _CORRECTED.match(body)
     if corrected:  # "… no wait - cómo funcionan los glaciares": what is said last is asked
         body = _tidy(corrected.group("rest"))
@@ -800,14 +807,16 @@ def read_request(text: str, lang: str = "en") -> Request:
         if shared and len(subjects) == 2:
             aspects.insert(0, shared)
     aspects = [a for a in dict.fromkeys(aspects) if a.casefold() not in {s.casefold() for s in subjects}
-               and not _LIST_END.match(a)]  # "etc"
+               and not _LIST_END.match(a)  # "etc"
+               and not all(w.casefold() in _TAIL_FUNCTION for w in a.split())]  # "are they"
     # two subjects are titled in the request's language ("Abeilles et pollinisation"); the subject phrase
     # itself joins them with "and" for every rule that reads it (names_subject)
     title = f" {_TITLE_AND[lang]} ".join(subjects) if len(subjects) == 2 and lang in _TITLE_AND else ""
     # "Explain how vaccines work" asks, but is no question to title
     title = _asked_title(_TRAILING_AUDIENCE.sub("", wrote) if asked else wrote, subjects, typed_question,
                          lang) or title
-    setting = _TRAILING_SETTING.match(subjects[0]) if len(subjects) == 1 and (question or asked) else None
+    setting = _TRAILING_SETTING.match(subjects[0]) \
+        if len(subjects) == 1 and (question or asked or framing or len(subjects[0].split()) > 3) else None
     if setting and not alternatives:  # "the benefits of olive oil for health": olive oil, when the whole is no title
         alternatives = [setting.group("subject")]
     return Request(text=raw, subjects=subjects, aspects=aspects[:6], question=question, acronyms=acronyms,
