@@ -1174,6 +1174,16 @@ def test_a_text_naming_the_subject_only_by_a_word_made_from_it_is_found_and_kept
     assert "Tuff" not in gather_themes(request, search, 100, "en")[0]
 
 
+#: The own article of "Peso inflation", a subject of two words in the economy's vocabulary.
+PESO_INFLATION = {"title": "Peso inflation", "text": "Peso inflation is a rise of prices in the peso economy: money "
+                  "buys fewer goods and services, and central banks raise interest rates."}
+
+
+def _economy_text(rng: random.Random, ending: str) -> str:
+    """Five sentences of the economy's words, each closing on ``ending``: a candidate near the peso's article."""
+    return ". ".join(" ".join(rng.choice(ECONOMY) for _ in range(9)).capitalize() + ending for _ in range(5)) + "."
+
+
 def test_a_candidate_naming_a_subject_of_two_words_only_by_its_other_word_as_a_noun_is_no_theme(monkeypatch):
     """ "Wind turbines": *Solar wind* is a wind and *Machine* writes "powered by wind"; neither writes
     "turbine" nor "wind" before a noun. Here "peso inflation": *Peso coin* writes "peso" only as a noun and
@@ -1183,12 +1193,10 @@ def test_a_candidate_naming_a_subject_of_two_words_only_by_its_other_word_as_a_n
     rng = random.Random(17)
 
     def text(ending: str) -> str:
-        return ". ".join(" ".join(rng.choice(ECONOMY) for _ in range(9)).capitalize() + ending
-                         for _ in range(5)) + "."
+        return _economy_text(rng, ending)
 
     extra = [
-        {"title": "Peso inflation", "text": "Peso inflation is a rise of prices in the peso economy: money buys "
-                                           "fewer goods and services, and central banks raise interest rates."},
+        PESO_INFLATION,
         {"title": "Peso bond", "text": text(" and peso bonds pay interest in peso markets")},
         {"title": "Peso note", "text": text(" and peso notes pay interest")},
         {"title": "Peso coin", "text": text(", worth one peso")},
@@ -1211,12 +1219,10 @@ def test_a_candidate_holding_both_words_of_a_subject_only_in_other_compounds_is_
     rng = random.Random(23)
 
     def text(ending: str) -> str:
-        return ". ".join(" ".join(rng.choice(ECONOMY) for _ in range(9)).capitalize() + ending
-                         for _ in range(5)) + "."
+        return _economy_text(rng, ending)
 
     extra = [
-        {"title": "Peso inflation", "text": "Peso inflation is a rise of prices in the peso economy: money buys "
-                                           "fewer goods and services, and central banks raise interest rates."},
+        PESO_INFLATION,
         {"title": "Peso coin", "text": text(" while peso coins lose value to market inflation")},
         {"title": "Peso bond", "text": text(" while peso bonds lose value to market inflation") + " Peso inflation."},
     ]
