@@ -1289,3 +1289,25 @@ def test_a_subject_as_a_kind_of_thing_is_tried_without_it():
                               "en")
     assert [x.casefold() for x in request.subjects] == ["nuclear fusion"] and "energy source" in request.aspects
     assert request.title == "Pros and cons of nuclear fusion as an energy source"
+
+
+@pytest.mark.parametrize("text, subjects, aspects", [
+    ("tips for learning to swim as an adult", ["swimming"], ["learning", "adult"]),  # had been "as an adult"
+    # a sentence asking for a report on nothing yet, then what it should cover (had been titled "Report for my
+    # class. It should cover the history of the Olympic Games")
+    ("I need a report for my class. It should cover the history of the Olympic Games, the biggest controversies, "
+     "and why it matters for teenagers. Keep it simple.", ["Olympic Games"],
+     ["history", "biggest controversies", "matters for teenagers"]),
+    ("I need a report on volcanoes. It should cover eruptions and famous volcanoes.", ["volcanoes"],
+     ["eruptions", "famous volcanoes"]),
+])
+def test_what_a_request_should_cover(text, subjects, aspects):
+    request = read_request(text, "en")
+    assert (request.subjects, request.aspects) == (subjects, aspects)
+
+
+def test_a_gerund_is_the_verb_inflected():
+    from reportgen.sources.text import gerund
+
+    assert [gerund(v, "en") for v in ("swim", "ski", "learn")] == ["swimming", "skiing", "learning"]
+    assert gerund("nadar", "es") == "nadar"

@@ -42,7 +42,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from reportgen.agents.ranking import stem, terms
-from reportgen.sources.text import fold
+from reportgen.sources.text import fold, gerund
 
 __all__ = ["DEFAULT_SECTIONS", "LONG_SECTIONS", "SHORT_SECTIONS", "Request", "asks_why", "is_aspect", "is_cause",
            "read_request", "section_count", "strip_article"]
@@ -112,6 +112,8 @@ _LEAD_IN = re.compile(
     # "Everything you need to know about vaccines", "What's the deal with inflation?", "A beginner's guide to
     # photosynthesis", "ELI5 quantum computing", "Top 10 facts about sharks": a way of asking, no subject
     r"(?:what\s+are\s+(?:some\s+)?(?:fun\s+|interesting\s+|key\s+|amazing\s+)?facts\s+(?:about|on)\s+|"
+    r"(?:it|this|the\s+report)\s+(?:should|must|needs?\s+to|has\s+to|will)\s+(?:cover|be\s+about|discuss|explain|"
+    r"describe|focus\s+on)\s+|the\s+(?:topic|subject)\s+is\s+|"
     r"(?:everything|all)\s+(?:you|i|we|one)\s+(?:need|needs|should|must|ought)\s+(?:to\s+)?know\s+"
     r"(?:about|on)\s+|what\s+is\s+the\s+(?:deal|story|thing)\s+with\s+|"
     r"(?:(?:a|an|the)\s+)?(?:(?:beginner['’]?s['’]?|quick|short|simple|complete|brief|basic|practical|gentle)\s+)?"
@@ -143,8 +145,8 @@ _BRACKETED_ASPECTS = re.compile(r"\s*\((?P<aspects>[^()]*(?:,|\band\b)[^()]*)\)\
 _ADVICE = re.compile(
     r"^(?:(?:the|some|\d+|top\s+\d+)\s+)?(?:(?:best|simple|easy|practical|effective|good|great|proven|useful)\s+)?"
     r"(?:tips|ways?|tricks|advice|steps|strategies|ideas|practices|guidelines|methods|dos\s+and\s+don['’]?ts)\s+"
-    r"(?:to\s+(?P<verb>[^\W\d_]+)|for\s+(?P<doing>[^\W\d_]+ing)(?:\s+(?:how\s+)?to\s+[^\W\d_]+)?|for|on|of)\s+"
-    r"(?:(?:an?|the|your|my|our|new)\s+)*(?P<subject>.+)$",
+    r"(?:to\s+(?P<verb>[^\W\d_]+)|for\s+(?P<doing>[^\W\d_]+ing)(?:\s+(?:how\s+)?to\s+(?P<learnt>[^\W\d_]+))?|"
+    r"for|on|of)\s+(?:(?:an?|the|your|my|our|new)\s+)*(?P<subject>.+)$",
     re.IGNORECASE,
 )
 #: The French and Spanish forms of :data:`_ADVICE` and :data:`_HAPPENED`: "Conseils pour apprendre l'anglais",
@@ -425,7 +427,16 @@ _TRAILING_INSTRUCTION = re.compile(
 #: some background. Please give me an overview of the Apollo 11 moon landing in 1969." asks for the landing.
 _CONTEXT_SENTENCE = re.compile(
     r"^(?:(?:i|we)(?:['’]m|\s+am|['’]re|\s+are|\s+have|['’]ve)\s+[^.!?]*|(?:hi|hello|hey)\b[^.!?]*|"
+    # "I need a report for my class." says what is wanted, not on what
+    r"(?:i|we)\s+(?:need|want|would\s+like|['’]d\s+like)\s+(?:a|an)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:report|essay|paper|summary|overview|presentation|project|briefing)(?:\s+for\s+(?:(?!\b(?:on|about)\b)"
+    r"[^.!?])*)?|"
     r"(?:je|nous)\s+[^.!?]*|(?:estoy|estamos|tengo)\s+[^.!?]*)[.!]\s+(?=\S)", re.IGNORECASE)
+#: A sentence after the request saying what it should cover: "I need a report on volcanoes. It should cover
+#: eruptions." (aspects of the subject the first sentence names).
+_COVER_SENTENCE = re.compile(
+    r"(?<=[.!?])\s+(?:it|this|the\s+report)\s+(?:should|must|needs?\s+to|has\s+to|will)\s+(?:cover|discuss|include|"
+    r"explain|describe|focus\s+on)\s+(?P<aspects>[^.!?]+)[.!?]?\s*$", re.IGNORECASE)
 #: Words closing a list that add nothing: "paintings, inventions, etc".
 _LIST_END = re.compile(r"^(?:etc\.?|and\s+(?:more|so\s+on|others)|et\s+cetera|…|\.{3})$", re.IGNORECASE)
 #: Words of a question after a subject that name nothing of it: question words, auxiliaries, pronouns,
@@ -617,6 +628,11 @@ def read_request(text: str, lang: str = "en") -> Request:
     body = _tidy(_MARKUP.sub(" ", "".join(" " if unicodedata.category(c) == "So" else c for c in raw)))
     body = _tidy(_TRAILING_INSTRUCTION.sub("", body)) or body  # "Please include a timeline."
     body = _tidy(_CONTEXT_SENTENCE.sub("", body, count=1)) or body  # "I'm writing a school essay. Please give …"
+    covered = _COVER_SENTENCE.search(body)
+    covers: list[str] = []  # "… It should cover eruptions.": aspects
+    if covered:
+        covers = [strip_article(_tidy(a)) for a in re.split(_AND, covered.group("aspects")) if _tidy(a)]
+        body = _tidy(body[:covered.start()])
     corrected = _CORRECTED.match(body)
     if corrected:  # "… no wait - cómo funcionan los glaciares": what is said last is asked
         body = _tidy(corrected.group("rest"))
@@ -638,7 +654,7 @@ def read_request(text: str, lang: str = "en") -> Request:
         said = said[:nouns[-1].start()] + said[nouns[-1].end():]
     depth = "long" if _LONG.search(said) else "short" if _SHORT.search(said) else ""
     body = _tidy(_INSTRUCTION.sub("", lead if lead.strip() else body))
-    aspects: list[str] = []
+    aspects: list[str] = [*covers]
     asking = False  # a question read here whatever its marks ("Is it safe to eat raw eggs")
     year = _TRAILING_YEAR.search(body)
     if year and (len(body.split()) >= 4 or body[:year.start()].split()[-1].islower()
@@ -667,6 +683,11 @@ def read_request(text: str, lang: str = "en") -> Request:
         if advice:  # "Tips for learning a new language": language, and learning it
             body = _tidy(advice.group("subject"))
             aspects += [v for v in (advice.group("verb"), advice.group("doing")) if v]
+            if advice.group("learnt") and re.match(r"^(?:as|at|in|on|for|with|when|while|after|before)\b", body,
+                                                  re.IGNORECASE):
+                # "tips for learning to swim as an adult": swimming, as an adult (had been "as an adult")
+                aspects.append(strip_article(SETTING_LEAD.sub("", body)))
+                body = gerund(advice.group("learnt"), lang)
         body = _GERUND_LEAD.sub("", body) if len(body.split()) > 1 else body  # "Understanding inflation"
         possessed = _POSSESSED.match(strip_article(body))
         if possessed:  # "Marie Curie's life and work"

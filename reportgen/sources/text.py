@@ -65,6 +65,20 @@ def singular(phrase: str, lang: str) -> str:
     return _last_word(phrase, lang, lambda word: _inflections().singular_noun(word))
 
 
+def gerund(verb: str, lang: str) -> str:
+    """The ``-ing`` form of an English verb, by the ``inflect`` library: "swim" → "swimming", "ski" → "skiing"
+    ("tips for learning to swim as an adult" asks about swimming).
+
+    Args:
+        verb: One verb, as typed.
+        lang: Its language; only English (``en``) is inflected.
+
+    Returns:
+        The gerund, or ``verb`` itself in another language.
+    """
+    return str(_inflections().present_participle(verb)) if lang == "en" and verb.isalpha() else verb
+
+
 def american(word: str, lang: str) -> str:
     """An English word in its American spelling, by the ``breame`` library's British-American list:
     "colour" → "color", "centre" → "center", "organisation" → "organization". A request typed one way
