@@ -1311,3 +1311,13 @@ def test_a_gerund_is_the_verb_inflected():
 
     assert [gerund(v, "en") for v in ("swim", "ski", "learn")] == ["swimming", "skiing", "learning"]
     assert gerund("nadar", "es") == "nadar"
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("why do we have leap years??", "leap years"),  # had been "years", read as the Year
+    ("Why do people believe in ghosts?", "ghosts"),
+    ("Why do we have seasons?", "seasons"),
+    ("Why do we dream?", "dream"),
+])
+def test_a_question_on_what_people_do_is_on_what_follows_their_verb(text, subject):
+    assert read_request(text, "en").subjects == [subject]

@@ -744,8 +744,12 @@ def read_request(text: str, lang: str = "en") -> Request:
                 aspects = [_tidy(m.groupdict().get("rest") or m.group("aspect")), *aspects]
                 said = subject.casefold()
                 if aspects[0] and any(said == p or said.startswith(f"{p} ") for p in _PEOPLE):
-                    # "Why do we dream?" is on dreams, "Why do we have seasons?" on seasons (not "we have")
-                    subject, aspects = aspects[0], []
+                    # "Why do we dream?" is on dreams, "Why do we have seasons?" on seasons (not "we have"), "Why
+                    # do we have leap years?" on leap years (had been "years"), "Why do people believe in ghosts?"
+                    # on ghosts: what follows the people's verb
+                    said_words = subject.split()
+                    subject = SETTING_LEAD.sub("", " ".join([*said_words[2:], aspects[0]])) or aspects[0]
+                    aspects = []
                     break
                 words = subject.split()
                 if aspects[0].casefold() in _PREPOSITIONS and len(words) > 1:
