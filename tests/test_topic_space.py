@@ -1370,3 +1370,17 @@ def test_the_overview_judges_other_senses_among_the_wider_search(tmp_path):
         kept[name] = [p.title for p in keep_to_sense(found, ["Inflation"], ctx)]
     assert "Mixed" not in kept["wide"] and "Economy 0" in kept["wide"] and "Inflation" in kept["wide"]
     assert "Mixed" in kept["failing"]  # a lone text of its sense among the found, as before; nothing is lost
+
+
+def test_a_misspelled_subject_no_passage_holds_is_read_as_the_title_it_is_near():
+    """ "the life of charles darwn" had found no sources, offering other Charleses."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [*_corpus(), {"title": "Charles Darwin", "text": "Charles Darwin was a naturalist who proposed evolution "
+                                                            "by natural selection."},
+            {"title": "Charles Babbage", "text": "Charles Babbage designed a mechanical computer."}]
+    search = SpaceSearch(docs)
+    request = resolve_subject(read_request("the life of charles darwn", "en"), search, "en")
+    assert request.subjects == ["Charles Darwin"] and request.named_as == {"charles darwn": "Charles Darwin"}
+    assert request.title == "The life of charles darwn"  # titled as asked; the note at the top says what it read
+    assert resolve_subject(read_request("Blockchain", "en"), search, "en").subjects == ["Blockchain"]  # near none
