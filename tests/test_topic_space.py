@@ -1384,3 +1384,14 @@ def test_a_misspelled_subject_no_passage_holds_is_read_as_the_title_it_is_near()
     assert request.subjects == ["Charles Darwin"] and request.named_as == {"charles darwn": "Charles Darwin"}
     assert request.title == "The life of charles darwn"  # titled as asked; the note at the top says what it read
     assert resolve_subject(read_request("Blockchain", "en"), search, "en").subjects == ["Blockchain"]  # near none
+
+
+def test_a_misspelled_shorter_reading_is_read_as_its_title():
+    """ "how to grow strawbery at home": the setting goes, and the misspelled word left is the title it is near;
+    a question keeps its title ("What are the benefits of …?" had been titled by its part)."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [*_corpus(), {"title": "Strawberry", "text": "The strawberry is a fruit grown in gardens and fields."}]
+    request = resolve_subject(read_request("how to grow strawbery at home", "en"), SpaceSearch(docs), "en")
+    assert request.subjects == ["Strawberry"] and request.named_as == {"strawbery": "Strawberry"}
+    assert "home" in request.aspects and request.title == "How to grow strawbery at home"

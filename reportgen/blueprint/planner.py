@@ -2336,12 +2336,17 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
         return _titled_parts(request, search, lang)
     if _article_on(request.subject, search, lang) is not None:
         return request
+    space = topic_space(search)
     for reading in request.alternatives:
         titled = _titled_reading(reading, search, lang)
-        if titled is not None:
+        # "how to grow potatos at home": the shorter reading may be misspelled too (_misspelled)
+        spelled = _spelled_title(reading, search, lang, space) if titled is None else None
+        if titled is not None or spelled is not None:
             rest = SETTING_LEAD.sub("", request.subject[len(reading):].strip())  # "for health": health
-            return replace(request, subjects=[titled], aspects=[a for a in [rest, *request.aspects] if is_aspect(a)],
-                           alternatives=[], title=request.title or request.subject)  # titled as asked
+            return replace(request, subjects=[titled or str(spelled)],
+                           aspects=[a for a in [rest, *request.aspects] if is_aspect(a)], alternatives=[],
+                           title=request.title or request.subject,  # titled as asked
+                           named_as={**request.named_as, reading: str(spelled)} if spelled else request.named_as)
     return _titled_parts(request, search, lang)
 
 
@@ -2589,6 +2594,20 @@ def _titles_by_letter(space: TopicSpace) -> dict[str, dict[str, str]]:
     return by_letter
 
 
+def _spelled_title(subject: str, search: SearchBackend, lang: str, space: TopicSpace | None) -> str | None:
+    """The article title ``subject`` misspells (:func:`_misspelled`'s rule), or ``None``: the subject is held by
+    a passage or titles an article, is shorter than :data:`SPELLING_LETTERS`, or is near no title."""
+    if space is None or not space.titles or len(subject) < SPELLING_LETTERS or not terms(subject, lang):
+        return None
+    found = search.search(subject, k=20)
+    if choose_themes(subject, found, 0, lang)[0] is not None or _relevant(found, subject, lang)[0]:
+        return None
+    titles = _titles_by_letter(space).get(fold(subject)[:1], {})  # a typo rarely falls on the first letter
+    close = difflib.get_close_matches(fold(subject), titles, n=1, cutoff=SPELLING_CUTOFF) or \
+        difflib.get_close_matches(fold(singular(subject, lang)), titles, n=1, cutoff=SPELLING_CUTOFF)
+    return titles[close[0]] if close else None
+
+
 def _misspelled(request: Request, search: SearchBackend, lang: str) -> Request:
     """The request with each subject no passage holds, and no article is titled by, replaced by the article
     title it is a misspelling of (:data:`SPELLING_CUTOFF`, by the standard library's :mod:`difflib`): "the life
@@ -2603,17 +2622,9 @@ def _misspelled(request: Request, search: SearchBackend, lang: str) -> Request:
     space = topic_space(search)
     if space is None or not space.titles:
         return request
-    subjects, renamed = [], {}
+    subjects, renamed = [], {}  # each subject as the corpus titles it, and what was renamed
     for subject in request.subjects:
-        spelled = None
-        if len(subject) >= SPELLING_LETTERS and terms(subject, lang):
-            found = search.search(subject, k=20)
-            if choose_themes(subject, found, 0, lang)[0] is None and not _relevant(found, subject, lang)[0]:
-                # a typo rarely falls on the first letter: only titles sharing it are measured
-                titles = _titles_by_letter(space).get(fold(subject)[:1], {})
-                close = difflib.get_close_matches(fold(subject), titles, n=1, cutoff=SPELLING_CUTOFF) or \
-                    difflib.get_close_matches(fold(singular(subject, lang)), titles, n=1, cutoff=SPELLING_CUTOFF)
-                spelled = titles[close[0]] if close else None
+        spelled = _spelled_title(subject, search, lang, space)
         subjects.append(spelled or subject)
         if spelled:
             renamed[subject] = spelled
@@ -2827,7 +2838,7 @@ def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request
         return replace(request, subjects=rests[shared.casefold()][:2], aspects=[shared, *request.aspects],
                        alternatives=[], title=request.title or " and ".join(request.subjects))
     return replace(request, subjects=subjects, aspects=list(dict.fromkeys([*aspects, *request.aspects])),
-                   alternatives=[], asked=request.subject if unheld else "", title=request.subject)
+                   alternatives=[], asked=request.subject if unheld else "", title=request.title or request.subject)
 
 
 #: Prepositions that place a subject ("Deforestation in the Amazon", "Artificial intelligence in medicine"):
