@@ -1321,3 +1321,11 @@ def test_a_gerund_is_the_verb_inflected():
 ])
 def test_a_question_on_what_people_do_is_on_what_follows_their_verb(text, subject):
     assert read_request(text, "en").subjects == [subject]
+
+
+def test_a_subject_closing_on_what_the_user_owns_is_tried_without_it():
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Homeschooling", "Homeschooling is the education of children at home.")]
+    request = resolve_subject(read_request("pros and cons of homeschooling your kids"), FakeSearch(docs), "en")
+    assert [s.casefold() for s in request.subjects] == ["homeschooling"]

@@ -844,6 +844,10 @@ def read_request(text: str, lang: str = "en") -> Request:
         if len(subjects) == 1 and (question or asked or framing or len(subjects[0].split()) > 3) else None
     if setting and not alternatives:  # "the benefits of olive oil for health": olive oil, when the whole is no title
         alternatives = [setting.group("subject")]
+    owned = re.match(r"^(?P<subject>.+?)\s+(?:your|my|our|their)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?$", subjects[0],
+                     re.IGNORECASE) if len(subjects) == 1 else None
+    if owned and not alternatives:  # "homeschooling your kids": homeschooling, when the whole is no title
+        alternatives = [owned.group("subject")]
     return Request(text=raw, subjects=subjects, aspects=aspects[:6], question=question, acronyms=acronyms,
                    alternatives=alternatives if len(subjects) == 1 else [], depth=depth, title=title,
                    framed=(framed or asked_of) if len(subjects) == 1 else "",
