@@ -1318,6 +1318,7 @@ def test_a_gerund_is_the_verb_inflected():
     ("Why do people believe in ghosts?", "ghosts"),
     ("Why do we have seasons?", "seasons"),
     ("Why do we dream?", "dream"),
+    ("What do I mean by entropy", "entropy"),
 ])
 def test_a_question_on_what_people_do_is_on_what_follows_their_verb(text, subject):
     assert read_request(text, "en").subjects == [subject]
@@ -1329,3 +1330,11 @@ def test_a_subject_closing_on_what_the_user_owns_is_tried_without_it():
     docs = [_doc("Homeschooling", "Homeschooling is the education of children at home.")]
     request = resolve_subject(read_request("pros and cons of homeschooling your kids"), FakeSearch(docs), "en")
     assert [s.casefold() for s in request.subjects] == ["homeschooling"]
+
+
+@pytest.mark.parametrize("text, subjects", [
+    ("The Way of Kings", ["Way of Kings"]),  # "way" gives advice only before "to": a title
+    ("sharks, I mean dolphins", ["Dolphins"]),  # taken back after a mark
+])
+def test_titles_and_corrections(text, subjects):
+    assert read_request(text, "en").subjects == subjects

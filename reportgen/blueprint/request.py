@@ -144,7 +144,9 @@ _BRACKETED_ASPECTS = re.compile(r"\s*\((?P<aspects>[^()]*(?:,|\band\b)[^()]*)\)\
 #: for password security", "The best way to learn piano": the thing done is the subject, the doing its aspect.
 _ADVICE = re.compile(
     r"^(?:(?:the|some|\d+|top\s+\d+)\s+)?(?:(?:best|simple|easy|practical|effective|good|great|proven|useful)\s+)?"
-    r"(?:tips|ways?|tricks|advice|steps|strategies|ideas|practices|guidelines|methods|dos\s+and\s+don['’]?ts)\s+"
+    # "way" only before "to": "The Way of Kings" is a title
+    r"(?:tips|ways|way(?=\s+to\b)|tricks|advice|steps|strategies|ideas|practices|guidelines|methods|"
+    r"dos\s+and\s+don['’]?ts)\s+"
     r"(?:to\s+(?P<verb>[^\W\d_]+)|for\s+(?P<doing>[^\W\d_]+ing)(?:\s+(?:how\s+)?to\s+(?P<learnt>[^\W\d_]+))?|"
     r"for|on|of)\s+(?:(?:an?|the|your|my|our|new)\s+)*(?P<subject>.+)$",
     re.IGNORECASE,
@@ -393,7 +395,7 @@ _TRAILING_SETTING = re.compile(
 )
 #: Prepositions and articles before a setting, which no aspect keeps ("for health" → "health").
 SETTING_LEAD = re.compile(
-    r"^(?:(?:for|in|on|at|as|among|para|pour|en|sur|dans|chez|entre|como|comme)\s+)?(?:the\s+|an?\s+|la\s+|le\s+|"
+    r"^(?:(?:for|in|on|at|as|by|about|with|from|of|to|among|para|pour|en|sur|dans|chez|entre|como|comme)\s+)?(?:the\s+|an?\s+|la\s+|le\s+|"
     r"les\s+|el\s+|los\s+|las\s+|un\s+|une\s+|una?\s+|l['’])?", re.IGNORECASE)
 #: A preposition a question may end on ("Where do hurricanes come from?"), never an aspect.
 _PREPOSITIONS = frozenset("from to of in on at for with about into".split())
@@ -416,7 +418,7 @@ _COMPARED_WHICH = re.compile(r"^(?P<head>.+?\s(?:vs\.?|versus|or|ou|o)\s.+?)\s+"
 _TRAILING_YEAR = re.compile(r"\s+(?:in\s+|en\s+)?(?P<year>1\d{3}|20\d{2})$", re.IGNORECASE)
 #: A request taken back and said again: "¿Cómo funcionan los terremotos? no wait - cómo funcionan los glaciares"
 #: is on glaciers.
-_CORRECTED = re.compile(r"^.+?[\s,.?!]\s*(?:no\s+wait|wait\s+no|i\s+mean|or\s+rather|no,?\s+espera|quiero\s+decir|"
+_CORRECTED = re.compile(r"^.+?[,.?!;–—-]\s*(?:no\s+wait|wait\s+no|i\s+mean|or\s+rather|no,?\s+espera|quiero\s+decir|"
                         r"mejor\s+dicho|non,?\s+attends|je\s+veux\s+dire|ou\s+plutôt)\b\s*[-–—,:]?\s*"
                         r"(?P<rest>\S.*)$", re.IGNORECASE)
 #: Sentences after the request that only say how to write it: "… and his legacy. Please include a timeline."
