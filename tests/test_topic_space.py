@@ -8,6 +8,7 @@ word alone cannot tell the senses apart and only the words around it can.
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any
 
 import pytest
@@ -1192,8 +1193,7 @@ def test_a_candidate_naming_a_subject_of_two_words_only_by_its_other_word_as_a_n
     reefs, and *Peso note*, writing only "peso notes", is out too."""
     rng = random.Random(17)
 
-    def text(ending: str) -> str:
-        return _economy_text(rng, ending)
+    text = partial(_economy_text, rng)
 
     extra = [
         PESO_INFLATION,
@@ -1218,8 +1218,7 @@ def test_a_candidate_holding_both_words_of_a_subject_only_in_other_compounds_is_
     bond* writes "peso inflation" once and stays."""
     rng = random.Random(23)
 
-    def text(ending: str) -> str:
-        return _economy_text(rng, ending)
+    text = partial(_economy_text, rng)
 
     extra = [
         PESO_INFLATION,

@@ -2554,24 +2554,35 @@ def _respelled(request: Request, search: SearchBackend, lang: str) -> Request:
     Returns:
         ``request`` itself, or a copy with the subjects as the corpus names them.
     """
-    subjects = []
-    renamed: dict[str, str] = {}
-    for subject in request.subjects:
+    def spelled(subject: str) -> str | None:
         found = search.search(subject, k=20)
-        spelled = None
-        if terms(subject, lang) and choose_themes(subject, found, 0, lang)[0] is None:
-            spelled = next((bare_title(p.title) for p in found
-                            if written_as_adjective(subject, bare_title(p.title), lang)), None)
-            spelled = spelled or next((bare_title(p.title) for p in found if names_subject_as(subject, p, lang)),
-                                      None)
-        subjects.append(spelled or subject)
-        if spelled:
-            renamed[subject] = spelled
+        if not terms(subject, lang) or choose_themes(subject, found, 0, lang)[0] is not None:
+            return None
+        return next((bare_title(p.title) for p in found if written_as_adjective(subject, bare_title(p.title), lang)),
+                    None) or next((bare_title(p.title) for p in found if names_subject_as(subject, p, lang)), None)
+
+    return _renamed(request, spelled)
+
+
+def _renamed(request: Request, spell: Callable[[str], str | None]) -> Request:
+    """The request with each subject ``spell`` gives another title for renamed so, the report keeping the title
+    asked for and saying at the top what it read (:attr:`~reportgen.blueprint.request.Request.named_as`);
+    two subjects renamed alike are one ("Hurricanes and typhoons" are both *Tropical cyclone*). The rule of
+    :func:`_respelled` and :func:`_misspelled`.
+
+    Args:
+        request: The request.
+        spell: A subject's title in the corpora, or ``None`` to keep it.
+
+    Returns:
+        ``request`` itself, or a copy with the subjects renamed.
+    """
+    renamed = {subject: title for subject in request.subjects if (title := spell(subject))}
     if not renamed:
         return request
-    # "Hurricanes and typhoons" are both *Tropical cyclone*: one subject
-    return replace(request, subjects=list(dict.fromkeys(subjects)), alternatives=[],
-                   title=request.title or request.subject, named_as=renamed)
+    return replace(request, subjects=list(dict.fromkeys(renamed.get(s, s) for s in request.subjects)),
+                   alternatives=[], title=request.title or request.subject,
+                   named_as={**request.named_as, **renamed})
 
 
 #: How alike a subject no passage holds and an article's title must be, as :func:`difflib.get_close_matches`
@@ -2620,18 +2631,7 @@ def _misspelled(request: Request, search: SearchBackend, lang: str) -> Request:
         ``request`` itself, or a copy with the subjects spelled as the corpus titles them.
     """
     space = topic_space(search)
-    if space is None or not space.titles:
-        return request
-    subjects, renamed = [], {}  # each subject as the corpus titles it, and what was renamed
-    for subject in request.subjects:
-        spelled = _spelled_title(subject, search, lang, space)
-        subjects.append(spelled or subject)
-        if spelled:
-            renamed[subject] = spelled
-    if not renamed:
-        return request
-    return replace(request, subjects=list(dict.fromkeys(subjects)), alternatives=[],
-                   title=request.title or request.subject, named_as={**request.named_as, **renamed})
+    return _renamed(request, lambda subject: _spelled_title(subject, search, lang, space))
 
 
 #: What happened to a subject, before its name: "the fall of the Berlin Wall", "la chute de l'Empire romain",
