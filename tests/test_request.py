@@ -1324,6 +1324,18 @@ def test_a_question_on_what_people_do_is_on_what_follows_their_verb(text, subjec
     assert read_request(text, "en").subjects == [subject]
 
 
+@pytest.mark.parametrize("text, subjects, aspects", [
+    ("Why does the Moon have phases?", ["Moon"], ["phases"]),  # had been "Moon have", which no sentence writes
+    ("Why do cats have whiskers?", ["cats"], ["whiskers"]),
+    ("What rights do citizens have?", ["citizens"], ["rights"]),  # had been the whole question
+    ("Which languages do Brazilians speak?", ["Brazilians"], ["languages"]),
+    ("Which planets have rings?", ["planets"], ["rings"]),
+])
+def test_a_question_on_what_a_subject_has(text, subjects, aspects):
+    request = read_request(text, "en")
+    assert (request.subjects, request.aspects) == (subjects, aspects)
+
+
 def test_a_subject_closing_on_what_the_user_owns_is_tried_without_it():
     from reportgen.blueprint.planner import resolve_subject
 

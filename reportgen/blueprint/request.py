@@ -245,6 +245,11 @@ _QUESTION_FORMS = [
                r"started|ended|won|killed)\s+"
                r"(?:an?\s+|the\s+)?(?P<subject>.+)$", re.IGNORECASE),
     re.compile(r"^(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(?P<subject>.+?)\s+(?P<aspect>\w+)$", re.IGNORECASE),
+    # "What rights do citizens have?", "Which languages do Brazilians speak?": the thing asked of the subject
+    re.compile(r"^(?:what|which)\s+(?P<aspect>[^\W\d_]+)\s+(?:do|does|did|can|could|will|would|should)\s+"
+               r"(?P<subject>.+?)\s+[^\W\d_]+$", re.IGNORECASE),
+    # "Which planets have rings?": the kind asked among, and what they have
+    re.compile(r"^(?:what|which)\s+(?P<subject>[^\W\d_]+)\s+(?:have|has|had)\s+(?P<aspect>.+)$", re.IGNORECASE),
     # "What do bees eat?", "Can dogs see colours?", "Do cats purr?": the verb may follow the subject (alternatives)
     re.compile(r"^(?:(?:what|who|whom)\s+)?(?:do|does|did|can|could|will|would|should)\s+(?P<subject>.+?)\s+"
                r"(?P<aspect>\w+)$", re.IGNORECASE),
@@ -742,7 +747,9 @@ def read_request(text: str, lang: str = "en") -> Request:
             if m:
                 if form is _WHAT_OF:  # "the theory of relativity" may be an article's title
                     asked_of = strip_article(f"{m.group('aspect')} of {_tidy(m.group('subject'))}")
-                subject = _tidy(m.group("subject"))
+                # "Why does the Moon have phases?": the possessing verb is no word of the subject (it had been
+                # "Moon have", which no sentence writes)
+                subject = _TRAILING_AUX.sub("", _tidy(m.group("subject"))) or _tidy(m.group("subject"))
                 aspects = [_tidy(m.groupdict().get("rest") or m.group("aspect")), *aspects]
                 said = subject.casefold()
                 if aspects[0] and any(said == p or said.startswith(f"{p} ") for p in _PEOPLE):
