@@ -1012,6 +1012,49 @@ def test_a_companions_sentence_not_naming_the_subject_is_held_to_the_stricter_th
     assert companion.text in [s.text for s in kept]  # at the stricter threshold it stays
 
 
+def test_another_articles_sentence_related_by_its_field_alone_is_kept_only_on_the_sections_theme(tmp_path,
+                                                                                                 monkeypatch):
+    """A companion's sentence that names neither the subject nor the section's theme had been kept by its
+    relatedness to the subject's field: "Imperialism is the maintaining and extending of power over foreign
+    nations" under *Wind power*, "Baking … uses dry heat" under *Refrigeration* in a report on heat pumps. However
+    related, it must mention every keyword of the section (or its article's title must), as other articles'
+    sentences must in rank_sentences; the section's own article is not held to it."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import _about_the_subject
+    from reportgen.blueprint import relevance
+    from reportgen.blueprint.planner import section_keywords
+
+    from fakes import FakeSearch
+
+    class Scored:  # every sentence far above both thresholds: related to the subject's field
+        threshold = 0.2
+        space = object()
+
+        def __init__(self, *_args, **_kwargs):
+            pass
+
+        def scores(self, texts):
+            return [0.9 for _ in texts]
+
+    monkeypatch.setattr(relevance, "Relatedness", Scored)
+    ctx = RunContext(topic="heat pumps", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    notes = [{"text": "A heat pump is a device that uses electric power to transfer heat from a cold place."}]
+    own = _passage("Refrigeration", "Refrigeration is any of various types of cooling of a space. "
+                                    "Its methods move heat out of a space by mechanical means.")
+    baking = _passage("Baking", "Baking is a method of preparing food that uses dry heat, typically in an oven. "
+                                "Industrial refrigeration keeps baked goods fresh for weeks.")
+    companions = ("Baking",)
+    ranked = rank_sentences([own, baking], focus="Refrigeration", topic="heat pumps", lang="en",
+                            companions=companions)
+    keywords = section_keywords("Refrigeration", "en")
+    kept = [s.text for s in _about_the_subject(ranked, notes, ctx, "Refrigeration", companions, "heat pumps",
+                                               keywords)[0]]
+    assert "Baking is a method of preparing food that uses dry heat, typically in an oven." not in kept
+    assert "Industrial refrigeration keeps baked goods fresh for weeks." in kept  # on the theme
+    assert "Its methods move heat out of a space by mechanical means." in kept  # the own article's, as it was
+
+
 @pytest.mark.parametrize(("text", "lang", "alone"), [
     # a time only the sentence before gives (a reader found the first under *Johannes Gutenberg*)
     ("Printing by pressing an inked image onto paper appeared later that century.", "en", False),
