@@ -1120,3 +1120,51 @@ def test_a_body_sentence_writing_the_subject_only_in_a_list_does_not_name_it(tmp
     kept_texts = [s.text for s in kept]
     assert "Cotton is also the fibre of light summer scarves." in kept_texts
     assert "Scarves can be made from materials including wool, linen, silk, and cotton." not in kept_texts
+
+
+def test_a_proper_names_word_with_a_small_letter_is_another_thing(tmp_path, monkeypatch):
+    """The Moon's article writes "the Moon" with its capital every time: "Callisto is the second-largest moon of
+    Jupiter" is on another moon, and had stood in a section on solar eclipses of a report on the Moon's phases.
+    A companion's sentence writing the subject only as a measure ("roughly a third larger than Earth's Moon")
+    is no more on it. Both are kept only when related and on the section's theme. A common word stays as it
+    was: the tiger's article writes "tiger" small."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.ranking import proper_word, writes_proper
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import _about_the_subject
+    from reportgen.blueprint import relevance
+    from reportgen.blueprint.planner import section_keywords
+
+    from fakes import FakeSearch
+
+    moon = "The Moon is the only natural satellite of Earth. It orbits Earth, and the Moon always shows one face."
+    assert proper_word("Moon", moon) and not proper_word("Moon", moon + " A moon of Jupiter is icy.")
+    assert not proper_word("Tiger", "The tiger is a large cat. Most tigers live in Asia, where the tiger hunts.")
+    assert not proper_word("Jazz", "It grew from New Orleans Jazz. The Jazz Age followed.")  # inside longer names
+    assert writes_proper("larger than Earth's Moon", "Moon") and not writes_proper("a moon of Jupiter", "Moon")
+
+    class Scored:  # nothing related by its vocabulary: only naming keeps a sentence
+        threshold = 0.2
+        space = object()
+
+        def __init__(self, *_args, **_kwargs):
+            pass
+
+        def scores(self, texts):
+            return [0.0 for _ in texts]
+
+    monkeypatch.setattr(relevance, "Relatedness", Scored)
+    ctx = RunContext(topic="Moon", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    notes = [{"title": "Moon", "text": moon}]
+    own = _passage("Solar eclipse", "A solar eclipse occurs when the Moon passes between Earth and the Sun.")
+    callisto = _passage("Callisto (moon)", "Callisto is the second-largest moon of Jupiter, after Ganymede. "
+                                           "Callisto orbits Jupiter and is roughly a third larger than Earth's Moon. "
+                                           "Sunlight glints on the Moon when Callisto is seen from Earth.")
+    companions = ("Callisto (moon)",)
+    ranked = rank_sentences([own, callisto], focus="Solar eclipse", topic="Moon", lang="en", companions=companions)
+    kept = [s.text for s in _about_the_subject(ranked, notes, ctx, "Solar eclipse", companions, "Moon",
+                                               section_keywords("Solar eclipse", "en"))[0]]
+    assert "Callisto is the second-largest moon of Jupiter, after Ganymede." not in kept
+    assert "Callisto orbits Jupiter and is roughly a third larger than Earth's Moon." not in kept
+    assert "Sunlight glints on the Moon when Callisto is seen from Earth." in kept  # names it, as itself
+    assert own.text in kept

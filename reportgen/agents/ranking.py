@@ -834,6 +834,60 @@ def names_subject(text: str, subject: str) -> bool:
     return written_subjects(text, subject) > 0
 
 
+#: Fewest mentions a one-word subject's own texts write inside sentences, all with a capital, for it to be a proper
+#: name there (:func:`proper_word`): "the Moon" (4 in its article), "the Sun" (2), "Earth" (8).
+PROPER_MENTIONS = 2
+
+
+def _word_tokens(text: str) -> list[str]:
+    return re.findall(r"[^\W\d_]+", text)
+
+
+def proper_word(subject: str, core: str) -> bool:
+    """Whether a one-word subject is a proper name in its own texts: they write it inside their sentences at least
+    :data:`PROPER_MENTIONS` times, always with a capital, and never as part of a longer name ("the Moon", "the
+    Sun", "Earth"; not "coffee", nor "jazz" in "New Orleans Jazz"). Its word with a small letter is then another
+    thing: "Callisto is the second-largest moon of Jupiter" is no sentence on the Moon (:func:`writes_proper`).
+
+    Args:
+        subject: The subject as the planner read it; subjects of several words give ``False``.
+        core: The subject's own texts, joined.
+
+    Returns:
+        True when the subject is a proper name in ``core``.
+    """
+    words = _word_tokens(subject)
+    if len(words) != 1:
+        return False
+    wanted = stem(fold(words[0]))
+    capital = small = 0
+    for sentence in split_sentences(core):
+        tokens = _word_tokens(sentence)
+        for i, token in enumerate(tokens[1:], start=1):
+            if stem(fold(token)) != wanted:
+                continue
+            if token[:1].islower():
+                small += 1
+            elif not (i > 1 and tokens[i - 1][:1].isupper()) and not (
+                    i + 1 < len(tokens) and tokens[i + 1][:1].isupper()):
+                capital += 1
+    return capital >= PROPER_MENTIONS and small == 0
+
+
+def writes_proper(text: str, subject: str) -> bool:
+    """Whether ``text`` writes a one-word subject with its capital, as the name it is (:func:`proper_word`).
+
+    Args:
+        text: Any text.
+        subject: The subject, one word.
+
+    Returns:
+        True when some mention of the subject's word in ``text`` starts with a capital.
+    """
+    wanted = stem(fold(subject.strip()))
+    return any(token[:1].isupper() and stem(fold(token)) == wanted for token in _word_tokens(text))
+
+
 def subject_parts(subject: str) -> list[str]:
     """The subjects joined by "and" in ``subject``, as the planner joins two subjects ("lions and tigers");
     one subject is its own only part.

@@ -31,6 +31,7 @@ from reportgen.agents.ranking import (
     names_subject,
     of_its_own_kind,
     phrase_at,
+    proper_word,
     rank_sentences,
     stem,
     subject_parts,
@@ -39,6 +40,7 @@ from reportgen.agents.ranking import (
     unnamed_for,
     with_antecedents,
     writes_phrase,
+    writes_proper,
     written_subjects,
 )
 from reportgen.agents.runtime import Brain, RunContext, require_notes
@@ -169,8 +171,15 @@ class WriterBrain(Brain):
         sense = set(params.get("sense") or [])
         core_text = " ".join(f"{p.title}. {p.text}" for p in passages
                              if p.title in sense or terms(bare_title(p.title), ctx.lang) == subject_terms)
-        naming = [r for r in ranked if _writes_subject(r.text, str(r.source.get("title", "")), focus, ctx.lang,
-                                                       core_text) or own(r)] if kind != "write" else []
+        # a proper name by its own article is written with its capital ("a moon of Jupiter": proper_word)
+        proper = proper_word(focus, " ".join(p.text for p in passages
+                                             if terms(bare_title(p.title), ctx.lang) == subject_terms))
+
+        def writes_it(r: Any) -> bool:
+            return own(r) or _writes_subject(r.text, str(r.source.get("title", "")), focus, ctx.lang, core_text,
+                                             proper)
+
+        naming = [r for r in ranked if writes_it(r)] if kind != "write" else []
         if kind == "introduction" and not naming and not led and exclude:
             # the body quoted every sentence on the subject: the introduction takes them back (the coordinator
             # gives the body its spares in their place) rather than open on whatever is left ("Pumping stations
@@ -185,8 +194,7 @@ class WriterBrain(Brain):
                                 "")}
             again = rank_sentences(passages, focus=focus, topic=topic, lang=ctx.lang, exclude=needed,
                                    keywords=params["keywords"], companions=params.get("companions") or ())
-            naming = [r for r in again if _writes_subject(r.text, str(r.source.get("title", "")), focus,
-                                                          ctx.lang, core_text) or own(r)]
+            naming = [r for r in again if writes_it(r)]
             ranked = naming or ranked
         # only sentences writing the subject, or its own article's ("Solar panels use the photovoltaic
         # effect"), open the report ("a regulated mental health profession", not "sexual and reproductive
@@ -229,12 +237,13 @@ class WriterBrain(Brain):
         sentences = [quoted(s.text, s.source) for s in _reading_order(chosen, title if kind == "write" else "")]
         if kind == "conclusion" and params["sections"]:
             sentences, extra = _summary(ranked, params["sections"], exclude, ctx, params.get("subject") or "",
-                                        first=[quoted(r.text, r.source) for r in reserved], core=core_text)
+                                        first=[quoted(r.text, r.source) for r in reserved], core=core_text,
+                                        proper=proper)
             passages += extra
             # a spare replaces a sentence the introduction also took (the coordinator's dedupe): it must be
             # on the subject as the conclusion's are, not "Road transport is a type of transport using roads"
             alternates = [s for s in alternates if _on_subject(s.text, str(s.source.get("title", "")), focus,
-                                                                ctx.lang, core_text)]
+                                                                ctx.lang, core_text, proper)]
         return {
             "section": section_output(params["section_id"], title, role, sentences, params["chart"],
                                       alternates=[quoted(s.text, s.source) for s in alternates]),
@@ -268,7 +277,7 @@ class WriterBrain(Brain):
         return {"section": section}
 
 
-def _writes_subject(text: str, title: str, subject: str, lang: str, core: str = "") -> bool:
+def _writes_subject(text: str, title: str, subject: str, lang: str, core: str = "", proper: bool = False) -> bool:
     """Whether a source sentence is on the subject by writing it, as the introduction and conclusion take them.
 
     It writes the subject (:func:`~reportgen.agents.ranking.names_subject`), not only as the measure of
@@ -292,11 +301,16 @@ def _writes_subject(text: str, title: str, subject: str, lang: str, core: str = 
         subject: The subject as the planner read it.
         lang: The language.
         core: The subject's own texts, joined (without them, compounds and kinds are not checked).
+        proper: Whether the subject is a proper name by its own article
+            (:func:`~reportgen.agents.ranking.proper_word`): then only its word with the capital writes it, not
+            "Callisto is the second-largest moon of Jupiter".
 
     Returns:
         True when the sentence is on the subject by what it writes.
     """
     if core and of_a_kind(title, subject, core, lang):
+        return False
+    if proper and not writes_proper(text, subject):  # "the second-largest moon of Jupiter" (proper_word)
         return False
     text = unnamed_for(text, bare_title(title), subject_parts(subject), lang)  # "The tiger shark": after tigers
     written = [part for part in subject_parts(subject) if writes_phrase(text, part)]
@@ -380,7 +394,7 @@ def _as_topic(text: str, subject: str) -> bool:
     return any((at := phrase_at(body, part)) is not None and at <= TOPIC_POSITION for part in parts)
 
 
-def _on_subject(text: str, title: str, subject: str, lang: str, core: str = "") -> bool:
+def _on_subject(text: str, title: str, subject: str, lang: str, core: str = "", proper: bool = False) -> bool:
     """Whether a source sentence is on the subject as the conclusion takes them: it is of the subject's own
     article (named or not), or writes the subject (:func:`_writes_subject`) as what it is about
     (:func:`_as_topic`): the five conclusions a reader checked ended on sentences that named the subject in
@@ -392,13 +406,14 @@ def _on_subject(text: str, title: str, subject: str, lang: str, core: str = "") 
         subject: The subject as the planner read it.
         lang: The language.
     """
-    return terms(bare_title(title), lang) == terms(subject, lang) or _about_it(text, title, subject, lang, core)
+    return terms(bare_title(title), lang) == terms(subject, lang) or _about_it(text, title, subject, lang, core,
+                                                                                proper)
 
 
-def _about_it(text: str, title: str, subject: str, lang: str, core: str = "") -> bool:
+def _about_it(text: str, title: str, subject: str, lang: str, core: str = "", proper: bool = False) -> bool:
     """Whether a source sentence writes the subject (:func:`_writes_subject`) as what it is about
     (:func:`_as_topic`), whatever its article."""
-    return _writes_subject(text, title, subject, lang, core) \
+    return _writes_subject(text, title, subject, lang, core, proper) \
         and _as_topic(unnamed(text, bare_title(title), terms(subject, lang), lang), subject)
 
 
@@ -444,6 +459,8 @@ def _about_the_subject(
     own = {theme, *companions}
 
     core_text = " ".join(core)
+    proper = proper_word(about, " ".join(str(n.get("text", "")) for n in subject_notes  # by its own article
+                                         if terms(bare_title(str(n.get("title", ""))), ctx.lang) == subject))
 
     def named(text: str) -> bool:
         # one word of a subject of several is not the subject: "the Solar System" does not name solar power;
@@ -455,8 +472,11 @@ def _about_the_subject(
         written = [part for part in subject_parts(about) if writes_phrase(text, part)]
         if written and all(listed(text, part, ctx.lang) for part in written):
             return False
+        # nor does a proper name's word written with a small letter: "the second-largest moon of Jupiter" is
+        # another moon than the Moon (proper_word), and has to be related to be kept
         if len(subject) < 2:
-            return bool(subject & terms(text, ctx.lang)) and not compounded_only(text, about, core_text, ctx.lang)
+            return bool(subject & terms(text, ctx.lang)) and not compounded_only(text, about, core_text, ctx.lang) \
+                and (not proper or writes_proper(text, about))
         return names_subject(text, about)
 
     def on_the_theme(s: Any) -> bool:  # rank_sentences' keyword rule, which a companion's sentences are spared
@@ -474,7 +494,10 @@ def _about_the_subject(
         if s.source.get("title") not in own and compared_only(s.text, about):
             continue  # another article's sentence likening a thing to the subject: "Mackerel species have
             # vertical "tiger-like" stripes" is no sentence on the tiger, however near the topic space puts it
-        if named(s.text) or by_vocabulary or (
+        # a companion's sentence writing the subject only as a measure is no more on it ("Callisto is roughly a
+        # third larger than Earth's Moon" under *Solar eclipse*): it is kept on the section's theme alone
+        compared = s.source.get("title") != theme and compared_only(s.text, about)
+        if named(s.text) and not compared or by_vocabulary or (
                 s.after is not None and s.after in {r.text for r in related}):
             related.append(s)
     related = _with_their_antecedents(related, ranked)
@@ -562,7 +585,7 @@ def _left_for_conclusion(share: list[Any], subject: str, lang: str) -> list[Any]
 
 def _summary(
     ranked: list[Any], sections: list[dict[str, Any]], exclude: set[str], ctx: RunContext, subject_text: str = "",
-    first: list[dict[str, Any]] | None = None, core: str = "",
+    first: list[dict[str, Any]] | None = None, core: str = "", proper: bool = False,
 ) -> tuple[list[dict[str, Any]], list[Passage]]:
     """The conclusion: the unused source sentences most central to the finished body.
 
@@ -608,7 +631,7 @@ def _summary(
 
     def on_subject(sentence: dict[str, Any]) -> bool:
         return _on_subject(sentence["text"], str(sentence["sources"][0].get("title", "")), subject_text, ctx.lang,
-                           core)
+                           core, proper)
     # the overview's best sentences on the subject judge the ones not naming it: its best sentences alone
     # were, once the introduction took the Silk Road's, those of Road and Road transport
     own_best = [c.text for c in ranked if on_subject(quoted(c.text, c.source))][:INTRO_SENTENCES]
