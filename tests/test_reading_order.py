@@ -987,16 +987,7 @@ def test_a_companions_sentence_not_naming_the_subject_is_held_to_the_stricter_th
 
     middle = (0.2 + OTHER_SENTENCE_THRESHOLD) / 2  # between the two thresholds
 
-    class Scored:  # the relatedness of every sentence: between the thresholds
-        threshold = 0.2
-        space = object()
-
-        def __init__(self, *_args, **_kwargs):
-            pass
-
-        def scores(self, texts):
-            return [middle for _ in texts]
-
+    Scored = _relatedness_of(middle)  # the relatedness of every sentence: between the thresholds
     monkeypatch.setattr(relevance, "Relatedness", Scored)
     ctx = RunContext(topic="rice", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
     notes = [{"text": "Rice is the seed of the grass species Oryza sativa."}]
@@ -1010,6 +1001,23 @@ def test_a_companions_sentence_not_naming_the_subject_is_held_to_the_stricter_th
     monkeypatch.setattr(Scored, "scores", lambda self, texts: [OTHER_SENTENCE_THRESHOLD for _ in texts])
     kept, _ = _about_the_subject(ranked, notes, ctx, "Staple food", ("Chinese cuisine",), "rice")
     assert companion.text in [s.text for s in kept]  # at the stricter threshold it stays
+
+
+def _relatedness_of(score: float) -> type:
+    """A stand-in for :class:`~reportgen.blueprint.relevance.Relatedness` in a topic space, scoring every text
+    ``score`` (its threshold 0.2)."""
+
+    class Scored:
+        threshold = 0.2
+        space = object()
+
+        def __init__(self, *_args, **_kwargs):
+            pass
+
+        def scores(self, texts):
+            return [score for _ in texts]
+
+    return Scored
 
 
 def test_another_articles_sentence_related_by_its_field_alone_is_kept_only_on_the_sections_theme(tmp_path,
@@ -1027,17 +1035,8 @@ def test_another_articles_sentence_related_by_its_field_alone_is_kept_only_on_th
 
     from fakes import FakeSearch
 
-    class Scored:  # every sentence far above both thresholds: related to the subject's field
-        threshold = 0.2
-        space = object()
-
-        def __init__(self, *_args, **_kwargs):
-            pass
-
-        def scores(self, texts):
-            return [0.9 for _ in texts]
-
-    monkeypatch.setattr(relevance, "Relatedness", Scored)
+    # every sentence far above both thresholds: related to the subject's field
+    monkeypatch.setattr(relevance, "Relatedness", _relatedness_of(0.9))
     ctx = RunContext(topic="heat pumps", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
     notes = [{"text": "A heat pump is a device that uses electric power to transfer heat from a cold place."}]
     own = _passage("Refrigeration", "Refrigeration is any of various types of cooling of a space. "
@@ -1143,17 +1142,8 @@ def test_a_proper_names_word_with_a_small_letter_is_another_thing(tmp_path, monk
     assert not proper_word("Jazz", "It grew from New Orleans Jazz. The Jazz Age followed.")  # inside longer names
     assert writes_proper("larger than Earth's Moon", "Moon") and not writes_proper("a moon of Jupiter", "Moon")
 
-    class Scored:  # nothing related by its vocabulary: only naming keeps a sentence
-        threshold = 0.2
-        space = object()
-
-        def __init__(self, *_args, **_kwargs):
-            pass
-
-        def scores(self, texts):
-            return [0.0 for _ in texts]
-
-    monkeypatch.setattr(relevance, "Relatedness", Scored)
+    # nothing related by its vocabulary: only naming keeps a sentence
+    monkeypatch.setattr(relevance, "Relatedness", _relatedness_of(0.0))
     ctx = RunContext(topic="Moon", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
     notes = [{"title": "Moon", "text": moon}]
     own = _passage("Solar eclipse", "A solar eclipse occurs when the Moon passes between Earth and the Sun.")
