@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from reportgen.blueprint import planner
-from reportgen.blueprint.planner import companion_themes, gather_themes
+from reportgen.blueprint.planner import companion_themes, gather_themes, resolve_subject
 from reportgen.blueprint.relevance import MIN_SPACE_DOCUMENTS, SEMANTIC_THRESHOLD, Relatedness, TopicSpace
 from reportgen.blueprint.request import read_request
 from reportgen.config import RunOptions
@@ -1394,3 +1394,30 @@ def test_a_misspelled_shorter_reading_is_read_as_its_title():
     request = resolve_subject(read_request("how to grow strawbery at home", "en"), SpaceSearch(docs), "en")
     assert request.subjects == ["Strawberry"] and request.named_as == {"strawbery": "Strawberry"}
     assert "home" in request.aspects and request.title == "How to grow strawbery at home"
+
+
+REVOLUTION = [
+    {"title": "French Revolution", "text": "The French Revolution was a period of political and societal change in "
+     "France. The French Revolution abolished the monarchy; the revolution executed the king and spread liberty."},
+    {"title": "Georges Danton", "text": "Georges Danton was a leading figure of the French Revolution. Danton led "
+     "the revolution and the Paris clubs; the revolution guillotined Danton."},
+    {"title": "Jean-Paul Marat", "text": "Jean-Paul Marat was a journalist of the French Revolution. Marat wrote for "
+     "the revolution and the Paris clubs; the revolution mourned Marat."},
+    {"title": "History of sociology", "text": "The history of sociology begins after the French Revolution. In "
+     "history, sociology studied society; the history of sociology is a history of society."},
+    {"title": "Modern era", "text": "The modern era of history includes the French Revolution. History divides the "
+     "modern era; in history, the era follows the middle ages."},
+]
+
+
+def test_a_history_is_not_led_by_the_history_of_another_thing_nor_by_texts_writing_history():
+    """"History of the French Revolution" had been led by *History of sociology* (an answer titled by its aspect
+    "history", of another thing) and its other sections were eras that write "history" (the aspect's score),
+    before Danton and Marat. The aspect of another thing answers nothing (`_titled_after`), and a history's word
+    scores no text (its sections come in time order)."""
+    docs = [*_corpus(), *REVOLUTION]
+    search = SpaceSearch(docs)
+    request = resolve_subject(read_request("History of the French Revolution"), search, "en")
+    assert request.subjects == ["French Revolution"] and request.aspects == ["history"]
+    themes, _, _ = gather_themes(request, search, 2, "en")
+    assert sorted(themes) == ["Georges Danton", "Jean-Paul Marat"], themes

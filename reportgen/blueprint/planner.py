@@ -1459,7 +1459,10 @@ def gather_themes(
     relatedness = dict(zip(docs, scorer.scores([f"{by_doc[sid][0].title} {docs[sid]}" for sid in docs]), strict=True))
     # relatedness filters; without a space the order stays the search's (its score, with the boost of being
     # named by the core); in a space it is relatedness, raised by how much of the document is on the subject
-    aspect_terms = [t for t in (terms(x, lang) for x in request.aspects) if t]
+    # a history's word is no aspect a text is scored by: the eras and "History of sociology" write it, and had
+    # stood before Danton and Marat in "History of the French Revolution" (its sections come in time order)
+    aspect_terms = [t for t in (terms(x, lang) for x in request.aspects
+                                if fold(x) != _history_word(lang)) if t]
     # subjects of several words, each held by passages of its own: where a part's article stands for a subject, no
     # passage writes it, and a text holding its words apart is no nearer it (Cluster munition, whose bombs "destroy
     # vehicles" and "electric power transmission lines", had led a report on electric vehicles)
@@ -2247,6 +2250,10 @@ def _writes_a_subject(passage: Passage, request: Request, lang: str) -> bool:
     return any(form <= held for s in request.subjects for form in written_forms(s, lang))
 
 
+#: Where a title's head gives way to whose it is ("History *of* sociology", "Histoire *de* la chimie").
+_OF_ANOTHER = re.compile(r"\s+(?:of|de|du|des|del)\s+", re.IGNORECASE)
+
+
 def _titled_after(aspect: str, request: Request, search: SearchBackend, lang: str,
                   space: TopicSpace | None) -> list[Passage]:
     """The articles titled by a word made from each word of ``aspect`` that write the subject, for an aspect no
@@ -2273,6 +2280,11 @@ def _titled_after(aspect: str, request: Request, search: SearchBackend, lang: st
             break
         words = terms(title, lang)
         if not all(any(_derived(w, t, lang) for w in words) for t in wanted):
+            continue
+        # the aspect of another thing is none of the subject's: "History of sociology", which names the French
+        # Revolution, had led "History of the French Revolution" as its answer
+        of_whom = _OF_ANOTHER.split(bare_title(title), maxsplit=1)
+        if len(of_whom) > 1 and not terms(of_whom[1], lang) & terms(request.subject, lang):
             continue
         own = _article_on(title, search, lang)
         if own is not None and _writes_a_subject(own, request, lang):
