@@ -1396,6 +1396,16 @@ def test_a_misspelled_shorter_reading_is_read_as_its_title():
     assert "home" in request.aspects and request.title == "How to grow strawbery at home"
 
 
+def test_a_subject_of_words_the_corpus_writes_is_no_misspelling():
+    """ "Electric cars vs petrol cars" had been read as *Electric charge* vs petrol cars: "electric cars" is as
+    near that title as a typo, but both its words are the corpus's own."""
+    docs = [*_corpus(), *[{"title": f"Guitar {i}", "text": f"The electric guitar is loud {i}."} for i in range(3)],
+            *[{"title": f"Road {i}", "text": f"Petrol cars drive on the road {i}."} for i in range(3)],
+            {"title": "Electric charge", "text": "Electric charge is the property of matter in an electric field."}]
+    request = resolve_subject(read_request("Electric cars vs petrol cars", "en"), SpaceSearch(docs), "en")
+    assert "Electric charge" not in request.subjects and request.named_as == {}
+
+
 REVOLUTION = [
     {"title": "French Revolution", "text": "The French Revolution was a period of political and societal change in "
      "France. The French Revolution abolished the monarchy; the revolution executed the king and spread liberty."},

@@ -2622,6 +2622,8 @@ def _spelled_title(subject: str, search: SearchBackend, lang: str, space: TopicS
     a passage or titles an article, is shorter than :data:`SPELLING_LETTERS`, or is near no title."""
     if space is None or not space.titles or len(subject) < SPELLING_LETTERS or not terms(subject, lang):
         return None
+    if all(math.isfinite(space.rarity(t)) for t in terms(subject, lang)):
+        return None  # every word is one the corpus writes: "electric cars" is no "Electric charge" misspelt
     found = search.search(subject, k=20)
     if choose_themes(subject, found, 0, lang)[0] is not None or _relevant(found, subject, lang)[0]:
         return None
