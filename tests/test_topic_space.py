@@ -1406,6 +1406,25 @@ def test_a_subject_of_words_the_corpus_writes_is_no_misspelling():
     assert "Electric charge" not in request.subjects and request.named_as == {}
 
 
+def test_a_kind_named_by_common_words_and_a_number_is_read_through_its_heads_article():
+    """ "Type 2 diabetes" had found no sources (one passage writes it) and, asked with its causes, had drawn
+    *Bruise* ("a type of hematoma … the most common cause") and *Respiratory failure* ("Type 1 or Type 2"):
+    "Type 2" qualifies the diabetes, a common word and a number (`_qualified_article`), and neither names the
+    subject beside an aspect."""
+    docs = [*_corpus(), *[{"title": f"Kind {i}", "text": f"A type of thing numbered {i}."} for i in range(60)],
+            {"title": "Diabetes", "text": "Diabetes is a group of endocrine diseases with high blood sugar. Diabetes "
+                                          "follows a lack of insulin."},
+            {"title": "Obesity", "text": "Obesity is excess body fat. Obesity is correlated with type 2 diabetes."},
+            {"title": "Bruise", "text": "A bruise is a type of hematoma, the most common cause being trauma to "
+                                        "capillaries; its prevention is care."}]
+    search = SpaceSearch(docs)
+    for text in ("Type 2 diabetes", "Type 2 diabetes: causes and prevention"):
+        request = resolve_subject(read_request(text, "en"), search, "en")
+        themes, core, _ = gather_themes(request, search, 4, "en")
+        assert [p.title for p in core] == ["Diabetes"], text
+        assert "Bruise" not in themes, text
+
+
 REVOLUTION = [
     {"title": "French Revolution", "text": "The French Revolution was a period of political and societal change in "
      "France. The French Revolution abolished the monarchy; the revolution executed the king and spread liberty."},

@@ -946,7 +946,8 @@ def _part_article(subject: str, search: SearchBackend, lang: str, named: bool = 
 def _qualified_article(subject: str, search: SearchBackend, lang: str, space: TopicSpace | None) -> list[Passage]:
     """The own article of what a common word qualifies, for a subject no passage writes: "human immune
     system" is the *Immune system* ("human" is in one document in 16 of the encyclopedia, under
-    :data:`COMMON_RARITY`; the request had been answered with "found no sources"). "Electric vehicle" is not
+    :data:`COMMON_RARITY`; the request had been answered with "found no sources"), and "Type 2 diabetes" the
+    *Diabetes* (the qualifier may be several common words or numbers, shortest first). "Electric vehicle" is not
     the *Vehicle*: "electric" is rarer, a kind that the vehicle's article does not speak of
     (:func:`_part_article`). The qualifier is the first word in English, the last in French and Spanish
     ("système immunitaire humain"); the report says at the top that the corpora hold no text on the subject as
@@ -964,12 +965,16 @@ def _qualified_article(subject: str, search: SearchBackend, lang: str, space: To
     words = subject.split()
     if space is None or not compound(subject, lang) or len(words) < 2:
         return []
-    qualifier, rest = (words[-1], words[:-1]) if lang in ("fr", "es") else (words[0], words[1:])
-    common = terms(qualifier, lang)
-    if not common or any(space.rarity(t) >= COMMON_RARITY for t in common):
-        return []
-    wanted = terms(" ".join(rest), lang)
-    return [p for p in search.search(" ".join(rest), k=10) if terms(p.title, lang) == wanted]
+    for n in range(1, len(words)):  # "Type 2 diabetes": "Type", then "Type 2", qualify the diabetes
+        qualifier, rest = (words[-n:], words[:-n]) if lang in ("fr", "es") else (words[:n], words[n:])
+        common = terms(" ".join(qualifier), lang)
+        if not common or any(not t.isdigit() and space.rarity(t) >= COMMON_RARITY for t in common):
+            return []  # a number qualifies as a common word does ("2", which the space does not index)
+        wanted = terms(" ".join(rest), lang)
+        own = [p for p in search.search(" ".join(rest), k=10) if terms(p.title, lang) == wanted]
+        if own:
+            return own
+    return []
 
 
 def _aspect_core(request: Request, search: SearchBackend, lang: str) -> list[Passage]:
@@ -1420,7 +1425,10 @@ def gather_themes(
         # ("driven", which Lung says of breathing) count only beside an aspect asked for
         named = set().union(*(terms(parts[s].title if s in parts else s, lang) for s in request.subjects))
         named |= {a.lower() for a in request.acronyms}
-        loose = terms(request.subject, lang) - named
+        # nor a common word or a number ("type 2" of type 2 diabetes, beside "causes", had drawn *Bruise*, "the
+        # most common cause", and *Respiratory failure*, "Type 1 or Type 2")
+        loose = {t for t in terms(request.subject, lang) - named
+                 if not t.isdigit() and space.rarity(t) >= COMMON_RARITY}
         asked = set().union(*(terms(a, lang) for a in request.aspects)) - named
         # a subject without an article of its own is named by its distinctive words (distinctive): its core
         # is the passages that name it, and the passages on another battle or another security are near them
