@@ -1425,6 +1425,21 @@ def test_a_kind_named_by_common_words_and_a_number_is_read_through_its_heads_art
         assert "Bruise" not in themes, text
 
 
+def test_a_proper_name_takes_what_its_own_article_names_by_title():
+    """ "The Great Wall of China", which three articles write, had had one section, *Dzungar Khanate*: its
+    article names the Ming dynasty, whose article does not write the wall's name. A proper name's candidates
+    are the texts writing it, and those its own article names by title."""
+    wall = {"title": "Great Wall of China", "text": "The Great Wall of China is a series of fortifications in China "
+            "against nomads. The best-known sections of the Great Wall of China were built by the Ming dynasty."}
+    ming = {"title": "Ming dynasty", "text": "The Ming dynasty ruled China from 1368 to 1644; Ming China built "
+            "fortifications against nomads and rebuilt walls."}
+    search = SpaceSearch([*_corpus(), wall, ming, {"title": "Dzungar Khanate", "text": "The Dzungar Khanate lay "
+                          "beyond the Great Wall of China, a realm of nomads."}])
+    request = resolve_subject(read_request("The Great Wall of China", "en"), search, "en")
+    themes, _, _ = gather_themes(request, search, 3, "en")
+    assert "Ming dynasty" in themes, themes
+
+
 REVOLUTION = [
     {"title": "French Revolution", "text": "The French Revolution was a period of political and societal change in "
      "France. The French Revolution abolished the monarchy; the revolution executed the king and spread liberty."},

@@ -1448,9 +1448,12 @@ def gather_themes(
         own_texts = {s: [q.text for q in core if terms(q.title, lang) == terms(s, lang)] for s in proper}
 
         def names_proper(p: Passage) -> bool:  # writes the name ("Solar System" is no name to blank here), or
-            # is what the name's article defines it as ("the world's largest coral reef system": Coral reef)
+            # is what the name's article defines it as ("the world's largest coral reef system": Coral reef), or
+            # what it names by title: "the best-known sections were built by the Ming dynasty" (the Great Wall
+            # of China, which three articles write, had had one section, *Dzungar Khanate*)
             text = unnamed_each(f"{p.title}. {p.text}", bare_title(p.title), request, lang)
-            return any(writes_phrase(text, s) or any(kind_of(t, s, bare_title(p.title), lang) for t in own_texts[s])
+            return any(writes_phrase(text, s) or any(kind_of(t, s, bare_title(p.title), lang)
+                                                     or names_title(t, bare_title(p.title)) for t in own_texts[s])
                        for s in proper)
 
         # "Spring and Autumn period" is named with the subject's word, not after the season (unnamed_each)
