@@ -1440,6 +1440,23 @@ def test_a_proper_name_takes_what_its_own_article_names_by_title():
     assert "Ming dynasty" in themes, themes
 
 
+def test_a_subject_without_an_article_has_sections_on_its_core_texts_titled_by_its_words():
+    """ "Honeybees" had sections on *Compound eye*, *Honeyguide* and *Mite* while its core texts *Bee* and
+    *Honey*, titled by its words, were left out as broader than the subject (the rule that keeps *Energy* out of
+    "Renewable energy", which has an article of its own)."""
+    docs = [*_corpus(),
+            {"title": "Bee", "text": "Bees are winged insects; honey bees are the best-known bees, and honey bees "
+                                     "make honey in hives."},
+            {"title": "Honey", "text": "Honey is made by honey bees from nectar; honey bees store honey in hives."},
+            {"title": "Western honey bee", "text": "The western honey bee is the most common of the honey bees; "
+                                                   "honey bees live in hives."},
+            {"title": "Mite", "text": "Mites are small arachnids; some mites live in hives of honey bees."}]
+    search = SpaceSearch(docs)
+    request = resolve_subject(read_request("Honey bees", "en"), search, "en")
+    themes, core, _ = gather_themes(request, search, 3, "en")
+    assert {"Bee", "Honey"} <= set(themes), themes
+
+
 REVOLUTION = [
     {"title": "French Revolution", "text": "The French Revolution was a period of political and societal change in "
      "France. The French Revolution abolished the monarchy; the revolution executed the king and spread liberty."},

@@ -1582,6 +1582,12 @@ def gather_themes(
     if writing:
         _, asked_of_it = choose_themes(request.subject, writing, max(0, count - len(leads)) // 2, lang)
         leads += asked_of_it
+    # a core text titled by the subject's words is on it, where the subject has no article of its own: *Bee* and
+    # *Honey* for "Honey bees" (choose_themes skips such titles as broader than the subject: *Energy* for
+    # "Renewable energy")
+    if len(request.subjects) == 1 and not _own_article(request.subject, core, lang):
+        leads += [p for p in scored if p.source_id in core_ids and p not in leads
+                  and terms(p.title, lang) < terms(request.subject, lang)][:max(0, count - len(leads))]
     senses = {p.source_id for p in core if fold(p.title).startswith(f"{fold(request.subject).strip()} (")}
     _, themes = choose_themes(request.subject, [p for p in scored if p not in leads and p.source_id not in senses],
                               max(0, count - len(leads)), lang)
