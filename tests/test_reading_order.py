@@ -1158,3 +1158,21 @@ def test_a_proper_names_word_with_a_small_letter_is_another_thing(tmp_path, monk
     assert "Callisto orbits Jupiter and is roughly a third larger than Earth's Moon." not in kept
     assert "Sunlight glints on the Moon when Callisto is seen from Earth." in kept  # names it, as itself
     assert own.text in kept
+
+
+def test_a_sentence_naming_its_subject_by_its_titles_kind_is_quoted_elsewhere_only_after_its_antecedent():
+    """"The company sells automobiles … under the Ford brand", of *Ford Motor Company*, had stood alone under *Car*
+    (a reader found it saying no company). In its own section it stands; elsewhere it needs the sentence before."""
+    from reportgen.agents.ranking import by_its_kind
+
+    assert by_its_kind("The company sells automobiles under the Ford brand.", "Ford Motor Company", "en")
+    assert not by_its_kind("The Ford Motor Company sells cars.", "Ford Motor Company", "en")  # writes its name
+    assert not by_its_kind("The violin is a string instrument.", "Violin", "en")  # a title of one word
+    ford = _passage("Ford Motor Company", "Ford Motor Company is an American carmaker founded by Henry Ford. "
+                                          "The company sells cars and commercial vehicles under the Ford brand.")
+    first = ["Ford Motor Company is an American carmaker founded by Henry Ford."]  # quoted by another section
+    elsewhere = [s.text for s in rank_sentences([ford], focus="Car", topic="cars", lang="en", exclude=first)]
+    assert not any(t.startswith("The company") for t in elsewhere)
+    own = [s.text for s in rank_sentences([ford], focus="Ford Motor Company", topic="cars", lang="en",
+                                          exclude=first)]
+    assert any(t.startswith("The company") for t in own)

@@ -1336,6 +1336,21 @@ def test_a_question_on_what_a_subject_has(text, subjects, aspects):
     assert (request.subjects, request.aspects) == (subjects, aspects)
 
 
+def test_a_number_is_read_in_roman_numerals_as_titles_write_it():
+    """"World War 1" had been refused with *World War I* among the closest subjects (and, for a while, read as a
+    report on the number 1); the number is read as the title writes it, letter for letter."""
+    from reportgen.blueprint.planner import _in_roman, resolve_subject
+
+    assert _in_roman("World War 1") == "World War I" and _in_roman("Henry 8") == "Henry VIII"
+    assert _in_roman("1 Corinthians") == "1 Corinthians" and _in_roman("Windows 95") == "Windows 95"
+    docs = [_doc("World War I", "World War I was a global conflict fought from 1914 to 1918."),
+            _doc("1", "1 is a number, numeral, and grapheme."),
+            _doc("Window", "A window is an opening in a wall.")]
+    request = resolve_subject(read_request("World War 1"), FakeSearch(docs), "en")
+    assert request.subjects == ["World War I"] and request.named_as == {"World War 1": "World War I"}
+    assert resolve_subject(read_request("Windows 10"), FakeSearch(docs), "en").subjects == ["Windows 10"]
+
+
 def test_a_subject_closing_on_what_the_user_owns_is_tried_without_it():
     from reportgen.blueprint.planner import resolve_subject
 

@@ -1457,6 +1457,17 @@ def test_a_subject_without_an_article_has_sections_on_its_core_texts_titled_by_i
     assert {"Bee", "Honey"} <= set(themes), themes
 
 
+def test_a_number_is_no_thing_a_common_word_qualifies():
+    """"World War 1" had become a report on *1* (the number): "World War" is two common words, and what they
+    qualify was taken to be the article titled "1"."""
+    from reportgen.blueprint.planner import _qualified_article
+
+    docs = [*_corpus(), *[{"title": f"Battle {i}", "text": f"A war in the world, numbered {i}."} for i in range(60)],
+            {"title": "1", "text": "1 is a number, numeral, and grapheme."}]
+    search = SpaceSearch(docs)
+    assert _qualified_article("World War 1", search, "en", search.space()) == []
+
+
 REVOLUTION = [
     {"title": "French Revolution", "text": "The French Revolution was a period of political and societal change in "
      "France. The French Revolution abolished the monarchy; the revolution executed the king and spread liberty."},

@@ -229,6 +229,32 @@ def names_another(sentence: str, title: str, lang: str) -> bool:
     return found is not None and stem(fold(found.group(1))) not in terms(title, lang)  # kind ("La photosynthèse")
 
 
+#: A sentence opening on "the" and a common noun (:func:`by_its_kind`).
+_THE_NOUN = {"en": re.compile(r"^[Tt]he\s+([a-z]+)\b"), "fr": re.compile(r"^(?:[Ll]es?|[Ll]a)\s+([a-zéèêàâîôûç]+)\b"),
+             "es": re.compile(r"^(?:[Ee]l|[Ll]os|[Ll]as?)\s+([a-záéíóúñ]+)\b")}
+
+
+def by_its_kind(sentence: str, title: str, lang: str) -> bool:
+    """Whether a sentence speaks of its article's subject by a common noun of a title of several words, without
+    writing the title: "The company sells automobiles … under the Ford brand", of *Ford Motor Company*. In that
+    article's own section it is plain; quoted in another section it says no company (a reader found it under
+    *Car*, its antecedent not quoted), so there it is quoted only after the sentence before it.
+
+    Args:
+        sentence: A source sentence.
+        title: Its article's title.
+        lang: The language.
+
+    Returns:
+        True when the sentence names its subject only by the kind its title gives.
+    """
+    bare = bare_title(title)
+    if len(terms(bare, lang)) < 2 or writes_phrase(sentence, bare):
+        return False
+    found = _THE_NOUN.get(lang, _THE_NOUN["en"]).match(sentence)
+    return found is not None and stem(fold(found.group(1))) in terms(bare, lang)
+
+
 def quotable(sentence: str, position: int, lang: str) -> bool:
     """Whether a source sentence can stand alone in a report.
 
@@ -1003,7 +1029,8 @@ def rank_sentences(
                 continue
             if sentence.endswith(":"):  # introduces a list the quote would not carry, even after its antecedent
                 continue
-            continuation = not quotable(sentence, position, lang) or names_another(sentence, passage.title, lang)
+            continuation = not quotable(sentence, position, lang) or names_another(sentence, passage.title, lang) \
+                or (passage.title != focus and by_its_kind(sentence, passage.title, lang))
             if continuation and follows is None:
                 continue
             key = _key(sentence)

@@ -971,6 +971,8 @@ def _qualified_article(subject: str, search: SearchBackend, lang: str, space: To
         if not common or any(not t.isdigit() and space.rarity(t) >= COMMON_RARITY for t in common):
             return []  # a number qualifies as a common word does ("2", which the space does not index)
         wanted = terms(" ".join(rest), lang)
+        if not wanted or all(t.isdigit() for t in wanted):
+            return []  # what is qualified is a thing, not a number: "World War 1" is no report on *1*
         own = [p for p in search.search(" ".join(rest), k=10) if terms(p.title, lang) == wanted]
         if own:
             return own
@@ -2572,12 +2574,29 @@ def names_subject_as(subject: str, passage: Passage, lang: str) -> bool:
     return False
 
 
+#: Largest number a title writes in Roman numerals after a name ("World War II", "Louis XIV", "Pius XII").
+ROMAN_MAX = 39
+
+
+def _in_roman(subject: str) -> str:
+    """``subject`` with each number after a word, up to :data:`ROMAN_MAX`, in Roman numerals (the ``roman``
+    package), as the encyclopedia titles wars, monarchs and popes: "World War 1" → "World War I". A number
+    opening the subject stays ("1 Corinthians")."""
+    import roman
+
+    words = subject.split()
+    return " ".join(roman.toRoman(int(w)) if i and w.isdigit() and 0 < int(w) <= ROMAN_MAX else w
+                    for i, w in enumerate(words))
+
+
 def _respelled(request: Request, search: SearchBackend, lang: str) -> Request:
     """The request with each subject no article is titled by replaced by the article the corpus names it
     with: one whose title writes it as an adjective (:func:`written_as_adjective`: "Historia del Imperio
     inca" is on *Imperio incaico*), else one that gives it as another name of its own or defines it as a
     kind of itself (:func:`names_subject_as`: "Soccer" is *Association football*, "Hurricanes" *Tropical
-    cyclone*). The report keeps the title asked for and says at the top what it is on
+    cyclone*). A number is first tried in Roman numerals (:func:`_in_roman`: "World War 1" had been
+    refused, *World War I* offered among the closest subjects). The report keeps the title asked for and says
+    at the top what it is on
     (:attr:`~reportgen.blueprint.request.Request.named_as`).
 
     Returns:
@@ -2587,6 +2606,11 @@ def _respelled(request: Request, search: SearchBackend, lang: str) -> Request:
         found = search.search(subject, k=20)
         if not terms(subject, lang) or choose_themes(subject, found, 0, lang)[0] is not None:
             return None
+        numbered = _in_roman(subject)  # "World War 1" is *World War I*, titled so letter for letter ("Windows X"
+        if numbered != subject:  # is no *Window*: a numeral of one letter is no term)
+            own = next((p for p in search.search(numbered, k=20) if fold(bare_title(p.title)) == fold(numbered)), None)
+            if own is not None:
+                return bare_title(own.title)
         return next((bare_title(p.title) for p in found if written_as_adjective(subject, bare_title(p.title), lang)),
                     None) or next((bare_title(p.title) for p in found if names_subject_as(subject, p, lang)), None)
 
