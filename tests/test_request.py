@@ -1351,6 +1351,19 @@ def test_a_number_is_read_in_roman_numerals_as_titles_write_it():
     assert resolve_subject(read_request("Windows 10"), FakeSearch(docs), "en").subjects == ["Windows 10"]
 
 
+def test_a_name_with_its_kind_is_the_article_titled_by_the_name_that_defines_it_so():
+    """"The Sahara Desert" had been built on *Tunisia*, *Mauritania* and *Mongolia*: the encyclopedia titles it
+    *Sahara*, "a desert spanning North Africa". "Honey bees" is no *Honey*, which bees make."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Sahara", "The Sahara is a desert spanning North Africa. It is the largest hot desert."),
+            _doc("Tunisia", "Tunisia holds the northern reaches of the Sahara desert."),
+            _doc("Honey", "Honey is a sweet substance made by honey bees from nectar.")]
+    request = resolve_subject(read_request("The Sahara Desert"), FakeSearch(docs), "en")
+    assert request.subjects == ["Sahara"] and request.named_as == {"Sahara Desert": "Sahara"}
+    assert resolve_subject(read_request("Honey bees"), FakeSearch(docs), "en").subjects == ["Honey bees"]
+
+
 def test_a_subject_closing_on_what_the_user_owns_is_tried_without_it():
     from reportgen.blueprint.planner import resolve_subject
 

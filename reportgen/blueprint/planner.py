@@ -2589,14 +2589,43 @@ def _in_roman(subject: str) -> str:
                     for i, w in enumerate(words))
 
 
+def _named_with_its_kind(subject: str, search: SearchBackend, lang: str) -> str | None:
+    """The article a subject names by its name and its kind, when the encyclopedia titles it by the name alone
+    and its first sentence defines it as that kind: "The Sahara Desert" is *Sahara* ("The Sahara is a desert
+    spanning North Africa"; the report had been built on *Tunisia*, *Mauritania* and *Mongolia*), "the Nile
+    river" *Nile*. "Honey bees" is not *Honey* ("Honey is a sweet substance made by honey bees": the kind is no
+    predicate of it). English, whose kind closes the name.
+
+    Args:
+        subject: A subject no article is titled by.
+        search: The search backend.
+        lang: Its language.
+
+    Returns:
+        The article's title, or ``None``.
+    """
+    words = subject.split()
+    if lang != "en" or len(words) < 2:
+        return None
+    name, kind = " ".join(words[:-1]), stem(fold(words[-1]))
+    own = next((p for p in search.search(name, k=10) if fold(bare_title(p.title)) == fold(name)), None)
+    if own is None or not own.text.strip():
+        return None
+    first = fold(split_sentences(own.text, lang)[0])
+    defines = re.match(rf"(?:the\s+)?{re.escape(fold(name))}\s+(?:is|was|are|were)\s+(?:an?|the)\s+"
+                       rf"(?:[\w-]+\s+){{0,3}}{re.escape(kind)}", first)
+    return bare_title(own.title) if defines else None
+
+
 def _respelled(request: Request, search: SearchBackend, lang: str) -> Request:
     """The request with each subject no article is titled by replaced by the article the corpus names it
     with: one whose title writes it as an adjective (:func:`written_as_adjective`: "Historia del Imperio
     inca" is on *Imperio incaico*), else one that gives it as another name of its own or defines it as a
     kind of itself (:func:`names_subject_as`: "Soccer" is *Association football*, "Hurricanes" *Tropical
-    cyclone*). A number is first tried in Roman numerals (:func:`_in_roman`: "World War 1" had been
-    refused, *World War I* offered among the closest subjects). The report keeps the title asked for and says
-    at the top what it is on
+    cyclone*). A name with its kind is the article titled by the name that defines it as that kind
+    (:func:`_named_with_its_kind`: "The Sahara Desert" is *Sahara*). A number is tried in Roman numerals
+    (:func:`_in_roman`: "World War 1" had been refused, *World War I* offered among the closest subjects). The
+    report keeps the title asked for and says at the top what it is on
     (:attr:`~reportgen.blueprint.request.Request.named_as`).
 
     Returns:
@@ -2606,6 +2635,9 @@ def _respelled(request: Request, search: SearchBackend, lang: str) -> Request:
         found = search.search(subject, k=20)
         if not terms(subject, lang) or choose_themes(subject, found, 0, lang)[0] is not None:
             return None
+        named = _named_with_its_kind(subject, search, lang)  # "the Sahara Desert" is *Sahara*
+        if named is not None:
+            return named
         numbered = _in_roman(subject)  # "World War 1" is *World War I*, titled so letter for letter ("Windows X"
         if numbered != subject:  # is no *Window*: a numeral of one letter is no term)
             own = next((p for p in search.search(numbered, k=20) if fold(bare_title(p.title)) == fold(numbered)), None)
