@@ -1336,32 +1336,36 @@ def test_a_question_on_what_a_subject_has(text, subjects, aspects):
     assert (request.subjects, request.aspects) == (subjects, aspects)
 
 
-def test_a_number_is_read_in_roman_numerals_as_titles_write_it():
-    """"World War 1" had been refused with *World War I* among the closest subjects (and, for a while, read as a
-    report on the number 1); the number is read as the title writes it, letter for letter."""
-    from reportgen.blueprint.planner import _in_roman, resolve_subject
+RENAMED = [_doc("World War I", "World War I was a global conflict fought from 1914 to 1918."),
+           _doc("1", "1 is a number, numeral, and grapheme."),
+           _doc("Window", "A window is an opening in a wall."),
+           _doc("Sahara", "The Sahara is a desert spanning North Africa. It is the largest hot desert."),
+           _doc("Tunisia", "Tunisia holds the northern reaches of the Sahara desert."),
+           _doc("Honey", "Honey is a sweet substance made by honey bees from nectar.")]
+
+
+@pytest.mark.parametrize("text, subjects, named_as", [
+    # "World War 1" had been refused with *World War I* among the closest subjects (and, for a while, read as a
+    # report on the number 1): the number is read as the title writes it, letter for letter
+    ("World War 1", ["World War I"], {"World War 1": "World War I"}),
+    ("Windows 10", ["Windows 10"], {}),  # "Windows X" is no *Window*
+    # "The Sahara Desert" had been built on *Tunisia*, *Mauritania* and *Mongolia*: the encyclopedia titles it
+    # *Sahara*, "a desert spanning North Africa"
+    ("The Sahara Desert", ["Sahara"], {"Sahara Desert": "Sahara"}),
+    ("Honey bees", ["Honey bees"], {}),  # no *Honey*, which bees make
+])
+def test_a_subject_is_read_as_the_corpus_titles_it(text, subjects, named_as):
+    from reportgen.blueprint.planner import resolve_subject
+
+    request = resolve_subject(read_request(text), FakeSearch(RENAMED), "en")
+    assert (request.subjects, request.named_as) == (subjects, named_as)
+
+
+def test_a_number_after_a_name_is_written_in_roman_numerals():
+    from reportgen.blueprint.planner import _in_roman
 
     assert _in_roman("World War 1") == "World War I" and _in_roman("Henry 8") == "Henry VIII"
     assert _in_roman("1 Corinthians") == "1 Corinthians" and _in_roman("Windows 95") == "Windows 95"
-    docs = [_doc("World War I", "World War I was a global conflict fought from 1914 to 1918."),
-            _doc("1", "1 is a number, numeral, and grapheme."),
-            _doc("Window", "A window is an opening in a wall.")]
-    request = resolve_subject(read_request("World War 1"), FakeSearch(docs), "en")
-    assert request.subjects == ["World War I"] and request.named_as == {"World War 1": "World War I"}
-    assert resolve_subject(read_request("Windows 10"), FakeSearch(docs), "en").subjects == ["Windows 10"]
-
-
-def test_a_name_with_its_kind_is_the_article_titled_by_the_name_that_defines_it_so():
-    """"The Sahara Desert" had been built on *Tunisia*, *Mauritania* and *Mongolia*: the encyclopedia titles it
-    *Sahara*, "a desert spanning North Africa". "Honey bees" is no *Honey*, which bees make."""
-    from reportgen.blueprint.planner import resolve_subject
-
-    docs = [_doc("Sahara", "The Sahara is a desert spanning North Africa. It is the largest hot desert."),
-            _doc("Tunisia", "Tunisia holds the northern reaches of the Sahara desert."),
-            _doc("Honey", "Honey is a sweet substance made by honey bees from nectar.")]
-    request = resolve_subject(read_request("The Sahara Desert"), FakeSearch(docs), "en")
-    assert request.subjects == ["Sahara"] and request.named_as == {"Sahara Desert": "Sahara"}
-    assert resolve_subject(read_request("Honey bees"), FakeSearch(docs), "en").subjects == ["Honey bees"]
 
 
 def test_a_subject_closing_on_what_the_user_owns_is_tried_without_it():
