@@ -324,6 +324,19 @@ def test_the_introduction_leaves_out_sentences_defining_another_thing_as_one_of_
     assert not any(s.startswith("Thrushes") for s in intro)
 
 
+def test_the_introduction_leaves_out_another_articles_sentence_naming_the_subject_in_passing(tmp_path):
+    """ "The individual light receptors behind each lens … honey bees respond in 0.01s", of *Compound eye*, had
+    opened the report on honeybees: it names them past its first words, as the conclusion's rule (_as_topic) does
+    not take either. Another article's sentence about them stays."""
+    passing = ("The individual light receptors behind each lens are turned on and off during movement, creating a "
+               "flicker effect; honey bees respond in 0.01s.")
+    notes = [_passage("Compound eye", passing),
+             _passage("Beekeeping", "Honey bees are the most commonly kept species of bees.")]
+    intro = _introduction(tmp_path, "honey bees", notes, "Bee")
+    assert "Honey bees are the most commonly kept species of bees." in intro
+    assert passing not in intro
+
+
 def test_the_introduction_takes_back_the_bodys_sentences_on_the_subject_rather_than_open_off_it(tmp_path):
     """ "Pumping stations … are public utility buildings" opened the report on heat pumps: the body had quoted every
     sentence on them, and the introduction took what was left. It now takes them back (the coordinator gives the

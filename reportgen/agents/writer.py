@@ -208,8 +208,13 @@ class WriterBrain(Brain):
         # "Why do birds migrate?" (a reader found it there); "The Caloris basin is the largest crater on Mercury" is
         # on Mercury. The introduction only: a body section on thrushes quotes it.
         if kind == "introduction":
+            # nor does another article's sentence naming the subject only past its first clause: "The individual
+            # light receptors behind each lens … ; honey bees respond in 0.01s", of *Compound eye*, had opened the
+            # report on honeybees ("Clinical psychology is a regulated mental health profession" names it in its
+            # first). Where no sentence names the subject, the best ranked open it as before
             opening = [r for r in opening if own(r) or r.source.get("title") in sense
-                       or not _defines_as_one_of(r.text, focus, ctx.lang)]
+                       or not _defines_as_one_of(r.text, focus, ctx.lang)
+                       and (not naming or _in_first_clause(r.text, focus))]
         reserved = _left_for_conclusion(opening[:INTRO_SENTENCES], focus, ctx.lang) if kind != "write" else []
         if kind == "introduction":
             ranked = [r for r in opening if r not in reserved]
@@ -392,6 +397,27 @@ def _as_topic(text: str, subject: str) -> bool:
     body = OPENING_PHRASE.sub("", text, count=1)
     parts = [subject, *subject_parts(subject)]
     return any((at := phrase_at(body, part)) is not None and at <= TOPIC_POSITION for part in parts)
+
+
+#: Where a sentence's first clause ends (:func:`_in_first_clause`): a semicolon, a colon, a bracket, a dash set off.
+_FIRST_CLAUSE_END = re.compile(r"[;:(]|\s[–—-]\s")
+
+
+def _in_first_clause(text: str, subject: str) -> bool:
+    """Whether a sentence writes the subject (or one of two joined by "and") in its first clause, an opening
+    phrase set off by a comma aside (:data:`~reportgen.agents.ranking.OPENING_PHRASE`): what it says is of the
+    subject, not of another thing the subject only follows. The introduction's rule for other articles'
+    sentences.
+
+    Args:
+        text: A source sentence.
+        subject: The subject as the planner read it.
+
+    Returns:
+        True when the first clause writes the subject.
+    """
+    first = _FIRST_CLAUSE_END.split(OPENING_PHRASE.sub("", text, count=1), maxsplit=1)[0]
+    return any(writes_phrase(first, part) for part in [subject, *subject_parts(subject)])
 
 
 def _on_subject(text: str, title: str, subject: str, lang: str, core: str = "", proper: bool = False) -> bool:
