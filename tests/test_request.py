@@ -1108,7 +1108,7 @@ def test_ways_of_asking_are_no_part_of_the_subject(text, subjects, aspects, ques
     assert (request.subjects, request.aspects, request.question) == (subjects, aspects, question)
 
 
-@pytest.mark.parametrize("text, lang, subjects, aspects", [
+MORE_WAYS_OF_ASKING = [
     ("sharks 🦈", "en", ["sharks"], []),  # a symbol names nothing
     ("Why are sharks important to the ocean ecosystem?", "en", ["sharks important to the ocean"], ["ecosystem"]),
     ("Compare the economies of France and Germany", "en", ["France", "Germany"], ["economies"]),
@@ -1121,10 +1121,7 @@ def test_ways_of_asking_are_no_part_of_the_subject(text, subjects, aspects, ques
     ("What are some interesting facts about octopuses?", "en", ["octopuses"], []),
     ("What are the symptoms of diabetes?", "en", ["diabetes"], ["symptoms"]),
     ("What is the role of women in the French Revolution?", "en", ["French Revolution"], ["women"]),
-])
-def test_more_ways_of_asking(text, lang, subjects, aspects):
-    request = read_request(text, lang)
-    assert (request.subjects, request.aspects) == (subjects, aspects)
+]
 
 
 def test_a_question_on_a_part_of_its_subject_reads_the_whole_when_an_article_is_titled_so():
@@ -1145,7 +1142,7 @@ def test_a_question_on_a_part_of_its_subject_reads_the_whole_when_an_article_is_
     assert "important to the ocean" in sharks.aspects
 
 
-@pytest.mark.parametrize("text, subjects, aspects", [
+HOW_TO_ADVICE_AND_FRAMINGS = [
     # how-to and advice: the thing done is the subject, the doing its aspect
     ("How to grow tomatoes", ["tomatoes"], ["grow"]),
     ("How to make bread?", ["bread"], []),  # "make" only asks how
@@ -1163,10 +1160,7 @@ def test_a_question_on_a_part_of_its_subject_reads_the_whole_when_an_article_is_
     ("Understanding inflation", ["inflation"], []),
     ("Exploring the deep sea", ["deep sea"], []),
     ("A Brief History of Time", ["Brief History of Time"], []),  # a title
-])
-def test_how_to_advice_and_framings(text, subjects, aspects):
-    request = read_request(text, "en")
-    assert (request.subjects, request.aspects) == (subjects, aspects)
+]
 
 
 def test_a_question_with_has_reads_its_subject():
@@ -1191,7 +1185,7 @@ def test_a_framed_event_with_an_article_of_its_own_stays_whole():
         ["Timeline of the space race"]
 
 
-@pytest.mark.parametrize("text, lang, subjects, aspects", [
+REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     # a reader's requests, typed as people type them
     ("the fall of the berlin wall 1989", "en", ["fall of the berlin wall"], ["1989"]),  # had found no sources
     ("World War II in 1944", "en", ["World War II"], ["1944"]),
@@ -1206,10 +1200,7 @@ def test_a_framed_event_with_an_article_of_its_own_stays_whole():
      ["early years", "major scientific contributions", "legacy"]),
     ("¿Cómo funcionan los terremotos? no wait - cómo funcionan los glaciares", "es", ["glaciares"], []),
     ("how to grow potatoes at home", "en", ["potatoes at home"], ["grow"]),  # "at home": tried shorter (below)
-])
-def test_requests_typed_as_people_type_them(text, lang, subjects, aspects):
-    request = read_request(text, lang)
-    assert (request.subjects, request.aspects) == (subjects, aspects)
+]
 
 
 def test_a_setting_at_a_place_is_tried_shorter():
@@ -1236,7 +1227,7 @@ def test_two_subjects_take_no_shared_head_when_only_the_bare_word_has_an_article
     assert resolve_subject(read_request("Wind and solar power"), search, "en").subjects[0] == "Wind power"
 
 
-@pytest.mark.parametrize("text, lang, subjects, aspects", [
+FRENCH_AND_SPANISH_WAYS_OF_ASKING = [
     ("Comment faire du pain ?", "fr", ["pain"], []),
     ("Comment cultiver des tomates", "fr", ["tomates"], ["cultiver"]),
     ("Avantages et inconvénients de l'énergie nucléaire", "fr", ["énergie nucléaire"], []),  # had been two subjects
@@ -1248,10 +1239,7 @@ def test_two_subjects_take_no_shared_head_when_only_the_bare_word_has_an_article
     ("¿Qué pasó en Chernóbil?", "es", ["Chernóbil"], []),
     ("Consejos para aprender inglés", "es", ["inglés"], ["aprender"]),
     ("Conseils pour apprendre l'anglais", "fr", ["anglais"], ["apprendre"]),
-])
-def test_french_and_spanish_ways_of_asking(text, lang, subjects, aspects):
-    request = read_request(text, lang)
-    assert (request.subjects, request.aspects) == (subjects, aspects)
+]
 
 
 def test_two_subjects_sharing_one_part_are_the_words_that_set_them_apart():
@@ -1265,7 +1253,7 @@ def test_two_subjects_sharing_one_part_are_the_words_that_set_them_apart():
     assert request.subjects == ["Python", "Rust"] and "programming languages" in request.aspects
 
 
-@pytest.mark.parametrize("text, subjects, aspects", [
+WHAT_A_REQUEST_OF_SEVERAL_SENTENCES_ASKS = [
     # a sentence on what the user is doing, then the request, then how to write it (a reader's; the report had
     # been on writing systems, "I'm writing a school essay and need some background")
     ("I'm writing a school essay and need some background. Please give me an overview of the Apollo 11 moon "
@@ -1274,10 +1262,7 @@ def test_two_subjects_sharing_one_part_are_the_words_that_set_them_apart():
     ("tips for learning to play the guitar", ["guitar"], ["learning"]),  # had been "to play the guitar"
     # no aspect "are they" (the verb may follow the subject: the planner tries "glaciers")
     ("how do glaciers form and why are they shrinking??", ["glaciers form"], ["shrinking"]),
-])
-def test_what_a_request_of_several_sentences_asks(text, subjects, aspects):
-    request = read_request(text, "en")
-    assert (request.subjects, request.aspects) == (subjects, aspects)
+]
 
 
 def test_a_subject_as_a_kind_of_thing_is_tried_without_it():
@@ -1291,7 +1276,7 @@ def test_a_subject_as_a_kind_of_thing_is_tried_without_it():
     assert request.title == "Pros and cons of nuclear fusion as an energy source"
 
 
-@pytest.mark.parametrize("text, subjects, aspects", [
+WHAT_A_REQUEST_SHOULD_COVER = [
     ("tips for learning to swim as an adult", ["swimming"], ["learning", "adult"]),  # had been "as an adult"
     # a sentence asking for a report on nothing yet, then what it should cover (had been titled "Report for my
     # class. It should cover the history of the Olympic Games")
@@ -1300,10 +1285,7 @@ def test_a_subject_as_a_kind_of_thing_is_tried_without_it():
      ["history", "biggest controversies", "matters for teenagers"]),
     ("I need a report on volcanoes. It should cover eruptions and famous volcanoes.", ["volcanoes"],
      ["eruptions", "famous volcanoes"]),
-])
-def test_what_a_request_should_cover(text, subjects, aspects):
-    request = read_request(text, "en")
-    assert (request.subjects, request.aspects) == (subjects, aspects)
+]
 
 
 def test_a_gerund_is_the_verb_inflected():
@@ -1324,15 +1306,26 @@ def test_a_question_on_what_people_do_is_on_what_follows_their_verb(text, subjec
     assert read_request(text, "en").subjects == [subject]
 
 
-@pytest.mark.parametrize("text, subjects, aspects", [
+A_QUESTION_ON_WHAT_A_SUBJECT_HAS = [
     ("Why does the Moon have phases?", ["Moon"], ["phases"]),  # had been "Moon have", which no sentence writes
     ("Why do cats have whiskers?", ["cats"], ["whiskers"]),
     ("What rights do citizens have?", ["citizens"], ["rights"]),  # had been the whole question
     ("Which languages do Brazilians speak?", ["Brazilians"], ["languages"]),
     ("Which planets have rings?", ["planets"], ["rings"]),
+]
+
+
+@pytest.mark.parametrize("text, lang, subjects, aspects", [
+    *MORE_WAYS_OF_ASKING,
+    *[(text, "en", subjects, aspects) for text, subjects, aspects in HOW_TO_ADVICE_AND_FRAMINGS],
+    *REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM,
+    *FRENCH_AND_SPANISH_WAYS_OF_ASKING,
+    *[(text, "en", subjects, aspects) for text, subjects, aspects in WHAT_A_REQUEST_OF_SEVERAL_SENTENCES_ASKS],
+    *[(text, "en", subjects, aspects) for text, subjects, aspects in WHAT_A_REQUEST_SHOULD_COVER],
+    *[(text, "en", subjects, aspects) for text, subjects, aspects in A_QUESTION_ON_WHAT_A_SUBJECT_HAS],
 ])
-def test_a_question_on_what_a_subject_has(text, subjects, aspects):
-    request = read_request(text, "en")
+def test_how_a_request_is_read(text, lang, subjects, aspects):
+    request = read_request(text, lang)
     assert (request.subjects, request.aspects) == (subjects, aspects)
 
 
