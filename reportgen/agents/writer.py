@@ -172,8 +172,8 @@ class WriterBrain(Brain):
         core_text = " ".join(f"{p.title}. {p.text}" for p in passages
                              if p.title in sense or terms(bare_title(p.title), ctx.lang) == subject_terms)
         # a proper name by its own article is written with its capital ("a moon of Jupiter": proper_word)
-        proper = proper_word(focus, " ".join(p.text for p in passages
-                                             if terms(bare_title(p.title), ctx.lang) == subject_terms))
+        proper = kind != "write" and proper_word(focus, " ".join(  # the body judges it in _about_the_subject
+            p.text for p in passages if terms(bare_title(p.title), ctx.lang) == subject_terms))
 
         def writes_it(r: Any) -> bool:
             return own(r) or _writes_subject(r.text, str(r.source.get("title", "")), focus, ctx.lang, core_text,
