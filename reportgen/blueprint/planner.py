@@ -2589,6 +2589,13 @@ def _in_roman(subject: str) -> str:
                     for i, w in enumerate(words))
 
 
+def _titled_exactly(phrase: str, search: SearchBackend, k: int) -> Passage | None:
+    """The article among the first ``k`` results for ``phrase`` titled by it letter for letter (its bracketed
+    qualifier aside, accents and case folded): "World War I", not *Window* for "Windows X" as the terms would
+    match (a numeral of one letter is no term)."""
+    return next((p for p in search.search(phrase, k=k) if fold(bare_title(p.title)) == fold(phrase)), None)
+
+
 def _named_with_its_kind(subject: str, search: SearchBackend, lang: str) -> str | None:
     """The article a subject names by its name and its kind, when the encyclopedia titles it by the name alone
     and its first sentence defines it as that kind: "The Sahara Desert" is *Sahara* ("The Sahara is a desert
@@ -2608,7 +2615,7 @@ def _named_with_its_kind(subject: str, search: SearchBackend, lang: str) -> str 
     if lang != "en" or len(words) < 2:
         return None
     name, kind = " ".join(words[:-1]), stem(fold(words[-1]))
-    own = next((p for p in search.search(name, k=10) if fold(bare_title(p.title)) == fold(name)), None)
+    own = _titled_exactly(name, search, k=10)
     if own is None or not own.text.strip():
         return None
     first = fold(split_sentences(own.text, lang)[0])
@@ -2638,9 +2645,9 @@ def _respelled(request: Request, search: SearchBackend, lang: str) -> Request:
         named = _named_with_its_kind(subject, search, lang)  # "the Sahara Desert" is *Sahara*
         if named is not None:
             return named
-        numbered = _in_roman(subject)  # "World War 1" is *World War I*, titled so letter for letter ("Windows X"
-        if numbered != subject:  # is no *Window*: a numeral of one letter is no term)
-            own = next((p for p in search.search(numbered, k=20) if fold(bare_title(p.title)) == fold(numbered)), None)
+        numbered = _in_roman(subject)  # "World War 1" is *World War I*, titled so letter for letter
+        if numbered != subject:
+            own = _titled_exactly(numbered, search, k=20)
             if own is not None:
                 return bare_title(own.title)
         return next((bare_title(p.title) for p in found if written_as_adjective(subject, bare_title(p.title), lang)),
