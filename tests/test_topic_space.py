@@ -1493,3 +1493,28 @@ def test_a_history_is_not_led_by_the_history_of_another_thing_nor_by_texts_writi
     assert request.subjects == ["French Revolution"] and request.aspects == ["history"]
     themes, _, _ = gather_themes(request, search, 2, "en")
     assert sorted(themes) == ["Georges Danton", "Jean-Paul Marat"], themes
+
+
+def test_a_questions_subject_the_corpus_writes_whole_is_no_subject_and_its_verb():
+    """ "How does the stock market work?" had been read as *Stock* asked of its market, and the report drew
+    *High-speed rail* (its rolling stock): two passages write "stock market" and *Stock* does not, so the whole
+    phrase is the subject. A shorter reading stays the subject when its own article writes the phrase ("nuclear
+    power plants" in *Nuclear power*), or when no passage writes the whole ("immune system fight")."""
+    docs = [*_corpus(),
+            {"title": "Stock", "text": "Stock is the equity of a corporation, divided into shares."},
+            {"title": "Stock exchange", "text": "A stock exchange is where traders buy and sell shares; the stock "
+                                                "market of a country meets there."},
+            {"title": "Wall Street crash", "text": "The Wall Street crash of 1929 was a fall of the stock market."},
+            {"title": "Rolling stock", "text": "Rolling stock is the railway vehicles of a line."},
+            {"title": "Nuclear power", "text": "Nuclear power is the use of nuclear reactions to make electricity; "
+                                               "nuclear power plants run reactors."},
+            {"title": "Chernobyl disaster", "text": "The Chernobyl disaster struck one of the nuclear power plants "
+                                                    "of Ukraine."},
+            {"title": "Immune system", "text": "The immune system protects the body; its cells fight viruses."}]
+    search = SpaceSearch(docs)
+    read = {text: resolve_subject(read_request(text, "en"), search, "en").subjects
+            for text in ("How does the stock market work?", "How do nuclear power plants work?",
+                         "How does the immune system fight viruses?")}
+    assert read == {"How does the stock market work?": ["stock market"],
+                    "How do nuclear power plants work?": ["nuclear power"],
+                    "How does the immune system fight viruses?": ["immune system"]}, read

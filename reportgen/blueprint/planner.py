@@ -2367,9 +2367,13 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
         return _titled_parts(request, search, lang)
     if _article_on(request.subject, search, lang) is not None:
         return request
+    if _written_whole(request.subject, request.alternatives, search, lang):
+        return _titled_parts(replace(request, alternatives=[]), search, lang)
     space = topic_space(search)
-    for reading in request.alternatives:
+    for at, reading in enumerate(request.alternatives):
         titled = _titled_reading(reading, search, lang)
+        if titled is None and _written_whole(reading, request.alternatives[at + 1:], search, lang):
+            titled = reading  # "What do honey bees eat?": the honey bees the corpus writes, not *Honey*
         # "how to grow potatos at home": the shorter reading may be misspelled too (_misspelled)
         spelled = _spelled_title(reading, search, lang, space) if titled is None else None
         if titled is not None or spelled is not None:
@@ -2379,6 +2383,37 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
                            title=request.title or request.subject,  # titled as asked
                            named_as={**request.named_as, reading: str(spelled)} if spelled else request.named_as)
     return _titled_parts(request, search, lang)
+
+
+def _written_whole(reading: str, shorter: list[str], search: SearchBackend, lang: str) -> bool:
+    """Whether a question's reading of several words is a noun phrase, not a subject and its verb: at least
+    :data:`MIN_SUBJECT_SENTENCES` passages write it (:func:`passages_writing`), and no article titled by a shorter
+    reading does (:func:`_titled_reading`), which would stand for it.
+
+    "How does the stock market work?" had been read as *Stock* asked of its market: three articles write "stock
+    market", *Stock* does not, and the report on *Stock* had drawn *High-speed rail* (its rolling stock) and
+    *Bill Gates*. "How do nuclear power plants work?" stays *Nuclear power*, whose article writes "nuclear power
+    plants"; "How does the immune system fight viruses?" stays *Immune system*: no passage writes "immune system
+    fight".
+
+    Args:
+        reading: A reading of the question's subject.
+        shorter: Its shorter readings, longest first (:attr:`~reportgen.blueprint.request.Request.alternatives`).
+        search: The search backend over every configured corpus.
+        lang: Report language.
+
+    Returns:
+        True when the reading is the subject.
+    """
+    if " " not in reading.strip() or passages_writing(reading, search) < MIN_SUBJECT_SENTENCES:
+        return False
+    for short in shorter:
+        titled = _titled_reading(short, search, lang)
+        own = _article_on(titled, search, lang) if titled is not None else None
+        if own is not None and any(writes_phrase(p.text, reading) for p in search.search(own.title, k=20)
+                                   if p.source_id == own.source_id):
+            return False
+    return True
 
 
 def written_forms(subject: str, lang: str) -> list[set[str]]:
@@ -2995,13 +3030,27 @@ def _written_apart(request: Request, search: SearchBackend, lang: str) -> Reques
         best, most = subject, 0
         for at in range(SPLIT_PART, len(word) - SPLIT_PART + 1):
             phrase = f"{word[:at]} {word[at:]}"
-            written = sum(writes_phrase(f"{p.title} {p.text}", phrase) for p in search.search(phrase, k=PLAN_SEARCH_K))
+            written = passages_writing(phrase, search)
             if written > most and written >= MIN_SUBJECT_SENTENCES:
                 best, most = phrase, written
         subjects.append(best)
     if subjects == request.subjects:
         return request
     return replace(request, subjects=subjects, alternatives=[], title=request.title or request.subject)
+
+
+def passages_writing(phrase: str, search: SearchBackend) -> int:
+    """How many of the :data:`PLAN_SEARCH_K` passages a search for ``phrase`` finds write it, its words side by
+    side in any inflection (:func:`~reportgen.agents.ranking.writes_phrase`, title or text).
+
+    Args:
+        phrase: A phrase of one or more words.
+        search: The search backend over every configured corpus.
+
+    Returns:
+        A count of passages, 0 to :data:`PLAN_SEARCH_K`.
+    """
+    return sum(writes_phrase(f"{p.title} {p.text}", phrase) for p in search.search(phrase, k=PLAN_SEARCH_K))
 
 
 def _spelled_apart(word: str, title: str) -> bool:
