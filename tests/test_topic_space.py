@@ -1518,3 +1518,23 @@ def test_a_questions_subject_the_corpus_writes_whole_is_no_subject_and_its_verb(
     assert read == {"How does the stock market work?": ["stock market"],
                     "How do nuclear power plants work?": ["nuclear power"],
                     "How does the immune system fight viruses?": ["immune system"]}, read
+
+
+def test_a_single_word_a_subject_bears_on_is_its_aspect_when_no_article_is_titled_by_it():
+    """ "Effects of caffeine on the body" had been two subjects, and "body", no article's title, drew
+    *Black-body radiation* and *Body piercing* beside *Caffeine*. A word an article is titled by stays a
+    subject ("… on democracy"), and so does a phrase (the article of a part of it stands for it)."""
+    docs = [*_corpus(),
+            {"title": "Caffeine", "text": "Caffeine is a stimulant; caffeine acts on the nervous system of the body."},
+            {"title": "Black-body radiation", "text": "Black-body radiation is emitted by a black body in heat."},
+            {"title": "Body piercing", "text": "Body piercing makes an opening in the body for jewellery."},
+            {"title": "Social media", "text": "Social media are platforms where people share content."},
+            {"title": "Democracy", "text": "Democracy is a form of government where people vote."}]
+    search = SpaceSearch(docs)
+    request = resolve_subject(read_request("Effects of caffeine on the body", "en"), search, "en")
+    assert request.subjects == ["caffeine"] and request.aspects[0] == "body", request
+    assert request.title == "Effects of caffeine on the body"
+    request = resolve_subject(read_request("The impact of social media on democracy", "en"), search, "en")
+    assert request.subjects == ["social media", "democracy"], request
+    request = resolve_subject(read_request("How does climate change affect coffee production?", "en"), search, "en")
+    assert request.subjects == ["climate change", "coffee production"], request

@@ -2311,6 +2311,32 @@ def _titled_after(aspect: str, request: Request, search: SearchBackend, lang: st
     return found
 
 
+def _borne_on_a_word(request: Request, search: SearchBackend, lang: str) -> Request:
+    """A request on how its subject bears on a single word no article is titled by, read as that subject with
+    the word as its aspect.
+
+    "Effects of caffeine on the body" had been two subjects, and "body", which no article is titled by (the
+    encyclopedia has *Human body*), drew *Black-body radiation*, *Body piercing*, *Shirt* and *Spinning top*
+    beside *Caffeine*. A word an article is titled by stays a subject ("The impact of social media on
+    democracy"), and so does a phrase ("How does climate change affect coffee production?": the article of its
+    part, *Coffee*, stands for it).
+
+    Args:
+        request: The read request (:attr:`~reportgen.blueprint.request.Request.borne_on`).
+        search: The search backend over every configured corpus.
+        lang: Report language.
+
+    Returns:
+        ``request``, or a copy with one subject.
+    """
+    word = request.borne_on
+    if not word or request.subjects[1:] != [word] or len(terms(word, lang)) != 1 \
+            or _titled_reading(word, search, lang) is not None:
+        return request
+    return replace(request, subjects=request.subjects[:1], aspects=list(dict.fromkeys([word, *request.aspects])),
+                   borne_on="", title=request.title or request.subject)
+
+
 def _unshared(request: Request, search: SearchBackend, lang: str) -> Request:
     """Two subjects whose first took the second's head noun ("wind and solar power" → "wind power"), read
     apart when only the bare word has an article: "coffee vs energy drinks" is *coffee* and *energy drinks*,
@@ -2360,7 +2386,8 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
         # "the health effects of smoking tobacco" is an article's title: the subject, whole
         request = replace(request, subjects=[request.framed], framed="",
                           aspects=[a for a in request.aspects if not terms(a, lang) <= terms(request.framed, lang)])
-    request = _singular(_written_apart(_unshared(request, search, lang), search, lang), search, lang)
+    request = _singular(_written_apart(_unshared(_borne_on_a_word(request, search, lang), search, lang), search,
+                                       lang), search, lang)
     request = _history_of(_event_of(_misspelled(_respelled(request, search, lang), search, lang), search, lang),
                           search, lang)
     if not request.alternatives:

@@ -502,6 +502,10 @@ class Request:
             corpora title an article so (:func:`reportgen.blueprint.planner.resolve_subject`). ``""`` otherwise.
         compared: Whether the request asks to compare its two subjects ("Compare A and B", "A versus B", "the
             difference between A and B"), not only to cover both ("Malaria and tuberculosis").
+        borne_on: The second subject when the request asks how the first bears on it ("the body" of "Effects
+            of caffeine on the body", "teenagers" of "How does social media affect teenagers?"): an aspect of
+            the first when it is one word no article is titled by
+            (:func:`reportgen.blueprint.planner.resolve_subject`). ``""`` otherwise.
     """
 
     text: str
@@ -516,6 +520,7 @@ class Request:
     named_as: dict[str, str] = field(default_factory=dict)
     framed: str = ""
     compared: bool = False
+    borne_on: str = ""
 
     @property
     def subject(self) -> str:
@@ -860,7 +865,8 @@ def read_request(text: str, lang: str = "en") -> Request:
     return Request(text=raw, subjects=subjects, aspects=aspects[:6], question=question, acronyms=acronyms,
                    alternatives=alternatives if len(subjects) == 1 else [], depth=depth, title=title,
                    framed=(framed or asked_of) if len(subjects) == 1 else "",
-                   compared=bool(compared) and len(subjects) == 2)
+                   compared=bool(compared) and len(subjects) == 2,
+                   borne_on=second if len(subjects) == 2 and second else "")
 
 
 #: Most characters of a title written as the request asked (:func:`_asked_title`); a longer request is
