@@ -1538,3 +1538,22 @@ def test_a_single_word_a_subject_bears_on_is_its_aspect_when_no_article_is_title
     assert request.subjects == ["social media", "democracy"], request
     request = resolve_subject(read_request("How does climate change affect coffee production?", "en"), search, "en")
     assert request.subjects == ["climate change", "coffee production"], request
+
+
+def test_a_subject_no_passage_writes_is_what_its_common_qualifier_qualifies_when_passages_write_that():
+    """ "Ancient Egyptian pyramids" had found no sources: no passage writes it, "ancient" is a common word, and
+    two passages write "Egyptian pyramids" (no article is titled so). The report keeps the title asked and says
+    at the top that no text is on the subject as such."""
+    docs = [*_corpus(), *[{"title": f"Relic {i}", "text": f"An ancient relic numbered {i}."} for i in range(60)],
+            {"title": "Great Pyramid of Giza", "text": "The Great Pyramid of Giza is the largest of the Egyptian "
+                                                      "pyramids, built for the pharaoh Khufu."},
+            {"title": "Old Kingdom of Egypt", "text": "The Old Kingdom of Egypt built the Egyptian pyramids at "
+                                                     "Giza and Saqqara."},
+            {"title": "Pharaoh", "text": "A pharaoh ruled ancient Egypt."}]
+    search = SpaceSearch(docs)
+    request = resolve_subject(read_request("Ancient Egyptian pyramids", "en"), search, "en")
+    assert request.subjects == ["Egyptian pyramids"], request
+    assert request.title == "Ancient Egyptian pyramids" and request.asked == "Ancient Egyptian pyramids"
+    themes, core, _ = gather_themes(request, search, 3, "en")
+    assert "Great Pyramid of Giza" in themes + [p.title for p in core], themes
+    assert "Pharaoh" not in themes  # a passage writing the words apart is no core text of the subject

@@ -20,7 +20,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import cache, partial
 from typing import TYPE_CHECKING, Any
@@ -962,21 +962,64 @@ def _qualified_article(subject: str, search: SearchBackend, lang: str, space: To
     Returns:
         The article's passages, or ``[]``.
     """
+    for rest in _qualified(subject, lang, space):
+        own = [p for p in search.search(rest, k=10) if terms(p.title, lang) == terms(rest, lang)]
+        if own:
+            return own
+    return []
+
+
+def _qualified(subject: str, lang: str, space: TopicSpace | None) -> Iterator[str]:
+    """What common words and numbers qualify in a subject of two or three words (:func:`compound`), the
+    shortest qualifier first: "Type 2 diabetes" yields "2 diabetes", then "diabetes" (:func:`_qualified_article`).
+    A qualifier's words are under :data:`COMMON_RARITY` in the topic space, or numbers; what they qualify is
+    never a number alone ("World War 1" yields nothing). The qualifier is the first words in English, the last in
+    French and Spanish. Without a topic space no word is known to be common, and nothing is yielded."""
     words = subject.split()
     if space is None or not compound(subject, lang) or len(words) < 2:
-        return []
+        return
     for n in range(1, len(words)):  # "Type 2 diabetes": "Type", then "Type 2", qualify the diabetes
         qualifier, rest = (words[-n:], words[:-n]) if lang in ("fr", "es") else (words[:n], words[n:])
         common = terms(" ".join(qualifier), lang)
         if not common or any(not t.isdigit() and space.rarity(t) >= COMMON_RARITY for t in common):
-            return []  # a number qualifies as a common word does ("2", which the space does not index)
+            return  # a number qualifies as a common word does ("2", which the space does not index)
         wanted = terms(" ".join(rest), lang)
         if not wanted or all(t.isdigit() for t in wanted):
-            return []  # what is qualified is a thing, not a number: "World War 1" is no report on *1*
-        own = [p for p in search.search(" ".join(rest), k=10) if terms(p.title, lang) == wanted]
-        if own:
-            return own
-    return []
+            return  # what is qualified is a thing, not a number: "World War 1" is no report on *1*
+        yield " ".join(rest)
+
+
+def _unqualified(request: Request, search: SearchBackend, lang: str) -> Request:
+    """The request with each subject no passage writes and no article is titled by read as what its common
+    qualifier qualifies, when that is written by at least :data:`MIN_SUBJECT_SENTENCES` passages and no article
+    is titled by it either (a titled one is :func:`_qualified_article`'s: the report keeps the subject's name).
+
+    "Ancient Egyptian pyramids" had found no sources: no passage writes it, "ancient" is in one document in ten
+    of the encyclopedia, and two write "Egyptian pyramids" (*Great Pyramid of Giza*, *Old Kingdom of Egypt*).
+    The report is titled as asked and says at the top that the corpora hold no text on the subject as such
+    (:attr:`~reportgen.blueprint.request.Request.asked`, :func:`thin_note`).
+
+    Args:
+        request: The read request.
+        search: The search backend over every configured corpus.
+        lang: Report language.
+
+    Returns:
+        ``request``, or a copy with the qualified subjects.
+    """
+    space = topic_space(search)
+    read: dict[str, str] = {}
+    for subject in request.subjects:
+        if space is None or not compound(subject, lang) or passages_writing(subject, search) \
+                or _article_on(subject, search, lang) is not None:
+            continue
+        read[subject] = next((rest for rest in _qualified(subject, lang, space)
+                              if passages_writing(rest, search) >= MIN_SUBJECT_SENTENCES
+                              and _article_on(rest, search, lang) is None), subject)
+    if all(read.get(s, s) == s for s in request.subjects):
+        return request
+    return replace(request, subjects=[read.get(s, s) for s in request.subjects], alternatives=[],
+                   asked=request.subject, title=request.title or request.subject)
 
 
 def _aspect_core(request: Request, search: SearchBackend, lang: str) -> list[Passage]:
@@ -2390,6 +2433,7 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
                                        lang), search, lang)
     request = _history_of(_event_of(_misspelled(_respelled(request, search, lang), search, lang), search, lang),
                           search, lang)
+    request = _unqualified(request, search, lang)
     if not request.alternatives:
         return _titled_parts(request, search, lang)
     if _article_on(request.subject, search, lang) is not None:
