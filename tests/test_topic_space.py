@@ -1557,3 +1557,21 @@ def test_a_subject_no_passage_writes_is_what_its_common_qualifier_qualifies_when
     themes, core, _ = gather_themes(request, search, 3, "en")
     assert "Great Pyramid of Giza" in themes + [p.title for p in core], themes
     assert "Pharaoh" not in themes  # a passage writing the words apart is no core text of the subject
+
+
+def test_an_aspect_of_a_thing_no_article_is_titled_by_is_the_thing_with_that_aspect():
+    """ "The life cycle of a butterfly" had found no sources. A phrase the corpus writes stays whole ("the kings
+    of France"), and so does a name typed with its capital ("Bank of America": a report on America would be on
+    something else)."""
+    docs = [*_corpus(),
+            {"title": "Butterfly", "text": "Butterflies are winged insects; a butterfly hatches from a pupa."},
+            {"title": "France", "text": "France is a country in Europe, once ruled by the kings of France."},
+            {"title": "Louis XIV", "text": "Louis XIV was the longest reigning of the kings of France."},
+            {"title": "America", "text": "America is a landmass of two continents."}]
+    search = SpaceSearch(docs)
+    read = {text: (r.subjects, r.aspects, r.title) for text in ("The life cycle of a butterfly",
+                                                                "The kings of France", "Bank of America")
+            for r in [resolve_subject(read_request(text, "en"), search, "en")]}
+    assert read["The life cycle of a butterfly"] == (["butterfly"], ["life cycle"], "life cycle of a butterfly")
+    assert read["The kings of France"][0] == ["kings of France"], read
+    assert read["Bank of America"][0] == ["Bank of America"], read

@@ -989,6 +989,42 @@ def _qualified(subject: str, lang: str, space: TopicSpace | None) -> Iterator[st
         yield " ".join(rest)
 
 
+def _of_its_subject(request: Request, search: SearchBackend, lang: str) -> Request:
+    """A subject "<aspect> of <thing>" no article is titled by and fewer than :data:`MIN_SUBJECT_SENTENCES`
+    passages write, its aspect in small letters as typed, read as the thing with that aspect, when an article is
+    titled by the thing (:func:`_titled_reading`: "a butterfly" is *Butterfly*).
+
+    "Report on the economy of Japan" and "The life cycle of a butterfly" had found no sources. A name the corpus
+    writes stays whole ("the fall of Constantinople", "the kings of France"), and so does one typed with its
+    capital ("Bank of America": the corpus may not hold the name, and a report on America would be on
+    something else); the framing words a request is read off ("the history of", "the causes of") are the request
+    reader's, and a question's "What are the symptoms of diabetes?" too (``_WHAT_OF``).
+
+    Args:
+        request: The read request.
+        search: The search backend over every configured corpus.
+        lang: Report language.
+
+    Returns:
+        ``request``, or a copy with the thing as its subject and the aspect first among its aspects.
+    """
+    if len(request.subjects) != 1:
+        return request
+    whole = request.subjects[0]
+    parts = _OF_ANOTHER.split(whole, maxsplit=1)
+    if len(parts) != 2 or not parts[0].strip() or parts[0] != parts[0].lower() or not is_aspect(parts[0]):
+        return request
+    thing = strip_article(parts[1])
+    if not thing or _article_on(whole, search, lang) is not None \
+            or passages_writing(whole, search) >= MIN_SUBJECT_SENTENCES:
+        return request
+    titled = _titled_reading(thing, search, lang)
+    if titled is None:
+        return request
+    return replace(request, subjects=[titled], aspects=list(dict.fromkeys([parts[0].strip(), *request.aspects])),
+                   alternatives=[], title=request.title or whole)
+
+
 def _unqualified(request: Request, search: SearchBackend, lang: str) -> Request:
     """The request with each subject no passage writes and no article is titled by read as what its common
     qualifier qualifies, when that is written by at least :data:`MIN_SUBJECT_SENTENCES` passages and no article
@@ -2433,7 +2469,7 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
                                        lang), search, lang)
     request = _history_of(_event_of(_misspelled(_respelled(request, search, lang), search, lang), search, lang),
                           search, lang)
-    request = _unqualified(request, search, lang)
+    request = _of_its_subject(_unqualified(request, search, lang), search, lang)
     if not request.alternatives:
         return _titled_parts(request, search, lang)
     if _article_on(request.subject, search, lang) is not None:
