@@ -957,6 +957,9 @@ def test_a_thing_of_the_candidates_own_kind_named_after_the_subject_is_no_theme(
     ("In the Pleistocene, elephants and mammoths roamed Eurasia together.", "elephant", False),
     # a clause going on past the subject is no item
     ("Workers were paid twice a day, prices doubled and inflation wiped out savings.", "inflation", False),
+    # the subject heading the first item before "of" is what the list is of ("economy" had read as unwritten)
+    ("The economies of China, Japan, South Korea, and Taiwan are among the world's largest.", "economy", False),
+    ("The economies of China, Japan, South Korea, and Taiwan are among the world's largest.", "Japan", True),
     # a clause of four content words is no item
     ("Nearly half of these species are crabs, with the shrimp and Anomura including hermit crabs, king crabs, "
      "porcelain crabs, squat lobsters making up the bulk of the remainder.", "crab", False),

@@ -755,7 +755,10 @@ def listed(sentence: str, subject: str, lang: str = "en") -> bool:
     lions, …"; where those words hold the subject, it is not an item: "riding a bicycle or other … vehicles such
     as balance bikes, unicycles, …"), and is short when it holds at most :data:`LIST_ITEM_WORDS` content words
     ("the body of a lion": two; "Nearly half of these species are crabs", four, is a clause) and at most one after
-    the subject ("inflation wiped out savings" is a clause). An item naming the list's kind is none ("Penicillin,
+    the subject ("inflation wiped out savings" is a clause). The subject heading the first item before "of" is
+    what the list is of, no item ("The economies of China, Japan, South Korea, and Taiwan are among the world's
+    largest": a report asked about Japan's economy had said no sentence writes of it). An item naming the list's
+    kind is none ("Penicillin,
     streptomycin, tetracycline and other antibiotics").
 
     Args:
@@ -776,6 +779,9 @@ def listed(sentence: str, subject: str, lang: str = "en") -> bool:
         first = next((n for n, i in enumerate(items) if writes_phrase(i, subject)), len(items))
         if len(items) < LIST_ITEMS or any(i.split()[0].casefold() in _PRONOUNS for i in items[first + 1:]):
             return False  # "…, common table salt, it is commonly used …": an apposition
+        if first == 0 and [w.casefold() for w in _after(items[0], subject)[:1]] in (["of"], ["de"], ["du"],
+                                                                                    ["des"], ["del"]):
+            return False  # "The economies of China, Japan, South Korea, and Taiwan are …": what the list is of
         holding = [_LEAD_IN.sub("", i) for i in items if writes_phrase(i, subject)]
         if not holding or any(not writes_phrase(i, subject) or len(terms(i, lang)) > LIST_ITEM_WORDS
                               or _CLASS_ITEM.match(i) or len(terms(" ".join(_after(i, subject)), lang)) > 1
