@@ -447,6 +447,9 @@ def test_a_topic_of_punctuation_only_is_a_clear_error(topic):
     ("¿Por qué el cielo es azul?", "es", ["cielo"], ["azul"]),
     ("Comment fonctionnent les vaccins ?", "fr", ["vaccins"], []),
     ("Comment se forment les ouragans ?", "fr", ["ouragans"], []),
+    # with an indefinite article (had been read whole, "Comment fonctionne un moteur électrique")
+    ("Comment fonctionne un moteur électrique ?", "fr", ["moteur électrique"], []),
+    ("¿Cómo funciona un motor eléctrico?", "es", ["motor eléctrico"], []),
     # lead-ins that ask to be told or shown
     ("Háblame de la imprenta de Gutenberg", "es", ["imprenta de Gutenberg"], []),
     ("Cuéntame sobre los volcanes", "es", ["volcanes"], []),

@@ -264,10 +264,11 @@ _QUESTION_FORMS = [
                r"(?P<aspect>\w+)$", re.IGNORECASE),
     # "¿Cómo funcionan las vacunas?", "¿Por qué se extinguieron los dinosaurios?", "Comment fonctionnent les
     # vaccins ?", "Comment se forment les ouragans ?": the verb first, then the subject with its article
-    re.compile(r"^(?:por\s*qu[ée]|c[óo]mo)\s+(?:se\s+)?(?P<aspect>\w+)\s+(?:(?:el|la|los|las)\s+)?(?P<subject>.+)$",
-               re.IGNORECASE),
+    # (an indefinite article too: "Comment fonctionne un moteur électrique ?" had been read as a subject whole)
+    re.compile(r"^(?:por\s*qu[ée]|c[óo]mo)\s+(?:se\s+)?(?P<aspect>\w+)\s+(?:(?:el|la|los|las|un|una|unos|unas)\s+)?"
+               r"(?P<subject>.+)$", re.IGNORECASE),
     re.compile(r"^(?:pourquoi|comment)\s+(?:se\s+|s['’])?(?P<aspect>\w+)\s+(?:les\s+|le\s+|la\s+|l['’]|du\s+|"
-               r"des\s+|de\s+la\s+|de\s+l['’]|d['’])"
+               r"des\s+|un\s+|une\s+|de\s+la\s+|de\s+l['’]|d['’])"
                r"(?P<subject>.+)$", re.IGNORECASE),
     # "Quelles sont les causes de la Révolution française ?", "¿Cuáles son las causas de la Revolución?"
     re.compile(r"^(?:quel(?:le)?s?|cu[áa]l(?:es)?)\s+(?:est|sont|es|son)\s+(?:les|le|la|l['’]|el|los|las)\s*"
