@@ -1203,6 +1203,21 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
      ["early years", "major scientific contributions", "legacy"]),
     ("¿Cómo funcionan los terremotos? no wait - cómo funcionan los glaciares", "es", ["glaciares"], []),
     ("how to grow potatoes at home", "en", ["potatoes at home"], ["grow"]),  # "at home": tried shorter (below)
+    # stop 36's: each had been read with its way of asking in the subject or an aspect
+    ("Can you write something about the Silk Road?", "en", ["Silk Road"], []),  # aspect "write something about the"
+    ("Everything about penguins", "en", ["penguins"], []),  # had found no sources
+    ("Need info on hurricanes for school project", "en", ["hurricanes"], []),  # had been the subject "Need info"
+    ("I need information about volcanoes for my homework", "en", ["volcanoes"], []),
+    ("Give me some info on the Eiffel Tower", "en", ["Eiffel Tower"], []),
+    ("Explain the greenhouse effect to a 10 year old", "en", ["greenhouse effect"], []),
+    ("The greenhouse effect", "en", ["greenhouse effect"], []),  # had been *greenhouse*, aspect "effect"
+    ("the electric vehicle adoption rates", "en", ["electric vehicle"], ["adoption rates"]),
+    ("What role did women play in World War II?", "en", ["World War II"], ["women"]),  # had been "women play"
+    ("What part does the Moon play in tides?", "en", ["tides"], ["Moon"]),
+    # names, not ways of asking
+    ("All about Eve", "en", ["All about Eve"], []),
+    ("Need for Speed", "en", ["Need for Speed"], []),
+    ("The 100 Years War", "en", ["100 Years War"], []),
 ]
 
 

@@ -69,7 +69,7 @@ _AUDIENCE = (r"(?:for|pour|para)\s+(?:a\s+|an\s+|the\s+|le\s+|les\s+|la\s+|el\s+
              r"mi\s+|mis\s+|nuestro\s+|mon\s+|ma\s+|mes\s+|notre\s+)?"
              r"(?:[\w-]+\s+){0,2}(?:(?:audience|reader|policy\s*maker|decision[- ]maker|student|colleague|client|"
              r"customer|beginner|executive|kid|manager|investor|engineer|teacher|expert|layman|non-?specialist|"
-             r"team|class|board|company)s?|readership|boss|bosses|children|child|laymen|lay\s+people|public|"
+             r"team|class|board|company|school\s+project|project|homework|assignment|presentation)s?|school|boss|bosses|children|child|laymen|lay\s+people|public|"
              r"equipo|jefe|clase|colegas|empresa|équipe|patron|classe|collègues|entreprise|grand\s+public|"
              r"público|lectores|décideurs|élèves|étudiants|estudiantes)(?:\s+(?:meeting|review|call|réunion|"
              r"reunión))?")
@@ -108,14 +108,19 @@ _LEAD_IN = re.compile(
     r"(?:(?:explain|describe|discuss|summari[sz]e|analy[sz]e|research|investigate|outline|cover|explore|"
     r"tell\s+(?:me|us)\s+(?:(?:everything|all|more|something|a\s+bit|a\s+little)\s+)?(?:about|of|on)|"
     r"what\s+do\s+you\s+know\s+about|learn\s+(?:more\s+)?about|know\s+(?:more\s+)?about|"
-    r"understand|read\s+about)(?:\s+(?:to\s+)?(?:me|us))?\s+)?"
+    r"understand|read\s+about|"
+    # "Can you write something about the Silk Road?" (had kept "write something about the" as an aspect), "Give me
+    # some info on …", "Need info on hurricanes …" (had been the subject "Need info")
+    r"write\s+(?:me\s+|us\s+)?(?:something|a\s+(?:bit|little|few\s+(?:words|lines))|some\s+(?:words|lines|notes))\s+"
+    r"(?:about|on)|(?:give\s+(?:me|us)\s+|need\s+)?(?:some\s+|more\s+|any\s+)?(?:info|information|details|"
+    r"background)\s+(?:about|on|regarding))(?:\s+(?:to\s+)?(?:me|us))?\s+)?"
     # "Everything you need to know about vaccines", "What's the deal with inflation?", "A beginner's guide to
     # photosynthesis", "ELI5 quantum computing", "Top 10 facts about sharks": a way of asking, no subject
     r"(?:what\s+are\s+(?:some\s+)?(?:fun\s+|interesting\s+|key\s+|amazing\s+)?facts\s+(?:about|on)\s+|"
     r"(?:it|this|the\s+report)\s+(?:should|must|needs?\s+to|has\s+to|will)\s+(?:cover|be\s+about|discuss|explain|"
     r"describe|focus\s+on)\s+|the\s+(?:topic|subject)\s+is\s+|"
     r"(?:everything|all)\s+(?:you|i|we|one)\s+(?:need|needs|should|must|ought)\s+(?:to\s+)?know\s+"
-    r"(?:about|on)\s+|what\s+is\s+the\s+(?:deal|story|thing)\s+with\s+|"
+    r"(?:about|on)\s+|what\s+is\s+the\s+(?:deal|story|thing)\s+with\s+|everything\s+about\s+|"
     r"(?:(?:a|an|the)\s+)?(?:(?:beginner['’]?s['’]?|quick|short|simple|complete|brief|basic|practical|gentle)\s+)?"
     r"(?:guide|introduction|intro|primer)\s+(?:to|on)\s+(?:the\s+basics\s+of\s+)?|"
     r"eli5\s*:?\s+|(?:the\s+)?(?:top\s+\d+\s+|\d+\s+|some\s+)?(?:fun\s+|interesting\s+|key\s+|amazing\s+)?"
@@ -128,6 +133,7 @@ _TRAILING_ASKING = re.compile(
     r"(?:\s*[-–—:]\s*|\s+)(?:explained|basics|101|for\s+(?:dummies|beginners|kids)|in\s+a\s+nutshell|"
     r"in\s+(?:simple|plain|layman['’]?s['’]?)\s+(?:terms|words|english)|simply|"
     r"(?:like|as\s+if)\s+(?:i['’]?m|i\s+am|to\s+a)\s+(?:five|5|a\s+child|a\s+kid)(?:[\s-]+years?[\s-]+old)?|"
+    r"(?:to|for)\s+(?:a|an|my)\s+\d+[\s-]+years?[\s-]+olds?|"  # "Explain the greenhouse effect to a 10 year old"
     r"pl[sz]|please|thanks|thank\s+you|,?\s*(?:can|could|would)\s+you\s+help(?:\s+me)?(?:\s+with\s+(?:it|that))?)\s*$",
     re.IGNORECASE,
 )
@@ -349,6 +355,10 @@ _ROLE = re.compile(
     r"^(?:el\s+)?papel\s+(?:de|del|de\s+la|de\s+los|de\s+las)\s+(?P<e>.+?)\s+en\s+(?P<f>.+)$",
     re.IGNORECASE,
 )
+#: "What role did women play in World War II?", "What part does the Moon play in tides?": :data:`_ROLE` asked.
+_ROLE_QUESTION = re.compile(
+    r"^what\s+(?:role|roles|part)\s+(?:did|does|do|has|have|had|will|can|could|would|might|may)\s+(?P<played>.+?)\s+"
+    r"(?:play|played|playing)\s+in\s+(?P<whole>.+)$", re.IGNORECASE)
 #: "How does X affect Y?", "In what ways do X shape Y?": a question on how one subject bears on another.
 _RELATION_QUESTION = re.compile(
     r"^(?:how|in\s+what\s+ways?|to\s+what\s+extent)\s+(?:do|does|did|can|could|will|would|might|may|is|are)\s+"
@@ -573,9 +583,10 @@ def _head_aspects(head: str) -> tuple[str, list[str]]:
     """ "electric vehicle adoption rates" → ``electric vehicle`` + aspect ``adoption rates``.
 
     Trailing aspect nouns are split off only when at least two words of
-    subject remain ("interest rates" stays whole).
+    subject remain, an article not counted ("interest rates" and "The greenhouse effect" stay whole; the latter
+    had been a report on greenhouses).
     """
-    words = head.split()
+    words = strip_article(head).split()
     tail: list[str] = []
     aspects: list[str] = []
     while len(words) > 2 and re.fullmatch(_ASPECT_NOUNS, words[-1], re.IGNORECASE):
@@ -654,7 +665,7 @@ def read_request(text: str, lang: str = "en") -> Request:
     if lang == "en":  # "What's the difference …": the auxiliary written out, for the lead-ins and questions
         body = _CONTRACTED.sub(lambda m: f"{m.group(1) or m.group(2)} is", body)  # "whats" too
     lead = _LEAD_IN.sub("", body) if lang == "en" else _LEAD_IN_FR_ES.sub("", body) if lang in ("fr", "es") else body
-    raw_lead = False
+    raw_lead = lead != body  # a lead-in was read ("I need information about volcanoes for my homework")
     if lead == body and not _INSTRUCTION.match(body) and len(body.split()) > 10:
         buried = _BURIED.match(body)  # "So my boss asked me to put together something about bees, …"
         if buried:
@@ -722,6 +733,9 @@ def read_request(text: str, lang: str = "en") -> Request:
     elif _QUESTION.match(body) and re.match(r"^how\s+(?!(?:do|does|did|is|are|was|were|can|could|will|would|"
                                             r"has|have|had|to)\b)\w+", body, re.IGNORECASE):
         body = re.sub(r"^how\s+", "how do ", body, flags=re.IGNORECASE)  # "explain how vaccines work"
+    role_asked = _ROLE_QUESTION.match(body) if lang == "en" else None
+    if role_asked:  # "What role did women play in World War II?": the role of women in it (had been "women play")
+        body = f"the role of {role_asked.group('played')} in {role_asked.group('whole')}"
     health = _FOR_YOU.search(body) if lang == "en" and re.match(r"^(?:is|are|was|were)\s", body, re.I) else None
     if health:  # "Is coffee bad for you?": coffee, and what it does to health
         body = body[:health.start()]
