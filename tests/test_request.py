@@ -1214,7 +1214,8 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     ("the electric vehicle adoption rates", "en", ["electric vehicle"], ["adoption rates"]),
     ("What role did women play in World War II?", "en", ["World War II"], ["women"]),  # had been "women play"
     ("What part does the Moon play in tides?", "en", ["tides"], ["Moon"]),
-    # names, not ways of asking
+    # names, not ways of asking; a colon after a lead-in is a title's
+    ("Tell me about Mission: Impossible", "en", ["Mission: Impossible"], []),
     ("All about Eve", "en", ["All about Eve"], []),
     ("Need for Speed", "en", ["Need for Speed"], []),
     ("The 100 Years War", "en", ["100 Years War"], []),

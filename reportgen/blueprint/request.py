@@ -665,7 +665,8 @@ def read_request(text: str, lang: str = "en") -> Request:
     if lang == "en":  # "What's the difference …": the auxiliary written out, for the lead-ins and questions
         body = _CONTRACTED.sub(lambda m: f"{m.group(1) or m.group(2)} is", body)  # "whats" too
     lead = _LEAD_IN.sub("", body) if lang == "en" else _LEAD_IN_FR_ES.sub("", body) if lang in ("fr", "es") else body
-    raw_lead = lead != body  # a lead-in was read ("I need information about volcanoes for my homework")
+    led_in = lead != body  # a lead-in was read: "I need information about volcanoes for my homework"
+    raw_lead = False
     if lead == body and not _INSTRUCTION.match(body) and len(body.split()) > 10:
         buried = _BURIED.match(body)  # "So my boss asked me to put together something about bees, …"
         if buried:
@@ -805,7 +806,7 @@ def read_request(text: str, lang: str = "en") -> Request:
             aspects.append(of_both.group("aspect"))
         subject = f"{strip_article(a)} and {strip_article(b)}"
     asked = bool(said) or raw_lead or lead != body  # an instruction or a lead-in was read: audience and colon are its
-    if asked:
+    if asked or led_in:  # (a colon after a lead-in stays a title's: "Tell me about Mission: Impossible")
         subject = _TRAILING_AUDIENCE.sub("", subject)  # "(a report on) antibiotics for a general audience"
     acronyms = _ACRONYM.findall(f"{subject} {second}")
     subject = _DATES.sub("", _ACRONYM.sub("", subject))
@@ -867,7 +868,7 @@ def read_request(text: str, lang: str = "en") -> Request:
     # itself joins them with "and" for every rule that reads it (names_subject)
     title = f" {_TITLE_AND[lang]} ".join(subjects) if len(subjects) == 2 and lang in _TITLE_AND else ""
     # "Explain how vaccines work" asks, but is no question to title
-    title = _asked_title(_TRAILING_AUDIENCE.sub("", wrote) if asked else wrote, subjects, typed_question,
+    title = _asked_title(_TRAILING_AUDIENCE.sub("", wrote) if asked or led_in else wrote, subjects, typed_question,
                          lang) or title
     setting = _TRAILING_SETTING.match(subjects[0]) \
         if len(subjects) == 1 and (question or asked or framing or len(subjects[0].split()) > 3) else None
