@@ -1214,6 +1214,9 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     ("the electric vehicle adoption rates", "en", ["electric vehicle"], ["adoption rates"]),
     ("What role did women play in World War II?", "en", ["World War II"], ["women"]),  # had been "women play"
     ("What part does the Moon play in tides?", "en", ["tides"], ["Moon"]),
+    # aspect nouns closing the subject: "future" only in small letters (had been a second subject, "future")
+    ("Space exploration history and future", "en", ["Space exploration"], ["history", "future"]),
+    ("Back to the Future", "en", ["Back to the Future"], []),
     # names, not ways of asking; a colon after a lead-in is a title's
     ("Tell me about Mission: Impossible", "en", ["Mission: Impossible"], []),
     ("All about Eve", "en", ["All about Eve"], []),

@@ -589,15 +589,24 @@ def _head_aspects(head: str) -> tuple[str, list[str]]:
     words = strip_article(head).split()
     tail: list[str] = []
     aspects: list[str] = []
-    while len(words) > 2 and re.fullmatch(_ASPECT_NOUNS, words[-1], re.IGNORECASE):
+    while len(words) > 2 and _aspect_noun(words[-1]):
         tail.insert(0, words.pop())
-        if len(words) > 3 and words[-1].casefold() in {"and", "&"} \
-                and re.fullmatch(_ASPECT_NOUNS, words[-2], re.IGNORECASE):  # "causes and consequences"
+        if len(words) > 3 and words[-1].casefold() in {"and", "&"} and _aspect_noun(words[-2]):  # "causes and effects"
             aspects.insert(0, " ".join(tail))
             tail = []
             words.pop()
     aspects = ([" ".join(tail)] if tail else []) + aspects
     return (" ".join(words), aspects) if aspects else (head, [])
+
+
+#: Aspect nouns that close a subject only in small letters: "Space exploration history and future" (had been two
+#: subjects, the second "future": *Past*, *Causality (physics)*); "Back to the Future" is a title.
+_SMALL_ASPECT_NOUNS = re.compile(r"future|legacy|prospects|outlook")
+
+
+def _aspect_noun(word: str) -> bool:
+    """Whether a subject's last word is an aspect of it (:data:`_ASPECT_NOUNS`, :data:`_SMALL_ASPECT_NOUNS`)."""
+    return bool(re.fullmatch(_ASPECT_NOUNS, word, re.IGNORECASE) or _SMALL_ASPECT_NOUNS.fullmatch(word))
 
 
 #: A preposition opening the setting two subjects share ("Cats and dogs *as* pets", "Malaria and tuberculosis
