@@ -1578,3 +1578,20 @@ def test_an_aspect_of_a_thing_no_article_is_titled_by_is_the_thing_with_that_asp
     assert read["The life cycle of a butterfly"] == (["butterfly"], ["life cycle"], "life cycle of a butterfly")
     assert read["The kings of France"][0] == ["kings of France"], read
     assert read["Bank of America"][0] == ["Bank of America"], read
+
+
+def test_a_thing_and_its_aspect_no_passage_writes_is_the_thing_with_that_aspect():
+    """ "Antarctica climate" had found no sources, as "<aspect> of <thing>" had. A title holding the subject's
+    words ("Exploration of Mars") or passages writing it ("electric vehicle") keep the subject."""
+    docs = [*_corpus(),
+            {"title": "Antarctica", "text": "Antarctica is the southernmost continent, covered by an ice sheet."},
+            {"title": "Mars", "text": "Mars is the fourth planet from the Sun."},
+            {"title": "Exploration of Mars", "text": "Probes and rovers have studied the red planet since 1960."},
+            {"title": "Electric car", "text": "An electric vehicle runs on batteries; electric vehicle sales grow."},
+            {"title": "Charging station", "text": "A charging station powers an electric vehicle."}]
+    search = SpaceSearch(docs)
+    read = {text: (r.subjects, r.aspects) for text in ("Antarctica climate", "Mars exploration", "electric vehicle")
+            for r in [resolve_subject(read_request(text, "en"), search, "en")]}
+    assert read == {"Antarctica climate": (["Antarctica"], ["climate"]),
+                    "Mars exploration": (["Mars exploration"], []),
+                    "electric vehicle": (["electric vehicle"], [])}, read

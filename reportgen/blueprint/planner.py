@@ -1025,6 +1025,41 @@ def _of_its_subject(request: Request, search: SearchBackend, lang: str) -> Reque
                    alternatives=[], title=request.title or whole)
 
 
+def _aspect_last(request: Request, search: SearchBackend, lang: str) -> Request:
+    """An English subject "<thing> <aspect>" of two or three words that no passage writes and no title holds,
+    its last word typed in small letters, read as the thing with that aspect when an article is titled by the
+    thing, as "<aspect> of <thing>" is (:func:`_of_its_subject`).
+
+    "Antarctica climate" and "Greek mythology gods" had found no sources. A head noun the thing's article does
+    not stand for keeps its subject: "electric vehicle" (passages write it), "Mars exploration" (*Exploration of
+    Mars* holds its words), "human heart" (*Heart* writes "human": :func:`_part_article`).
+
+    Args:
+        request: The read request.
+        search: The search backend over every configured corpus.
+        lang: Report language (English only: French and Spanish put the aspect first, with "de").
+
+    Returns:
+        ``request``, or a copy with the thing as its subject and the aspect first among its aspects.
+    """
+    if lang != "en" or len(request.subjects) != 1:
+        return request
+    subject = request.subjects[0]
+    words = subject.split()
+    aspect = words[-1]
+    if not compound(subject, lang) or aspect != aspect.lower() or not is_aspect(aspect):
+        return request
+    wanted = terms(subject, lang)
+    if passages_writing(subject, search) or any(wanted <= terms(p.title, lang) for p in search.search(subject, k=20)) \
+            or _part_article(subject, search, lang):
+        return request
+    titled = _titled_reading(" ".join(words[:-1]), search, lang)
+    if titled is None:
+        return request
+    return replace(request, subjects=[titled], aspects=list(dict.fromkeys([aspect, *request.aspects])),
+                   alternatives=[], title=request.title or subject)
+
+
 def _unqualified(request: Request, search: SearchBackend, lang: str) -> Request:
     """The request with each subject no passage writes and no article is titled by read as what its common
     qualifier qualifies, when that is written by at least :data:`MIN_SUBJECT_SENTENCES` passages and no article
@@ -2469,7 +2504,7 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
                                        lang), search, lang)
     request = _history_of(_event_of(_misspelled(_respelled(request, search, lang), search, lang), search, lang),
                           search, lang)
-    request = _of_its_subject(_unqualified(request, search, lang), search, lang)
+    request = _aspect_last(_of_its_subject(_unqualified(request, search, lang), search, lang), search, lang)
     if not request.alternatives:
         return _titled_parts(request, search, lang)
     if _article_on(request.subject, search, lang) is not None:
