@@ -1214,6 +1214,11 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     ("the electric vehicle adoption rates", "en", ["electric vehicle"], ["adoption rates"]),
     ("What role did women play in World War II?", "en", ["World War II"], ["women"]),  # had been "women play"
     ("What part does the Moon play in tides?", "en", ["tides"], ["Moon"]),
+    # "where" and "when" with a copula: a name is the subject whole, a participle in small letters is asked
+    ("Where is Machu Picchu?", "en", ["Machu Picchu"], []),  # had been "Machu", asked of its "Picchu"
+    ("Where is the Amazon rainforest?", "en", ["Amazon rainforest"], []),
+    ("When was the Eiffel Tower built?", "en", ["Eiffel Tower"], ["built"]),
+    ("Where was Mozart born?", "en", ["Mozart"], ["born"]),
     # aspect nouns closing the subject: "future" only in small letters (had been a second subject, "future")
     ("Space exploration history and future", "en", ["Space exploration"], ["history", "future"]),
     ("Back to the Future", "en", ["Back to the Future"], []),

@@ -1046,9 +1046,9 @@ def _aspect_last(request: Request, search: SearchBackend, lang: str) -> Request:
         return request
     subject = request.subjects[0]
     words = subject.split()
-    aspect = words[-1]
-    if not compound(subject, lang) or aspect != aspect.lower() or not is_aspect(aspect):
-        return request
+    aspect = words[-1] if len(words) > 1 else ""
+    if not aspect.isalpha() or aspect != aspect.lower() or not compound(subject, lang) or not is_aspect(aspect):
+        return request  # "Windows 10" keeps its number
     wanted = terms(subject, lang)
     if passages_writing(subject, search) or any(wanted <= terms(p.title, lang) for p in search.search(subject, k=20)) \
             or _part_article(subject, search, lang):

@@ -244,6 +244,12 @@ _QUESTION_FORMS = [
     # "How to grow tomatoes": the thing the verb takes is the subject, the verb its aspect
     re.compile(r"^how\s+to\s+(?P<aspect>[^\W\d_]+)\s+(?:an?\s+|the\s+|your\s+|my\s+)?(?P<subject>.+)$",
                re.IGNORECASE),
+    # "Where is Machu Picchu?", "Where is the Amazon rainforest?": after a copula, only a participle in small
+    # letters closing the question is asked of the subject ("When was the Eiffel Tower built?"); the rest is the
+    # subject whole (it had been "Machu", asked of its "Picchu")
+    re.compile(r"^(?i:(?:where|when)\s+(?:is|are|was|were)\s+(?:the\s+|an?\s+)?)(?P<subject>.+?)"
+               r"(?:\s+(?P<aspect>[a-z]+(?:ed|en)|born|built|made|held|fought|found|won|lost|sold|set|begun|located|"
+               r"situated))?$"),
     re.compile(r"^(?:why|how|when|where)\s+(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had)\s+"
                r"(?P<subject>.+?)\s+(?P<aspect>\w+)$", re.IGNORECASE),
     re.compile(r"^(?:what|who|which)\s+(?P<aspect>causes|caused|drives|affects|determines|is|are|was|were|"
@@ -780,7 +786,7 @@ def read_request(text: str, lang: str = "en") -> Request:
                 # "Why does the Moon have phases?": the possessing verb is no word of the subject (it had been
                 # "Moon have", which no sentence writes)
                 subject = _TRAILING_AUX.sub("", _tidy(m.group("subject"))) or _tidy(m.group("subject"))
-                aspects = [_tidy(m.groupdict().get("rest") or m.group("aspect")), *aspects]
+                aspects = [_tidy(m.groupdict().get("rest") or m.group("aspect") or ""), *aspects]
                 said = subject.casefold()
                 if aspects[0] and any(said == p or said.startswith(f"{p} ") for p in _PEOPLE):
                     # "Why do we dream?" is on dreams, "Why do we have seasons?" on seasons (not "we have"), "Why
