@@ -1595,3 +1595,21 @@ def test_a_thing_and_its_aspect_no_passage_writes_is_the_thing_with_that_aspect(
     assert read == {"Antarctica climate": (["Antarctica"], ["climate"]),
                     "Mars exploration": (["Mars exploration"], []),
                     "electric vehicle": (["electric vehicle"], [])}, read
+
+
+def test_a_long_subject_no_passage_holds_takes_its_most_specific_parts_article_before_its_aspect():
+    """ "the global semiconductor supply chain and its geopolitical risks" had been planned on its aspect alone
+    (*Nuclear weapon*, "global" and "risks"): of a subject of four words, the part with an article of its own
+    that the fewest passages hold stands for it, as for one of two or three words."""
+    docs = [*_corpus(),
+            {"title": "Semiconductor", "text": "A semiconductor conducts electricity between a conductor and an "
+                                               "insulator; silicon is the commonest semiconductor."},
+            {"title": "Chain", "text": "A chain is a series of connected links."},
+            *[{"title": f"Store {i}", "text": f"Store {i} keeps a global supply chain of goods and links."}
+              for i in range(4)],
+            {"title": "Nuclear weapon", "text": "Nuclear weapons pose global geopolitical risks."}]
+    search = SpaceSearch(docs)
+    request = resolve_subject(read_request("Write a detailed report on the global semiconductor supply chain and its "
+                                           "geopolitical risks", "en"), search, "en")
+    _, core, _ = gather_themes(request, search, 3, "en")
+    assert [p.title for p in core] == ["Semiconductor"], [p.title for p in core]

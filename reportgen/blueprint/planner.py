@@ -886,15 +886,21 @@ def _core_terms(subject: str, found: list[Passage], lang: str) -> str:
     return " ".join(held) if len(held) >= 2 and len(held) < len(wanted) else ""
 
 
-def compound(subject: str, lang: str) -> bool:
-    """Whether ``subject`` is a compound of two or three words, every one a content term ("electric
-    vehicle", "human heart"): the subjects that are no subject when never written side by side
+def compound(subject: str, lang: str, most: int = 3) -> bool:
+    """Whether ``subject`` is a compound of two to ``most`` words (three by default), every one a content term
+    ("electric vehicle", "human heart"): the subjects that are no subject when never written side by side
     (:func:`_core`). "Climate change in Africa" or "Electricity from wind turbines" are rarely written
     word for word, and keep the passages densest in their terms.
     """
     tokens = tokenize(subject)
     stop = stopwords(lang)
-    return 1 < len(tokens) <= 3 and len(terms(subject, lang)) == len(tokens) and not any(t in stop for t in tokens)
+    return 1 < len(tokens) <= most and len(terms(subject, lang)) == len(tokens) and not any(t in stop for t in tokens)
+
+
+#: Most words of a subject of a longer request whose most specific part's article may stand for it
+#: (:func:`_part_article` with ``named`` unset): "the global semiconductor supply chain and its geopolitical risks"
+#: had been planned on the aspect alone (*Nuclear weapon*, *Endangered species*, *Flood*).
+UNNAMED_PART_WORDS = 4
 
 
 def _part_article(subject: str, search: SearchBackend, lang: str, named: bool = True) -> list[Passage]:
@@ -924,8 +930,8 @@ def _part_article(subject: str, search: SearchBackend, lang: str, named: bool = 
     """
     wanted = terms(subject, lang)
     words = subject.split()
-    if not compound(subject, lang):
-        return []
+    if not compound(subject, lang) and (named or not compound(subject, lang, most=UNNAMED_PART_WORDS)):
+        return []  # "global semiconductor supply chain" and its risks: *Semiconductor* (had been *Nuclear weapon*)
     unnamed: list[tuple[int, list[Passage]]] = []
     for n in range(len(words) - 1, 0, -1):
         for i in range(len(words) - n + 1):
