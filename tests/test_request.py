@@ -739,6 +739,10 @@ def test_a_request_for_a_subjects_history_is_planned_on_the_corpus_article_on_th
     assert bicycle.subjects == ["bicycle"] and bicycle.aspects == ["history"]
     # a subject asked for without its history keeps its own article
     assert resolve_subject(read_request("Japan"), FakeSearch(HISTORIES), "en").subjects == ["Japan"]
+    # asked with other aspects, the subject stays ("the history, culture and economy of Brazil" had been planned on
+    # *History of Brazil* alone, one section)
+    both = resolve_subject(read_request("the history, culture and economy of Japan"), FakeSearch(HISTORIES), "en")
+    assert both.subjects == ["Japan"] and both.aspects == ["history", "culture", "economy"]
     blueprint = plan_extractive("r", RunOptions(topic="The history of Japan", sections=2), FakeSearch(HISTORIES))
     assert "Edo period" in [t.inputs["title"].value for t in blueprint.tasks if t.kind == "write"]
 
@@ -1214,6 +1218,19 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     ("the electric vehicle adoption rates", "en", ["electric vehicle"], ["adoption rates"]),
     ("What role did women play in World War II?", "en", ["World War II"], ["women"]),  # had been "women play"
     ("What part does the Moon play in tides?", "en", ["tides"], ["Moon"]),
+    # aspects listed in small letters before "of" their subject (had been the subject "history")
+    ("Produce a comprehensive report on the history, culture and economy of Brazil", "en", ["Brazil"],
+     ["history", "culture", "economy"]),
+    ("The geography and climate of Chile", "en", ["Chile"], ["geography", "climate"]),
+    ("the history and future of nuclear energy", "en", ["nuclear energy"], ["history"]),  # framing words, as before
+    ("Pride and Prejudice", "en", ["Pride", "Prejudice"], []),
+    # a document comparing, as "Compare …" (the instruction had been read as an aspect)
+    ("Give me a report comparing nuclear and solar energy costs", "en", ["nuclear energy", "solar energy"],
+     ["costs"]),
+    ("Write an analysis contrasting Rome and Carthage", "en", ["Rome", "Carthage"], []),
+    # "and possible solutions" is an aspect (had been read into the subject, then split around "Middle East")
+    ("Prepare an in-depth analysis of water scarcity in the Middle East and possible solutions", "en",
+     ["water scarcity in the Middle East"], ["possible solutions"]),
     # "where" and "when" with a copula: a name is the subject whole, a participle in small letters is asked
     ("Where is Machu Picchu?", "en", ["Machu Picchu"], []),  # had been "Machu", asked of its "Picchu"
     ("Where is the Amazon rainforest?", "en", ["Amazon rainforest"], []),

@@ -3028,14 +3028,16 @@ def _history_of(request: Request, search: SearchBackend, lang: str) -> Request:
     the aspect "history" of :func:`~reportgen.blueprint.request.read_request`) is planned on the article
     titled so (:data:`HISTORY_TITLE`), when the corpora hold one: "History of Japan" had been planned on
     *Japan* and drew the Sea of Okhotsk, Tokyo and Honshu; on *History of Japan* it draws the Jōmon, Heian
-    and Edo periods. Without such an article the subject stays, with its history an aspect.
+    and Edo periods. Without such an article the subject stays, with its history an aspect, and so it does when
+    the request asks other aspects too: "the history, culture and economy of Brazil" had been planned on *History of
+    Brazil* alone, one section.
 
     Returns:
         ``request`` itself, or a copy with the subjects replaced and the history aspect spent.
     """
     told = [a for a in request.aspects if fold(a) in {_history_word(code) for code in HISTORY_TITLE}]
     pattern = HISTORY_TITLE.get(lang)
-    if not told or pattern is None:
+    if not told or pattern is None or len(told) < len(request.aspects):
         return request
     subjects = []
     for subject in request.subjects:

@@ -84,7 +84,9 @@ _INSTRUCTION = re.compile(
     rf"{_DOC}\s+"
     rf"(?:{_ADJ}(?:\s*,\s*|\s+(?:and|et|y)\s+|\s+))*"  # after the noun: "un rapport clair et détaillé sur"
     rf"(?:{_AUDIENCE}\s+)?"  # "a report for policy makers on ..."
-    rf"(?:(?:on|about|of|into|regarding|covering|sur|à propos de|de|du|des|sobre|acerca de|de la|del)\s+)",
+    # "a report comparing nuclear and solar energy costs": the comparison is read as "Compare …" is
+    rf"(?:(?:on|about|of|into|regarding|covering|sur|à propos de|de|du|des|sobre|acerca de|de la|del)\s+|"
+    rf"(?=(?:comparing|contrasting)\s))",
     re.IGNORECASE,
 )
 #: Body sections of a report whose request does not say how long it should be. Six, not five: over
@@ -204,7 +206,7 @@ _BURIED = re.compile(r"^.{0,160}?\b(?:something|anything|stuff|a\s+(?:few\s+)?(?
                      re.IGNORECASE)
 #: "Compare A and B", "A versus B", "the difference between A and B": two subjects.
 _COMPARE = re.compile(
-    r"^(?:(?:compare|comparing|contrast|a\s+comparison\s+of|comparison\s+of)\s+(?P<a>.+?)\s+(?:and|with|to|"
+    r"^(?:(?:compare|comparing|contrast|contrasting|a\s+comparison\s+of|comparison\s+of)\s+(?P<a>.+?)\s+(?:and|with|to|"
     r"versus|vs\.?|against)\s+(?P<b>.+)|(?:the\s+)?differences?\s+between\s+(?P<c>.+?)\s+and\s+(?P<d>.+)|"
     r"(?P<e>.+?)\s+(?:versus|vs\.?)\s+(?P<f>.+)|"
     r"(?P<g>.+?)\s+and\s+(?P<h>.+?)\s+(?:compared|contrasted|side\s+by\s+side))$",
@@ -380,7 +382,9 @@ _TRAILING_AUDIENCE = re.compile(rf"\s+{_AUDIENCE}$", re.IGNORECASE)
 #: Where the aspects start: "X and how it ...", "X, drawing lessons from ...", "X and its ...".
 _SPLIT = (r"\s*(?:[{marks}]\s*(?:and\s+)?|\s+and\s+(?=how\b|why\b|what\b|its\b|their\b|the\b|proposing\b)|"
           r"\s+(?:et|y)\s+(?=ses\b|son\b|sa\b|leurs?\b|sus?\b|comment\b|pourquoi\b|c[óo]mo\b|por\s+qu[ée]\b)|"
-          r"\s+(?=drawing\b|proposing\b|including\b|focusing\b|with\s+a\s+focus\b|shaping\b|influencing\b))")
+          r"\s+(?=drawing\b|proposing\b|including\b|focusing\b|with\s+a\s+focus\b|shaping\b|influencing\b)|"
+          # "… water scarcity in the Middle East and possible solutions"
+          r"\s+and\s+(?=(?:possible|potential|proposed|likely)\s+(?:solutions|remedies|responses|fixes|outcomes)\b))")
 _ASPECT_SPLIT = re.compile(_SPLIT.format(marks=",:;"), re.IGNORECASE)
 #: Without an instruction a colon is part of a title ("Star Wars: The Empire Strikes Back").
 _ASPECT_SPLIT_NO_COLON = re.compile(_SPLIT.format(marks=","), re.IGNORECASE)
@@ -389,6 +393,10 @@ _ASPECT_WORD = (r"(?:origins?|causes?|consequences?|effects?|impacts?|history|fu
                 r"applications|uses|types|examples|basics|lessons|origines|conséquences|causas|consecuencias|"
                 r"pros|cons|solutions|advantages|disadvantages|"
                 r"historia|histoire|avenir|futuro)")
+#: Aspects listed in small letters before "of" their subject: "the history, culture and economy of Brazil" (English).
+_ASPECT_ITEM = r"(?:the\s+)?[a-z]+(?:\s+[a-z]+)?"
+_ASPECTS_OF = re.compile(rf"^(?P<aspects>{_ASPECT_ITEM}(?:\s*,\s*{_ASPECT_ITEM})*\s*,?\s+(?:and|&)\s+{_ASPECT_ITEM})"
+                         r"\s+of\s+(?P<subject>.+)$")
 #: A title whose colon is followed only by aspect words ("The Cold War: Origins and Consequences").
 _AND = r"\s*(?:,|\band\b|&|\bet\b|\by\b)\s*"
 _TITLE_ASPECTS = re.compile(rf"^(?P<subject>[^:]+?)\s*:\s*(?:an?\s+|the\s+)?"
@@ -835,6 +843,11 @@ def read_request(text: str, lang: str = "en") -> Request:
     listed_after = after is not None and after.group(1).islower()  # "Les requins : biologie et comportement"
     if listed_after:
         subject = re.sub(r"\s[-–—]\s", ": ", subject, count=1)
+    listed_of = _ASPECTS_OF.match(strip_article(subject)) \
+        if lang == "en" and not second and not _FRAMING.match(_tidy(subject)) else None  # "the history and future of"
+    if listed_of:  # "the history, culture and economy of Brazil": Brazil, and the three (had been "history")
+        subject = listed_of.group("subject")
+        aspects += [strip_article(a) for a in re.split(_AND, listed_of.group("aspects")) if strip_article(a)]
     subject, more = _split_aspects(subject, colon=asked or listed_after)
     aspects += more
     relation = _RELATION.match(strip_article(subject)) if not (compared or second) else None
