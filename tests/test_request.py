@@ -1231,6 +1231,13 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     # "and possible solutions" is an aspect (had been read into the subject, then split around "Middle East")
     ("Prepare an in-depth analysis of water scarcity in the Middle East and possible solutions", "en",
      ["water scarcity in the Middle East"], ["possible solutions"]),
+    # what makes a named thing what it is; a ranking asked for (the superlative in small letters)
+    ("What makes the Mona Lisa famous?", "en", ["Mona Lisa"], ["famous"]),  # aspect "What makes the famous"
+    ("What makes a good leader?", "en", ["What makes a good leader"], []),
+    ("Top 5 largest deserts in the world", "en", ["deserts"], ["largest"]),  # had found no sources
+    ("the most spoken languages", "en", ["languages"], ["most spoken"]),
+    ("The Most Dangerous Game", "en", ["Most Dangerous Game"], []),
+    ("The Greatest Showman", "en", ["Greatest Showman"], []),
     # "where" and "when" with a copula: a name is the subject whole, a participle in small letters is asked
     ("Where is Machu Picchu?", "en", ["Machu Picchu"], []),  # had been "Machu", asked of its "Picchu"
     ("Where is the Amazon rainforest?", "en", ["Amazon rainforest"], []),

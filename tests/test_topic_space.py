@@ -1570,19 +1570,28 @@ def test_an_aspect_of_a_thing_no_article_is_titled_by_is_the_thing_with_that_asp
             {"title": "Butterfly", "text": "Butterflies are winged insects; a butterfly hatches from a pupa."},
             {"title": "France", "text": "France is a country in Europe, once ruled by the kings of France."},
             {"title": "Louis XIV", "text": "Louis XIV was the longest reigning of the kings of France."},
-            {"title": "America", "text": "America is a landmass of two continents."}]
+            {"title": "America", "text": "America is a landmass of two continents."},
+            {"title": "India", "text": "India is a country in South Asia."},
+            {"title": "Architecture of India", "text": "Architecture in India is part of its culture, rooted in "
+                                                       "India's history; India's temples are its culture in stone."},
+            {"title": "Rabindranath Tagore", "text": "Tagore reshaped the culture and music of India; in India his "
+                                                     "songs are culture."}]
     search = SpaceSearch(docs)
     read = {text: (r.subjects, r.aspects, r.title) for text in ("The life cycle of a butterfly",
-                                                                "The kings of France", "Bank of America")
+                                                                "The kings of France", "Bank of America",
+                                                                "the culture of India")
             for r in [resolve_subject(read_request(text, "en"), search, "en")]}
-    assert read["The life cycle of a butterfly"] == (["butterfly"], ["life cycle"], "life cycle of a butterfly")
+    # held as asked, by texts dense in both words: read as *India*, a reader found its report on India's neighbours
+    assert read["the culture of India"][0] == ["culture of India"], read
+    assert read["The life cycle of a butterfly"] == (["Butterfly"], ["life cycle"], "life cycle of a butterfly")
     assert read["The kings of France"][0] == ["kings of France"], read
     assert read["Bank of America"][0] == ["Bank of America"], read
 
 
 def test_a_thing_and_its_aspect_no_passage_writes_is_the_thing_with_that_aspect():
     """ "Antarctica climate" had found no sources, as "<aspect> of <thing>" had. A title holding the subject's
-    words ("Exploration of Mars") or passages writing it ("electric vehicle") keep the subject."""
+    words ("Exploration of Mars"), passages writing it ("electric vehicle") or a thing that is no name ("King
+    penguin") keep the subject."""
     docs = [*_corpus(),
             {"title": "Antarctica", "text": "Antarctica is the southernmost continent, covered by an ice sheet."},
             {"title": "Mars", "text": "Mars is the fourth planet from the Sun."},
@@ -1590,11 +1599,20 @@ def test_a_thing_and_its_aspect_no_passage_writes_is_the_thing_with_that_aspect(
             {"title": "Electric car", "text": "An electric vehicle runs on batteries; electric vehicle sales grow."},
             {"title": "Charging station", "text": "A charging station powers an electric vehicle."}]
     search = SpaceSearch(docs)
-    read = {text: (r.subjects, r.aspects) for text in ("Antarctica climate", "Mars exploration", "electric vehicle")
+    docs += [{"title": "King", "text": "A king is a male monarch; the king rules a kingdom."},
+             {"title": "Penguin", "text": "Penguins are flightless seabirds of the Southern Hemisphere."},
+             {"title": "Chess", "text": "Chess is a board game for two players."}]
+    search = SpaceSearch(docs)
+    texts = ("Antarctica climate", "Mars exploration", "electric vehicle", "King penguin", "Benefits of playing chess")
+    read = {text: (r.subjects, r.aspects) for text in texts
             for r in [resolve_subject(read_request(text, "en"), search, "en")]}
     assert read == {"Antarctica climate": (["Antarctica"], ["climate"]),
                     "Mars exploration": (["Mars exploration"], []),
-                    "electric vehicle": (["electric vehicle"], [])}, read
+                    "electric vehicle": (["electric vehicle"], []),
+                    # a kind of penguin: *King* writes "king" in small letters, so it is no name with an aspect
+                    "King penguin": (["King penguin"], []),
+                    # a doing and what it is done to, as "How to play chess" is read (_done_to)
+                    "Benefits of playing chess": (["Chess"], ["playing"])}, read
 
 
 def test_a_long_subject_no_passage_holds_takes_its_most_specific_parts_article_before_its_aspect():

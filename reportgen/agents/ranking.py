@@ -906,6 +906,23 @@ def proper_word(subject: str, core: str) -> bool:
     return capital >= PROPER_MENTIONS and small == 0
 
 
+def never_small(word: str, text: str) -> bool:
+    """Whether ``text`` writes ``word`` (any inflection, :func:`stem`) and never with a small letter: *Antarctica*'s
+    article always capitalises "Antarctica", *King*'s writes "king" (a weaker test than :func:`proper_word`, which
+    counts mentions inside sentences and apart from longer names: "Greater Tokyo Area" still writes Tokyo).
+
+    Args:
+        word: One word.
+        text: Any text.
+
+    Returns:
+        True when ``text`` writes the word, every time with a capital.
+    """
+    wanted = stem(fold(word))
+    written = [token for token in _word_tokens(text) if stem(fold(token)) == wanted]
+    return bool(written) and not any(token[:1].islower() for token in written)
+
+
 def writes_proper(text: str, subject: str) -> bool:
     """Whether ``text`` writes a one-word subject with its capital, as the name it is (:func:`proper_word`).
 

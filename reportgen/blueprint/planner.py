@@ -38,6 +38,7 @@ from reportgen.agents.ranking import (
     mentions,
     names_subject,
     neighbours,
+    never_small,
     of_its_own_kind,
     phrase_at,
     stem,
@@ -1016,19 +1017,45 @@ def _of_its_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     """
     if len(request.subjects) != 1:
         return request
-    whole = request.subjects[0]
-    parts = _OF_ANOTHER.split(whole, maxsplit=1)
+    parts = _OF_ANOTHER.split(request.subjects[0], maxsplit=1)
     if len(parts) != 2 or not parts[0].strip() or parts[0] != parts[0].lower() or not is_aspect(parts[0]):
         return request
-    thing = strip_article(parts[1])
+    return _with_aspect(request, parts[0].strip(), strip_article(parts[1]), search, lang)
+
+
+def _with_aspect(request: Request, aspect: str, thing: str, search: SearchBackend, lang: str) -> Request:
+    """The request on ``thing`` with ``aspect`` first among its aspects, when its one subject has no article
+    titled by it and fewer than :data:`MIN_SUBJECT_SENTENCES` passages write it, and an article is titled by the
+    thing (:func:`_titled_reading`); else ``request`` itself. Titled as asked. (:func:`_of_its_subject`,
+    :func:`_done_to`.)"""
+    whole = request.subjects[0]
     if not thing or _article_on(whole, search, lang) is not None \
-            or passages_writing(whole, search) >= MIN_SUBJECT_SENTENCES:
+            or passages_writing(whole, search) >= MIN_SUBJECT_SENTENCES or _held_as_asked(whole, search, lang):
         return request
-    titled = _titled_reading(thing, search, lang)
-    if titled is None:
+    own = _titled_as(thing, search, lang)
+    if own is None:
         return request
-    return replace(request, subjects=[titled], aspects=list(dict.fromkeys([parts[0].strip(), *request.aspects])),
+    return replace(request, subjects=[bare_title(own.title)], aspects=list(dict.fromkeys([aspect, *request.aspects])),
                    alternatives=[], title=request.title or whole)
+
+
+#: A doing that opens a subject, in small letters: "playing chess", "drinking coffee" (English gerunds).
+_DOING = re.compile(r"^(?P<doing>[a-z]{2,}ing)\s+(?P<thing>(?:(?:a|an|the)\s+)?[^\W\d_].*)$")
+
+
+def _done_to(request: Request, search: SearchBackend, lang: str) -> Request:
+    """An English subject "<doing> <thing>" ("Benefits of playing chess": "playing chess") no article is titled by
+    and fewer than :data:`MIN_SUBJECT_SENTENCES` passages write, read as the thing with the doing as its aspect
+    when an article is titled by the thing, as "How to play chess" is (*chess*, aspect *play*). "Boxing Day" and
+    "King penguin" are no doings (a capital, no "-ing" verb in small letters).
+
+    Returns:
+        ``request``, or a copy on the thing (:func:`_with_aspect`).
+    """
+    doing = _DOING.match(request.subjects[0]) if lang == "en" and len(request.subjects) == 1 else None
+    if doing is None:
+        return request
+    return _with_aspect(request, doing.group("doing"), strip_article(doing.group("thing")), search, lang)
 
 
 def _aspect_last(request: Request, search: SearchBackend, lang: str) -> Request:
@@ -1059,11 +1086,33 @@ def _aspect_last(request: Request, search: SearchBackend, lang: str) -> Request:
     if passages_writing(subject, search) or any(wanted <= terms(p.title, lang) for p in search.search(subject, k=20)) \
             or _part_article(subject, search, lang):
         return request
-    titled = _titled_reading(" ".join(words[:-1]), search, lang)
-    if titled is None:
+    own = _titled_as(" ".join(words[:-1]), search, lang)
+    # the thing is a name its article writes with its capital: "King penguin" is a kind of penguin, not the
+    # penguin of a king, and "eating chocolate" no chocolate of *Eating*
+    if own is None or not never_small(words[0], " ".join(p.text for p in search.search(own.title, k=20)
+                                                         if p.source_id == own.source_id)):
         return request
-    return replace(request, subjects=[titled], aspects=list(dict.fromkeys([aspect, *request.aspects])),
+    return replace(request, subjects=[bare_title(own.title)], aspects=list(dict.fromkeys([aspect, *request.aspects])),
                    alternatives=[], title=request.title or subject)
+
+
+def _held_as_asked(subject: str, search: SearchBackend, lang: str) -> bool:
+    """Whether the corpora hold a subject as it is asked, as :func:`gather_themes` reads its core: passages holding
+    its terms (:func:`_relevant`), the densest of them (:func:`_core`), not only in passing (:func:`_in_passing`).
+    "the culture of India" is held (*Architecture of India*, *History of India*, *Rabindranath Tagore*): read as
+    *India* with the aspect "culture", a reader found its report drift into India's neighbours.
+    "the economy of Japan" is not: only *East Asia* holds both words, in passing."""
+    holding, _ = _relevant(search.search(subject, k=PLAN_SEARCH_K), subject, lang)
+    core = _core(holding, subject, lang, topic_space(search))
+    return bool(core) and not _in_passing(core, subject, lang)
+
+
+def _titled_as(thing: str, search: SearchBackend, lang: str) -> Passage | None:
+    """The article titled by ``thing``, or by its singular, letter for letter once folded (:func:`_titled_reading`
+    also takes *B. B. King* for "King"), or ``None``."""
+    titled = _titled_reading(thing, search, lang)
+    own = _article_on(titled, search, lang) if titled is not None else None
+    return own if own is not None and fold(bare_title(own.title)) == fold(str(titled)) else None
 
 
 def _unqualified(request: Request, search: SearchBackend, lang: str) -> Request:
@@ -2511,6 +2560,7 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     request = _history_of(_event_of(_misspelled(_respelled(request, search, lang), search, lang), search, lang),
                           search, lang)
     request = _aspect_last(_of_its_subject(_unqualified(request, search, lang), search, lang), search, lang)
+    request = _done_to(request, search, lang)
     if not request.alternatives:
         return _titled_parts(request, search, lang)
     if _article_on(request.subject, search, lang) is not None:

@@ -168,6 +168,14 @@ _ADVICE_FR_ES = re.compile(
 _HAPPENED_FR_ES = re.compile(
     r"^(?:que\s+s['’]est-il\s+passé|qu['’]est-il\s+arrivé|qu[ée]\s+pas[óo]|qu[ée]\s+ocurri[óo]|qu[ée]\s+sucedi[óo])\s+"
     r"(?:à\s+la\s+|à\s+l['’]|au\s+|aux\s+|à\s+|en\s+|dans\s+|con\s+|a\s+)?(?P<subject>.+)$", re.IGNORECASE)
+#: A ranking asked for: "Top 5 largest deserts in the world", "The 10 tallest buildings", "the most spoken languages"
+#: (English): the things ranked are the subject, the superlative its aspect, written in small letters ("The Most
+#: Dangerous Game" is a title).
+_SUPERLATIVE = (r"(?:largest|biggest|smallest|longest|shortest|tallest|highest|deepest|oldest|fastest|hottest|"
+                r"coldest|richest|poorest|deadliest|heaviest|(?:most|least)\s+[a-z]+)")
+_RANKED = re.compile(
+    rf"^(?i:the\s+)?(?i:(?:top\s+)?(?:\d+|ten|five|three)\s+|top\s+)?(?P<aspect>{_SUPERLATIVE})\s+"
+    r"(?P<subject>[^\W\d_].*?)(?i:\s+(?:in|on|of)\s+(?:the\s+)?(?:world|earth|planet|history))?$")
 #: A gerund that only says how the report goes: "Understanding inflation", "Exploring the deep sea".
 _GERUND_LEAD = re.compile(r"^(?:understanding|exploring|explaining|introducing|demystifying|discovering|"
                           r"examining|investigating|unpacking|decoding)\s+(?:the\s+)?(?=\S)", re.IGNORECASE)
@@ -243,6 +251,9 @@ _WHAT_OF = re.compile(
 #: "Why do volcanoes erupt", "How do nuclear power plants work", "What causes inflation".
 _QUESTION_FORMS = [
     _WHAT_OF,
+    # "What makes the Mona Lisa famous?": the subject, and what it is made (had been the aspect "What makes the
+    # famous")
+    re.compile(r"^(?i:what\s+(?:makes|made|make)\s+(?:the\s+)?)(?P<subject>[A-Z].*?)\s+(?P<aspect>[a-z]+)$"),
     # "How to grow tomatoes": the thing the verb takes is the subject, the verb its aspect
     re.compile(r"^how\s+to\s+(?P<aspect>[^\W\d_]+)\s+(?:an?\s+|the\s+|your\s+|my\s+)?(?P<subject>.+)$",
                re.IGNORECASE),
@@ -737,6 +748,10 @@ def read_request(text: str, lang: str = "en") -> Request:
                 aspects.append(strip_article(SETTING_LEAD.sub("", body)))
                 body = gerund(advice.group("learnt"), lang)
         body = _GERUND_LEAD.sub("", body) if len(body.split()) > 1 else body  # "Understanding inflation"
+        ranked = _RANKED.match(body)
+        if ranked:  # "Top 5 largest deserts in the world": deserts, and their size (had found no sources)
+            body = _tidy(ranked.group("subject"))
+            aspects.append(ranked.group("aspect").lower())
         possessed = _POSSESSED.match(strip_article(body))
         if possessed:  # "Marie Curie's life and work"
             body = _tidy(possessed.group("subject"))
