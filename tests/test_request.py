@@ -1238,6 +1238,10 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     ("the most spoken languages", "en", ["languages"], ["most spoken"]),
     ("The Most Dangerous Game", "en", ["Most Dangerous Game"], []),
     ("The Greatest Showman", "en", ["Greatest Showman"], []),
+    # a maker's works: "by", or "of" after a word saying which works (had found no sources)
+    ("Famous paintings by Van Gogh", "en", ["Van Gogh"], ["paintings"]),
+    ("the major works of Tolstoy", "en", ["Tolstoy"], ["works"]),
+    ("Songs of Innocence", "en", ["Songs of Innocence"], []),
     # "where" and "when" with a copula: a name is the subject whole, a participle in small letters is asked
     ("Where is Machu Picchu?", "en", ["Machu Picchu"], []),  # had been "Machu", asked of its "Picchu"
     ("Where is the Amazon rainforest?", "en", ["Amazon rainforest"], []),

@@ -168,6 +168,13 @@ _ADVICE_FR_ES = re.compile(
 _HAPPENED_FR_ES = re.compile(
     r"^(?:que\s+s['’]est-il\s+passé|qu['’]est-il\s+arrivé|qu[ée]\s+pas[óo]|qu[ée]\s+ocurri[óo]|qu[ée]\s+sucedi[óo])\s+"
     r"(?:à\s+la\s+|à\s+l['’]|au\s+|aux\s+|à\s+|en\s+|dans\s+|con\s+|a\s+)?(?P<subject>.+)$", re.IGNORECASE)
+#: A maker's works asked for: "Famous paintings by Van Gogh", "the major works of Tolstoy" (English): the maker, a
+#: name in capitals, is the subject and the works its aspect.
+_WORKS = (r"paintings|works|books|novels|songs|albums|films|movies|plays|poems|inventions|discoveries|speeches|"
+          r"sculptures|symphonies|operas|theories|writings|compositions")
+_WORKS_BY = re.compile(  # "of" only after a word saying which works: "Songs of Innocence" is a title
+    rf"^(?i:(?:the\s+)?(?:(?:(?:most\s+)?famous|best|greatest|major|main|notable|key|best-known|important)\s+"
+    rf"(?P<aspect>{_WORKS})\s+(?:by|of)|(?P<works>{_WORKS})\s+by)\s+)(?P<subject>[A-Z].*)$")
 #: A ranking asked for: "Top 5 largest deserts in the world", "The 10 tallest buildings", "the most spoken languages"
 #: (English): the things ranked are the subject, the superlative its aspect, written in small letters ("The Most
 #: Dangerous Game" is a title).
@@ -756,6 +763,10 @@ def read_request(text: str, lang: str = "en") -> Request:
         if possessed:  # "Marie Curie's life and work"
             body = _tidy(possessed.group("subject"))
             aspects += [_tidy(a) for a in re.split(_AND, possessed.group("aspects")) if _tidy(a)]
+        made_by = _WORKS_BY.match(body)
+        if made_by:  # "Famous paintings by Van Gogh": Van Gogh, and his paintings (had found no sources)
+            body = _tidy(made_by.group("subject"))
+            aspects.append((made_by.group("aspect") or made_by.group("works")).lower())
     wrote = body  # what was asked for, the instruction gone: the report's title when more than its subject
     measure = _HOW_MEASURE.match(body) if lang == "en" else None
     if measure:  # "How smart are octopuses?" asks the octopus's intelligence; "How fast do cheetahs run?" their speed
