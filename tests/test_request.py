@@ -1242,6 +1242,11 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     ("Famous paintings by Van Gogh", "en", ["Van Gogh"], ["paintings"]),
     ("the major works of Tolstoy", "en", ["Tolstoy"], ["works"]),
     ("Songs of Innocence", "en", ["Songs of Innocence"], []),
+    # yes-no and which-of-two questions, and a ranking asked
+    ("Is Pluto a planet?", "en", ["Pluto"], ["planet"]),  # had been "Pluto a"
+    ("Is nuclear power safe?", "en", ["nuclear power"], ["safe"]),
+    ("Which is bigger, the Sun or Jupiter?", "en", ["Sun", "Jupiter"], ["bigger"]),  # had been the subject "bigger"
+    ("What is the tallest mountain in the world?", "en", ["mountain"], ["tallest"]),
     # "where" and "when" with a copula: a name is the subject whole, a participle in small letters is asked
     ("Where is Machu Picchu?", "en", ["Machu Picchu"], []),  # had been "Machu", asked of its "Picchu"
     ("Where is the Amazon rainforest?", "en", ["Amazon rainforest"], []),

@@ -1631,3 +1631,15 @@ def test_a_long_subject_no_passage_holds_takes_its_most_specific_parts_article_b
                                            "geopolitical risks", "en"), search, "en")
     _, core, _ = gather_themes(request, search, 3, "en")
     assert [p.title for p in core] == ["Semiconductor"], [p.title for p in core]
+
+
+def test_a_questions_common_word_is_no_qualifier_of_its_verb():
+    """ "Can animals predict earthquakes?" had been read as a report on "predict": "animals" is a common word,
+    and what a common qualifier qualifies is a phrase passages write, never one word, and a question's shorter
+    readings are tried before it (`_unqualified`)."""
+    docs = [*_corpus(), *[{"title": f"Herd {i}", "text": f"Animals graze in herd {i}."} for i in range(60)],
+            {"title": "Animal", "text": "Animals are multicellular organisms."},
+            {"title": "Forecast", "text": "Forecasters predict the weather; models predict storms."},
+            {"title": "Oracle", "text": "Oracles were said to predict the future."}]
+    request = resolve_subject(read_request("Can animals predict earthquakes?", "en"), SpaceSearch(docs), "en")
+    assert "predict" not in request.subjects, request

@@ -1135,12 +1135,13 @@ def _unqualified(request: Request, search: SearchBackend, lang: str) -> Request:
     """
     space = topic_space(search)
     read: dict[str, str] = {}
-    for subject in request.subjects:
+    for subject in request.subjects if not request.alternatives else []:  # a question's readings are tried after
         if space is None or not compound(subject, lang) or passages_writing(subject, search) \
                 or _article_on(subject, search, lang) is not None:
             continue
         read[subject] = next((rest for rest in _qualified(subject, lang, space)
-                              if passages_writing(rest, search) >= MIN_SUBJECT_SENTENCES
+                              if " " in rest.strip()  # a phrase: "Can animals predict earthquakes?" is no "predict"
+                              and passages_writing(rest, search) >= MIN_SUBJECT_SENTENCES
                               and _article_on(rest, search, lang) is None), subject)
     if all(read.get(s, s) == s for s in request.subjects):
         return request

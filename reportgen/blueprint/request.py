@@ -276,6 +276,9 @@ _QUESTION_FORMS = [
                r"invented|discovered|founded|built|created|designed|developed|wrote|painted|composed|ruled|"
                r"started|ended|won|killed)\s+"
                r"(?:an?\s+|the\s+)?(?P<subject>.+)$", re.IGNORECASE),
+    # "Is Pluto a planet?": what it is asked to be follows an article (it had been "Pluto a")
+    re.compile(r"^(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(?P<subject>.+?)\s+(?:an?|the)\s+(?P<aspect>.+)$",
+               re.IGNORECASE),
     re.compile(r"^(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(?P<subject>.+?)\s+(?P<aspect>\w+)$", re.IGNORECASE),
     # "What rights do citizens have?", "Which languages do Brazilians speak?": the thing asked of the subject
     re.compile(r"^(?:what|which)\s+(?P<aspect>[^\W\d_]+)\s+(?:do|does|did|can|could|will|would|should)\s+"
@@ -459,6 +462,9 @@ _HEADED_QUESTION = re.compile(
     re.IGNORECASE,
 )
 #: A comparison, then "which …" with no mark between: "coffee vs energy drinks which is better for studying".
+#: "Which is bigger, the Sun or Jupiter?": the two compared, the adjective asked (it had been the subject "bigger").
+_WHICH_OF_TWO = re.compile(r"^(?:which|who)\s+(?:is|are|was|were)\s+(?P<aspect>[^\W\d_]+(?:\s+[^\W\d_]+)?)\s*,\s*"
+                           r"(?P<a>.+?)\s+or\s+(?P<b>.+)$", re.IGNORECASE)
 _COMPARED_WHICH = re.compile(r"^(?P<head>.+?\s(?:vs\.?|versus|or|ou|o)\s.+?)\s+"
                              r"(?P<tail>(?:which|who|lequel|laquelle|cu[áa]l(?:es)?)\b.*)$", re.IGNORECASE)
 #: A year closing a phrase: "the fall of the berlin wall 1989", "… in 1989" (an aspect; a short name keeps
@@ -783,6 +789,10 @@ def read_request(text: str, lang: str = "en") -> Request:
     elif _QUESTION.match(body) and re.match(r"^how\s+(?!(?:do|does|did|is|are|was|were|can|could|will|would|"
                                             r"has|have|had|to)\b)\w+", body, re.IGNORECASE):
         body = re.sub(r"^how\s+", "how do ", body, flags=re.IGNORECASE)  # "explain how vaccines work"
+    of_two = _WHICH_OF_TWO.match(body) if lang == "en" else None
+    if of_two:  # "Which is bigger, the Sun or Jupiter?": "the Sun vs Jupiter", asked how big
+        body = f"{of_two.group('a')} vs {_tidy(of_two.group('b'))}"
+        aspects.append(of_two.group("aspect"))
     role_asked = _ROLE_QUESTION.match(body) if lang == "en" else None
     if role_asked:  # "What role did women play in World War II?": the role of women in it (had been "women play")
         body = f"the role of {role_asked.group('played')} in {role_asked.group('whole')}"
@@ -845,6 +855,11 @@ def read_request(text: str, lang: str = "en") -> Request:
                     words = strip_article(subject).split()  # the verb may follow the subject
                     alternatives = [" ".join(words[:n]) for n in range(len(words) - 1, 0, -1)]
                 break
+    ranked_asked = _RANKED.match(strip_article(subject)) if lang == "en" and question else None
+    if ranked_asked:  # "What is the tallest mountain in the world?": mountains, the tallest asked
+        subject = ranked_asked.group("subject")
+        aspects.insert(0, ranked_asked.group("aspect").lower())
+        alternatives = []
     aspects = [a for a in aspects if is_aspect(a)]
     compared = _COMPARE.match(strip_article(subject))
     if compared:
