@@ -999,7 +999,8 @@ def _qualified(subject: str, lang: str, space: TopicSpace | None) -> Iterator[st
 def _of_its_subject(request: Request, search: SearchBackend, lang: str) -> Request:
     """A subject "<aspect> of <thing>" no article is titled by and fewer than :data:`MIN_SUBJECT_SENTENCES`
     passages write, its aspect in small letters as typed, read as the thing with that aspect, when an article is
-    titled by the thing (:func:`_titled_reading`: "a butterfly" is *Butterfly*).
+    titled by the thing (:func:`_titled_as`: "a butterfly" is *Butterfly*) and the corpora do not hold the whole
+    as asked (:func:`_held_as_asked`), by :func:`_with_aspect`.
 
     "Report on the economy of Japan" and "The life cycle of a butterfly" had found no sources. A name the corpus
     writes stays whole ("the fall of Constantinople", "the kings of France"), and so does one typed with its
@@ -1025,9 +1026,9 @@ def _of_its_subject(request: Request, search: SearchBackend, lang: str) -> Reque
 
 def _with_aspect(request: Request, aspect: str, thing: str, search: SearchBackend, lang: str) -> Request:
     """The request on ``thing`` with ``aspect`` first among its aspects, when its one subject has no article
-    titled by it and fewer than :data:`MIN_SUBJECT_SENTENCES` passages write it, and an article is titled by the
-    thing (:func:`_titled_reading`); else ``request`` itself. Titled as asked. (:func:`_of_its_subject`,
-    :func:`_done_to`.)"""
+    titled by it, fewer than :data:`MIN_SUBJECT_SENTENCES` passages write it and the corpora do not hold it as asked
+    (:func:`_held_as_asked`), and an article is titled by the thing (:func:`_titled_as`); else ``request`` itself.
+    Titled as asked. (:func:`_of_its_subject`, :func:`_done_to`.)"""
     whole = request.subjects[0]
     if not thing or _article_on(whole, search, lang) is not None \
             or passages_writing(whole, search) >= MIN_SUBJECT_SENTENCES or _held_as_asked(whole, search, lang):
@@ -1089,8 +1090,7 @@ def _aspect_last(request: Request, search: SearchBackend, lang: str) -> Request:
     own = _titled_as(" ".join(words[:-1]), search, lang)
     # the thing is a name its article writes with its capital: "King penguin" is a kind of penguin, not the
     # penguin of a king, and "eating chocolate" no chocolate of *Eating*
-    if own is None or not never_small(words[0], " ".join(p.text for p in search.search(own.title, k=20)
-                                                         if p.source_id == own.source_id)):
+    if own is None or not never_small(words[0], _article_text(own, search)):
         return request
     return replace(request, subjects=[bare_title(own.title)], aspects=list(dict.fromkeys([aspect, *request.aspects])),
                    alternatives=[], title=request.title or subject)
@@ -1105,6 +1105,12 @@ def _held_as_asked(subject: str, search: SearchBackend, lang: str) -> bool:
     holding, _ = _relevant(search.search(subject, k=PLAN_SEARCH_K), subject, lang)
     core = _core(holding, subject, lang, topic_space(search))
     return bool(core) and not _in_passing(core, subject, lang)
+
+
+def _article_text(own: Passage, search: SearchBackend) -> str:
+    """The whole text of the article ``own`` is a passage of: its passages among the first 20 a search for its
+    title finds, joined."""
+    return " ".join(p.text for p in search.search(own.title, k=20) if p.source_id == own.source_id)
 
 
 def _titled_as(thing: str, search: SearchBackend, lang: str) -> Passage | None:
@@ -2572,7 +2578,7 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     for at, reading in enumerate(request.alternatives):
         titled = _titled_reading(reading, search, lang)
         if titled is None and _written_whole(reading, request.alternatives[at + 1:], search, lang):
-            titled = reading  # "What do honey bees eat?": the honey bees the corpus writes, not *Honey*
+            titled = reading  # a phrase the corpus writes, which no shorter reading's article stands for
         # "how to grow potatos at home": the shorter reading may be misspelled too (_misspelled)
         spelled = _spelled_title(reading, search, lang, space) if titled is None else None
         if titled is not None or spelled is not None:
@@ -2609,8 +2615,7 @@ def _written_whole(reading: str, shorter: list[str], search: SearchBackend, lang
     for short in shorter:
         titled = _titled_reading(short, search, lang)
         own = _article_on(titled, search, lang) if titled is not None else None
-        if own is not None and any(writes_phrase(p.text, reading) for p in search.search(own.title, k=20)
-                                   if p.source_id == own.source_id):
+        if own is not None and writes_phrase(_article_text(own, search), reading):
             return False
     return True
 

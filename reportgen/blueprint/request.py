@@ -69,7 +69,8 @@ _AUDIENCE = (r"(?:for|pour|para)\s+(?:a\s+|an\s+|the\s+|le\s+|les\s+|la\s+|el\s+
              r"mi\s+|mis\s+|nuestro\s+|mon\s+|ma\s+|mes\s+|notre\s+)?"
              r"(?:[\w-]+\s+){0,2}(?:(?:audience|reader|policy\s*maker|decision[- ]maker|student|colleague|client|"
              r"customer|beginner|executive|kid|manager|investor|engineer|teacher|expert|layman|non-?specialist|"
-             r"team|class|board|company|school\s+project|project|homework|assignment|presentation)s?|school|boss|bosses|children|child|laymen|lay\s+people|public|"
+             r"team|class|board|company|school\s+project|project|homework|assignment|presentation)s?|school|boss|"
+             r"bosses|children|child|laymen|lay\s+people|public|"
              r"equipo|jefe|clase|colegas|empresa|équipe|patron|classe|collègues|entreprise|grand\s+public|"
              r"público|lectores|décideurs|élèves|étudiants|estudiantes)(?:\s+(?:meeting|review|call|réunion|"
              r"reunión))?")
@@ -461,10 +462,10 @@ _HEADED_QUESTION = re.compile(
     r"comment|est-ce|cu[áa]l(?:es)?|qu[ée]|por\s*qu[ée]|c[óo]mo|es|son)\b.*)$",
     re.IGNORECASE,
 )
-#: A comparison, then "which …" with no mark between: "coffee vs energy drinks which is better for studying".
 #: "Which is bigger, the Sun or Jupiter?": the two compared, the adjective asked (it had been the subject "bigger").
 _WHICH_OF_TWO = re.compile(r"^(?:which|who)\s+(?:is|are|was|were)\s+(?P<aspect>[^\W\d_]+(?:\s+[^\W\d_]+)?)\s*,\s*"
                            r"(?P<a>.+?)\s+or\s+(?P<b>.+)$", re.IGNORECASE)
+#: A comparison, then "which …" with no mark between: "coffee vs energy drinks which is better for studying".
 _COMPARED_WHICH = re.compile(r"^(?P<head>.+?\s(?:vs\.?|versus|or|ou|o)\s.+?)\s+"
                              r"(?P<tail>(?:which|who|lequel|laquelle|cu[áa]l(?:es)?)\b.*)$", re.IGNORECASE)
 #: A year closing a phrase: "the fall of the berlin wall 1989", "… in 1989" (an aspect; a short name keeps
