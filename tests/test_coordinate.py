@@ -422,6 +422,17 @@ def test_a_cause_said_without_the_word_and_a_british_spelling_write_the_aspect()
     assert "No sentence" not in colour.mode_note
 
 
+def test_a_question_asking_where_is_answered_by_a_sentence_placing_its_subject():
+    """A reader found "Where do tigers live?" noted as unanswered while it quoted "The tiger is native to Asia":
+    a marker of place in a sentence on the subject answers where, without the question's verb."""
+    placed = _report_on("Where do tigers live?", ["The tiger is a large cat native to Asia."])
+    assert "No sentence" not in placed.mode_note
+    unplaced = _report_on("Where do tigers live?", ["The tiger is a large cat with stripes."])
+    assert "No sentence quoted here answers 'Where do tigers live?'" in unplaced.mode_note
+    elsewhere = _report_on("Where do tigers live?", ["The tiger is a large cat.", "Lions are found in Africa."])
+    assert "No sentence quoted here answers" in elsewhere.mode_note
+
+
 def test_a_comparison_no_quoted_sentence_makes_is_said_at_the_top():
     """Both comparisons of a reader's twelve requests compared nothing, unsaid: a sentence writing both subjects,
     not only as items of one list, sets them side by side; without one, the note says each is given alone."""

@@ -1199,6 +1199,20 @@ _EFFECT_MARKERS = {
     "es": re.compile(r"\b(?:condujo|llevó|provocó|desencadenó|causó|originó|dio\s+lugar)\s+(?:a\s+)?"
                      r"(?:la\s+|el\s+|los\s+|las\s+)?", re.IGNORECASE),
 }
+#: Markers of where a thing is or lives, which answer a question asking where ("Where do tigers live?": "The tiger
+#: is native to Asia" answers it; a reader found the note saying no sentence did), by :func:`unanswered_note`.
+_PLACE_MARKERS = {
+    "en": re.compile(r"\b(?:native\s+to|endemic\s+to|found\s+(?:in|on|throughout|across)|li(?:ve|ves|ving)\s+(?:in|on)|"
+                     r"inhabit(?:s|ed|ing)?|located\s+(?:in|on|at|near)|situated\s+(?:in|on|at|near)|"
+                     r"range\s+(?:from|across|over|extends)|distributed\s+(?:in|across|throughout)|"
+                     r"occurs?\s+(?:in|on|throughout))\b", re.IGNORECASE),
+    "fr": re.compile(r"\b(?:originaire\s+d|endémique|vi(?:t|vent)\s+(?:en|dans|sur)|"
+                     r"situé(?:e|s|es)?\s+(?:en|à|dans|au)|présente?s?\s+(?:en|dans|sur))", re.IGNORECASE),
+    "es": re.compile(r"\b(?:nativ[oa]s?\s+de|endémic[oa]s?|viven?\s+en|ubicad[oa]s?\s+en|situad[oa]s?\s+en|"
+                     r"habita(?:n)?\s+en)", re.IGNORECASE),
+}
+#: A question asking where ("Where do tigers live?", "¿Dónde viven los tigres?", "Où vivent les tigres ?").
+_ASKS_WHERE = re.compile(r"^\W*(?:where|dónde|donde|où|ou)\b", re.IGNORECASE)
 #: Words after an effect marker that may hold the subject ("led to *the outbreak of* World War I").
 EFFECT_WORDS = 6
 
@@ -2340,7 +2354,8 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
     A history asked for is told by its sections' time order (:func:`tells_history`), not by the word, and is
     not named. A question's aspects are parts of one question: it is said to be unanswered when none is
     written, and nothing is said when one is ("How does the human eye see color?" is answered by sentences on
-    colour and the eye that never write "see").
+    colour and the eye that never write "see"). A question asking where is answered by a sentence writing the
+    subject with a marker of place (:data:`_PLACE_MARKERS`: "native to", "found in", "located in").
 
     A request to compare two subjects ("Compare cotton and wool", "Rome vs Carthage":
     :attr:`~reportgen.blueprint.request.Request.compared`) is answered by a sentence writing both
@@ -2364,11 +2379,14 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
     written = [{american(w, lang) for w in terms(t, lang)} for t in texts]  # "colour" writes "color"
 
     markers = [m[lang] for m in (_CAUSE_MARKERS, _EFFECT_MARKERS) if lang in m]
+    placed = _PLACE_MARKERS.get(lang) if asked.question and _ASKS_WHERE.match(blueprint.topic) else None
 
     def writes(aspect: str) -> bool:
         if is_cause(aspect):  # "triggered … the worldwide Great Depression" says what caused it, without "cause";
             # "Migraine is a neurological disorder that causes moderate-to-severe headaches" says what it causes
             return any(m.search(t) and names_subject(t, subject) for m in markers for t in texts)
+        if placed is not None and any(placed.search(t) and names_subject(t, subject) for t in texts):
+            return True  # "Where do tigers live?": "The tiger is native to Asia" says where, without "live"
         need = {american(w, lang) for w in terms(aspect, lang)}
         for text, words in zip(texts, written, strict=True):
             if 2 * sum(any(_derived(w, t, lang) for w in words) for t in need) <= len(need):
