@@ -431,6 +431,9 @@ def test_a_question_asking_where_is_answered_by_a_sentence_placing_its_subject()
     assert "No sentence quoted here answers 'Where do tigers live?'" in unplaced.mode_note
     elsewhere = _report_on("Where do tigers live?", ["The tiger is a large cat.", "Lions are found in Africa."])
     assert "No sentence quoted here answers" in elsewhere.mode_note
+    # a superlative written for another answers it: "the biggest ocean" is "the largest"
+    largest = _report_on("What is the biggest ocean?", ["The Pacific Ocean is the largest and deepest ocean."])
+    assert "No sentence" not in largest.mode_note
 
 
 def test_a_comparison_no_quoted_sentence_makes_is_said_at_the_top():

@@ -1247,6 +1247,7 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     ("Is nuclear power safe?", "en", ["nuclear power"], ["safe"]),
     ("Which is bigger, the Sun or Jupiter?", "en", ["Sun", "Jupiter"], ["bigger"]),  # had been the subject "bigger"
     ("What is the tallest mountain in the world?", "en", ["mountain"], ["tallest"]),
+    ("top 10 largest countries by area", "en", ["countries"], ["largest", "area"]),  # the measure ranked by
     # "where" and "when" with a copula: a name is the subject whole, a participle in small letters is asked
     ("Where is Machu Picchu?", "en", ["Machu Picchu"], []),  # had been "Machu", asked of its "Picchu"
     ("Where is the Amazon rainforest?", "en", ["Amazon rainforest"], []),
@@ -1435,3 +1436,12 @@ def test_a_subject_closing_on_what_the_user_owns_is_tried_without_it():
 ])
 def test_titles_and_corrections(text, subjects):
     assert read_request(text, "en").subjects == subjects
+
+
+@pytest.mark.parametrize("text, title", [
+    # a blind reader found "Poems by Emily Dickinson" titled "Emily Dickinson", the poems silently dropped
+    ("poems by Emily Dickinson", "Poems by Emily Dickinson"),
+    ("top 10 largest countries by area", "Top 10 largest countries by area"),
+])
+def test_a_works_or_ranking_request_is_titled_as_asked(text, title):
+    assert read_request(text).title == title

@@ -1211,6 +1211,20 @@ _PLACE_MARKERS = {
     "es": re.compile(r"\b(?:nativ[oa]s?\s+de|endémic[oa]s?|viven?\s+en|ubicad[oa]s?\s+en|situad[oa]s?\s+en|"
                      r"habita(?:n)?\s+en)", re.IGNORECASE),
 }
+#: Superlatives written for one another: "What is the biggest ocean?" is answered by "The Pacific Ocean is the
+#: largest …" (a reader found the note saying no sentence answered it), "the tallest mountain" by "Earth's highest
+#: mountain".
+_SAME_SUPERLATIVE = {"biggest": "largest", "greatest": "largest", "tallest": "highest"}
+
+
+def _alike(word: str, lang: str) -> str:
+    """A term as :func:`unanswered_note` compares it: in its American spelling
+    (:func:`~reportgen.sources.text.american`) and, for a superlative, the one it is written for
+    (:data:`_SAME_SUPERLATIVE`)."""
+    spelled = american(word, lang)
+    return _SAME_SUPERLATIVE.get(spelled, spelled) if lang == "en" else spelled
+
+
 #: A question asking where ("Where do tigers live?", "¿Dónde viven los tigres?", "Où vivent les tigres ?").
 _ASKS_WHERE = re.compile(r"^\W*(?:where|dónde|donde|où|ou)\b", re.IGNORECASE)
 #: Words after an effect marker that may hold the subject ("led to *the outbreak of* World War I").
@@ -2376,7 +2390,7 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
     intro = next((t for t in blueprint.tasks if t.kind == "introduction" and "subject" in t.inputs), None)
     subject = str(intro.inputs["subject"].value) if intro is not None else blueprint.subject or blueprint.topic
     asked = read_request(blueprint.topic, lang)  # a question's title, as typed, cleaned
-    written = [{american(w, lang) for w in terms(t, lang)} for t in texts]  # "colour" writes "color"
+    written = [{_alike(w, lang) for w in terms(t, lang)} for t in texts]  # "colour" writes "color"
 
     markers = [m[lang] for m in (_CAUSE_MARKERS, _EFFECT_MARKERS) if lang in m]
     placed = _PLACE_MARKERS.get(lang) if asked.question and _ASKS_WHERE.match(blueprint.topic) else None
@@ -2387,7 +2401,7 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
             return any(m.search(t) and names_subject(t, subject) for m in markers for t in texts)
         if placed is not None and any(placed.search(t) and names_subject(t, subject) for t in texts):
             return True  # "Where do tigers live?": "The tiger is native to Asia" says where, without "live"
-        need = {american(w, lang) for w in terms(aspect, lang)}
+        need = {_alike(w, lang) for w in terms(aspect, lang)}
         for text, words in zip(texts, written, strict=True):
             if 2 * sum(any(_derived(w, t, lang) for w in words) for t in need) <= len(need):
                 continue

@@ -184,6 +184,8 @@ _SUPERLATIVE = (r"(?:largest|biggest|smallest|longest|shortest|tallest|highest|d
 _RANKED = re.compile(
     rf"^(?i:the\s+)?(?i:(?:top\s+)?(?:\d+|ten|five|three)\s+|top\s+)?(?P<aspect>{_SUPERLATIVE})\s+"
     r"(?P<subject>[^\W\d_].*?)(?i:\s+(?:in|on|of)\s+(?:the\s+)?(?:world|earth|planet|history))?$")
+#: The measure a ranking is by: "countries by area", "rivers by length".
+_RANKED_BY = re.compile(r"\s+by\s+(?P<measure>[a-z]+(?:\s+[a-z]+)?)$")
 #: A gerund that only says how the report goes: "Understanding inflation", "Exploring the deep sea".
 _GERUND_LEAD = re.compile(r"^(?:understanding|exploring|explaining|introducing|demystifying|discovering|"
                           r"examining|investigating|unpacking|decoding)\s+(?:the\s+)?(?=\S)", re.IGNORECASE)
@@ -762,19 +764,23 @@ def read_request(text: str, lang: str = "en") -> Request:
                 aspects.append(strip_article(SETTING_LEAD.sub("", body)))
                 body = gerund(advice.group("learnt"), lang)
         body = _GERUND_LEAD.sub("", body) if len(body.split()) > 1 else body  # "Understanding inflation"
-        ranked = _RANKED.match(body)
-        if ranked:  # "Top 5 largest deserts in the world": deserts, and their size (had found no sources)
-            body = _tidy(ranked.group("subject"))
-            aspects.append(ranked.group("aspect").lower())
         possessed = _POSSESSED.match(strip_article(body))
         if possessed:  # "Marie Curie's life and work"
             body = _tidy(possessed.group("subject"))
             aspects += [_tidy(a) for a in re.split(_AND, possessed.group("aspects")) if _tidy(a)]
+    wrote = body  # what was asked for, the instruction gone: the report's title when more than its subject
+    if lang == "en":  # read after the title is taken: "Poems by Emily Dickinson" is titled as asked
+        ranked = _RANKED.match(body)
+        if ranked:  # "Top 5 largest deserts in the world": deserts, and their size (had found no sources)
+            body, measure_by = _tidy(ranked.group("subject")), _RANKED_BY.search(_tidy(ranked.group("subject")))
+            if measure_by:  # "top 10 largest countries by area": countries, their area
+                body = _tidy(body[:measure_by.start()])
+                aspects.append(measure_by.group("measure"))
+            aspects.insert(len(aspects) - bool(measure_by), ranked.group("aspect").lower())
         made_by = _WORKS_BY.match(body)
         if made_by:  # "Famous paintings by Van Gogh": Van Gogh, and his paintings (had found no sources)
             body = _tidy(made_by.group("subject"))
             aspects.append((made_by.group("aspect") or made_by.group("works")).lower())
-    wrote = body  # what was asked for, the instruction gone: the report's title when more than its subject
     measure = _HOW_MEASURE.match(body) if lang == "en" else None
     if measure:  # "How smart are octopuses?" asks the octopus's intelligence; "How fast do cheetahs run?" their speed
         words = measure.group("measure").split()
