@@ -1244,6 +1244,11 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     ("Songs of Innocence", "en", ["Songs of Innocence"], []),
     # yes-no and which-of-two questions, and a ranking asked
     ("Is Pluto a planet?", "en", ["Pluto"], ["planet"]),  # had been "Pluto a"
+    # a yes-no question typed without its mark (a reader's "is chocolate good for you", read "is chocolate good")
+    ("is chocolate good for you", "en", ["chocolate"], ["good", "health"]),
+    ("is the earth flat", "en", ["earth"], ["flat"]),
+    ("Are You Experienced", "en", ["Are You Experienced"], []),  # a title in capitals
+    ("Is This It", "en", ["Is This It"], []),
     ("Is nuclear power safe?", "en", ["nuclear power"], ["safe"]),
     ("Which is bigger, the Sun or Jupiter?", "en", ["Sun", "Jupiter"], ["bigger"]),  # had been the subject "bigger"
     ("What is the tallest mountain in the world?", "en", ["mountain"], ["tallest"]),

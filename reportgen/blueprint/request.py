@@ -186,6 +186,18 @@ _RANKED = re.compile(
     r"(?P<subject>[^\W\d_].*?)(?i:\s+(?:in|on|of)\s+(?:the\s+)?(?:world|earth|planet|history))?$")
 #: The measure a ranking is by: "countries by area", "rivers by length".
 _RANKED_BY = re.compile(r"\s+by\s+(?P<measure>[a-z]+(?:\s+[a-z]+)?)$")
+#: A yes-no question typed without its mark: "is chocolate good for you" (had been the subject "is chocolate good").
+_UNMARKED_QUESTION = re.compile(r"^(?:is|are|was|were|do|does|did|can|could|should)\s+(?!(?:and|or|&)\s)"
+                                r"\S+(?:\s+\S+)+$", re.IGNORECASE)
+
+
+def _unmarked_question(body: str, lang: str) -> bool:
+    """Whether an English request without a question mark is a yes-no question (:data:`_UNMARKED_QUESTION`): a word
+    after its auxiliary is in small letters, so a title in capitals stays one ("Are You Experienced", "Is This It")."""
+    return lang == "en" and bool(_UNMARKED_QUESTION.match(body)) \
+        and any(w[:1].islower() for w in body.split()[1:] if w.casefold() not in _TAIL_FUNCTION)
+
+
 #: A gerund that only says how the report goes: "Understanding inflation", "Exploring the deep sea".
 _GERUND_LEAD = re.compile(r"^(?:understanding|exploring|explaining|introducing|demystifying|discovering|"
                           r"examining|investigating|unpacking|decoding)\s+(?:the\s+)?(?=\S)", re.IGNORECASE)
@@ -820,7 +832,7 @@ def read_request(text: str, lang: str = "en") -> Request:
         if either and _WHICH.match(tail):  # "Tea or coffee: which is healthier?" compares the two
             body = f"{either.group(1)} vs {either.group(2)}"
     question = text.rstrip().endswith(("?", "？")) or bool(_QUESTION.match(body)) or bool(measure) or bool(headed) \
-        or asking
+        or asking or _unmarked_question(body, lang)
     alternatives: list[str] = []
     asked_of = ""  # "symptoms of diabetes": the whole a question asked of its subject (_WHAT_OF)
     subject = _tidy(body)
