@@ -1187,7 +1187,7 @@ _CAUSE_MARKERS = {
                      r"producid[oa]s?\s+por|result(?:ado|a|an)\s+de)\s+", re.IGNORECASE),
 }
 #: Where the cause a marker introduces ends: a clause break.
-_CAUSE_END = re.compile(r"[,;:()\[\]]|\s(?:whereas|while|but|which|mais|tandis|pero|mientras)\s", re.IGNORECASE)
+_CAUSE_END = re.compile(r"[,;:()\[\]]|\s(?:whereas|while|but|which|that|mais|tandis|pero|mientras)\s", re.IGNORECASE)
 #: Words after which a sentence names what its subject caused ("The incident was one of the key events that
 #: *led to* World War I"), by language: the text is on a cause of what follows.
 _EFFECT_MARKERS = {
