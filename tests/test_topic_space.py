@@ -1505,6 +1505,11 @@ def test_a_history_is_not_led_by_the_history_of_another_thing_nor_by_texts_writi
     assert sorted(themes) == ["Georges Danton", "Jean-Paul Marat"], themes
 
 
+def _resolved(search: SpaceSearch, *texts: str) -> dict[str, Any]:
+    """Each English request as the planner resolves it over ``search``."""
+    return {text: resolve_subject(read_request(text, "en"), search, "en") for text in texts}
+
+
 def test_a_questions_subject_the_corpus_writes_whole_is_no_subject_and_its_verb():
     """ "How does the stock market work?" had been read as *Stock* asked of its market, and the report drew
     *High-speed rail* (its rolling stock): two passages write "stock market" and *Stock* does not, so the whole
@@ -1522,9 +1527,9 @@ def test_a_questions_subject_the_corpus_writes_whole_is_no_subject_and_its_verb(
                                                     "of Ukraine."},
             {"title": "Immune system", "text": "The immune system protects the body; its cells fight viruses."}]
     search = SpaceSearch(docs)
-    read = {text: resolve_subject(read_request(text, "en"), search, "en").subjects
-            for text in ("How does the stock market work?", "How do nuclear power plants work?",
-                         "How does the immune system fight viruses?")}
+    read = {text: r.subjects for text, r in _resolved(search, "How does the stock market work?",
+                                                     "How do nuclear power plants work?",
+                                                     "How does the immune system fight viruses?").items()}
     assert read == {"How does the stock market work?": ["stock market"],
                     "How do nuclear power plants work?": ["nuclear power"],
                     "How does the immune system fight viruses?": ["immune system"]}, read
@@ -1584,10 +1589,8 @@ def test_an_aspect_of_a_thing_no_article_is_titled_by_is_the_thing_with_that_asp
             {"title": "Rabindranath Tagore", "text": "Tagore reshaped the culture and music of India; in India his "
                                                      "songs are culture."}]
     search = SpaceSearch(docs)
-    read = {text: (r.subjects, r.aspects, r.title) for text in ("The life cycle of a butterfly",
-                                                                "The kings of France", "Bank of America",
-                                                                "the culture of India")
-            for r in [resolve_subject(read_request(text, "en"), search, "en")]}
+    asked = ("The life cycle of a butterfly", "The kings of France", "Bank of America", "the culture of India")
+    read = {text: (r.subjects, r.aspects, r.title) for text, r in _resolved(search, *asked).items()}
     # held as asked, by texts dense in both words: read as *India*, a reader found its report on India's neighbours
     assert read["the culture of India"][0] == ["culture of India"], read
     assert read["The life cycle of a butterfly"] == (["Butterfly"], ["life cycle"], "life cycle of a butterfly")
@@ -1611,8 +1614,7 @@ def test_a_thing_and_its_aspect_no_passage_writes_is_the_thing_with_that_aspect(
              {"title": "Chess", "text": "Chess is a board game for two players."}]
     search = SpaceSearch(docs)
     texts = ("Antarctica climate", "Mars exploration", "electric vehicle", "King penguin", "Benefits of playing chess")
-    read = {text: (r.subjects, r.aspects) for text in texts
-            for r in [resolve_subject(read_request(text, "en"), search, "en")]}
+    read = {text: (r.subjects, r.aspects) for text, r in _resolved(search, *texts).items()}
     assert read == {"Antarctica climate": (["Antarctica"], ["climate"]),
                     "Mars exploration": (["Mars exploration"], []),
                     "electric vehicle": (["electric vehicle"], []),
