@@ -132,6 +132,12 @@ def test_the_conclusion_takes_the_sentences_naming_the_subject_first(tmp_path):
     assert conclusion(facts[:1]) == [facts[0], near.text]  # one names Mars: Triton makes up the floor
     assert len(conclusion(facts[:1])) == CONCLUSION_FLOOR
     assert conclusion([]) == []  # none names Mars: Triton alone is no conclusion
+    # a sentence writing the word, not of the subject, makes up no floor: "… horse-flies, crane flies …" had closed
+    # a report on cranes (here Mars only as one item of a list)
+    probe = _passage("Probe", "Probes have flown past Venus, Mars, Jupiter, Saturn and Neptune with cameras.")
+    ranked = rank_sentences([_passage("Mars", facts[0])], focus="Mars", topic="Mars", lang="en", keywords=["mars"])
+    ranked += rank_sentences([probe], focus="Probe", topic="Probe", lang="en", keywords=["probe"])
+    assert [s["text"] for s in _summary(ranked, [section], set(), ctx)[0]] == [facts[0]]
 
 
 def test_the_conclusion_searches_again_only_where_it_can_keep_to_the_sense(tmp_path):

@@ -680,6 +680,8 @@ def _summary(
             if not naming and (origin != "overview" or scorer.space is not None
                                and about.score(sentence["text"]) < OTHER_SENTENCE_THRESHOLD):
                 continue  # "Gin is a distilled alcoholic drink", a spare of a section on drinks, is not about tea
+            if not naming and names_subject(sentence["text"], subject_text):
+                continue  # it writes the word, yet not of the subject: "… horse-flies, crane flies …" under cranes
             chosen.append(sentence)
             used_sections.add(origin)
             exclude = exclude | {sentence["text"]}
