@@ -744,6 +744,10 @@ def _items(clause: str) -> list[str]:
     return [p for p in pieces if p.strip(" .")]
 
 
+#: "Of" in the encyclopedia's languages: after the subject heading a list's first item, it says what the list is of.
+_OF = frozenset({"of", "de", "du", "des", "del"})
+
+
 def listed(sentence: str, subject: str, lang: str = "en") -> bool:
     """Whether a sentence writes the subject only as one short item of an enumeration of at least
     :data:`LIST_ITEMS` ("This habitat hosts populations of the Indian rhinoceros, Asian elephant, wild water
@@ -779,8 +783,7 @@ def listed(sentence: str, subject: str, lang: str = "en") -> bool:
         first = next((n for n, i in enumerate(items) if writes_phrase(i, subject)), len(items))
         if len(items) < LIST_ITEMS or any(i.split()[0].casefold() in _PRONOUNS for i in items[first + 1:]):
             return False  # "…, common table salt, it is commonly used …": an apposition
-        if first == 0 and [w.casefold() for w in _after(items[0], subject)[:1]] in (["of"], ["de"], ["du"],
-                                                                                    ["des"], ["del"]):
+        if first == 0 and next(iter(_after(items[0], subject)), "").casefold() in _OF:
             return False  # "The economies of China, Japan, South Korea, and Taiwan are …": what the list is of
         holding = [_LEAD_IN.sub("", i) for i in items if writes_phrase(i, subject)]
         if not holding or any(not writes_phrase(i, subject) or len(terms(i, lang)) > LIST_ITEM_WORDS
