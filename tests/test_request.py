@@ -493,6 +493,9 @@ def test_a_verb_that_only_asks_how_is_no_aspect_of_the_subject_found():
     # framing words in the singular go as the plural did
     ("The effect of caffeine", "en", ["caffeine"], []),
     ("The impact of the printing press", "en", ["printing press"], []),
+    # had been the subject "importance of a healthy", with the aspect "diet"
+    ("the importance of a healthy diet", "en", ["healthy diet"], []),
+    ("The significance of the Magna Carta", "en", ["Magna Carta"], []),
     # a framing word a qualifier narrows is an aspect: "health effects of coffee" had been one subject no
     # passage writes ("found no sources")
     ("What are the health effects of coffee?", "en", ["coffee"], ["health effects"]),
@@ -1013,6 +1016,10 @@ def test_an_aspect_is_what_the_subject_bears_on_not_the_bearing(text, aspects):
     ("Roman Empire history", ["Roman Empire"], ["history"]),
     ("Art history", ["Art history"], []),  # two words: the subject itself
     ("Root causes", ["Root causes"], []),
+    # had been two subjects, "Electric cars pros" and "cons"
+    ("Electric cars pros and cons", ["Electric cars"], ["pros", "cons"]),
+    ("solar panels advantages and disadvantages", ["solar panels"], ["advantages", "disadvantages"]),
+    ("Social media drawbacks", ["Social media"], ["drawbacks"]),
 ])
 def test_a_subject_closing_on_an_aspect_noun_keeps_it_as_an_aspect(text, subjects, aspects):
     request = read_request(text, "en")
@@ -1089,6 +1096,8 @@ def test_a_subject_closing_on_a_setting_stays_whole_when_an_article_is_titled_so
     ("ELI5 quantum computing", ["quantum computing"], [], False),
     ("Top 10 facts about sharks", ["sharks"], [], False),
     ("black holes explained", ["black holes"], [], False),
+    ("photosynthesis explained simply", ["photosynthesis"], [], False),  # had been "photosynthesis explained"
+    ("black holes explained simply pls", ["black holes"], [], False),
     ("Machine learning basics", ["Machine learning"], [], False),
     ("i want to know about sharks pls", ["sharks"], [], False),
     ("Explain the theory of relativity like I'm five", ["theory of relativity"], [], False),

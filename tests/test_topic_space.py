@@ -412,6 +412,25 @@ def test_an_unwritten_subject_qualified_by_a_common_word_is_the_article_of_what_
     assert [p.title for p in gather_themes(read_request("Global index", "en"), search, 6, "en")[1]] == ["Index"]
 
 
+def test_an_adjective_of_how_good_or_how_often_qualifies_however_rare():
+    """ "Benefits of regular exercise" and "healthy diet" had found no sources beside *Exercise* and *Diet
+    (nutrition)*: "regular" and "healthy" are rare in the encyclopedia, yet name no kind of either (a title's
+    lowercase qualifier, "(nutrition)", is no word of it). "Quarterly index" still gets the closest subjects."""
+    docs = [*_corpus(),
+            {"title": "Exercise", "text": "Exercise is physical activity that maintains fitness and health."},
+            {"title": "Diet (nutrition)", "text": "In nutrition, diet is the sum of food a person eats."},
+            {"title": "Regular polygon", "text": "A regular polygon has equal sides."},
+            {"title": "Index", "text": "An index lists things in order."},
+            {"title": "Quarterly report", "text": "A quarterly report comes every three months."}]
+    search = SpaceSearch(docs)
+    assert search.space().rarity("regular") >= planner.COMMON_RARITY
+    for text, title in (("Benefits of regular exercise", "Exercise"), ("healthy diet", "Diet (nutrition)")):
+        _, core, _ = gather_themes(resolve_subject(read_request(text, "en"), search, "en"), search, 6, "en")
+        assert [p.title for p in core] == [title], text
+    with pytest.raises(NoSourcesError):
+        planner.plan_extractive("r", RunOptions(topic="Quarterly index"), search)
+
+
 def _passing(mix: int, naming: int) -> dict[str, str]:
     """A document on the early universe with ``mix`` words of prices in each sentence, ``naming`` of its nine
     sentences naming inflation."""
@@ -1652,3 +1671,79 @@ def test_a_questions_common_word_is_no_qualifier_of_its_verb():
             {"title": "Oracle", "text": "Oracles were said to predict the future."}]
     request = resolve_subject(read_request("Can animals predict earthquakes?", "en"), SpaceSearch(docs), "en")
     assert "predict" not in request.subjects, request
+
+
+#: Words of a corpus's cookery articles (:func:`test_a_subject_no_article_is_titled_by_is_read_as_its_kins_title`):
+#: every one writes the first two, apart, so the topic space puts them together.
+COOKERY = "food cuisine dish recipe cooking meal kitchen chef flavour spice sauce noodle".split()
+#: Words of its road-transport articles, where "motor vehicle" is also written as a compound.
+ROADS = "vehicle motor road truck engine traffic lorry highway wheel fuel".split()
+
+
+def _kin_corpus(seed: int = 11) -> list[dict[str, str]]:
+    """The corpus of :func:`_corpus`, with cookery and road articles."""
+    rng = random.Random(seed)
+    docs = [*_corpus()]
+    for sense, words in (("Cookery", COOKERY), ("Roads", ROADS)):
+        for i in range(60):
+            body = [words[0], *(rng.choice(words[2:]) for _ in range(20)), words[1]]
+            docs.append({"title": f"{sense} {i}", "text": " ".join(body) + "."})
+    for i in range(3):
+        docs.append({"title": f"Traffic law {i}", "text": "Every motor vehicle on a road needs a licence."})
+    return docs + [
+        {"title": "Italy", "text": "Italy is a country in southern Europe; Rome is its capital."},
+        {"title": "Italian literature", "text": "Italian literature is written in Italian: Dante and Petrarch."},
+        {"title": "Italian cuisine", "text": "Italian cuisine is the cooking of Italy: pasta, pizza, sauce, "
+                                             "recipe and flavour, the food of Rome."},
+        {"title": "Chinese cuisine", "text": "Chinese cuisine is the cooking of China: noodle, sauce and spice "
+                                             "in every dish, a food of Beijing."},
+        {"title": "Chinese Civil War", "text": "The Chinese Civil War was fought between Chinese nationalists and "
+                                               "communists."},
+        {"title": "Soy sauce", "text": "A Chinese food cooked in every kitchen: food of a meal, a dish, a "
+                                       "recipe and flavour."},
+        {"title": "Electric motor", "text": "An electric motor turns electric current into motion."},
+        {"title": "Electric current", "text": "An electric current is a flow of charge."}]
+
+
+def test_a_subject_no_article_is_titled_by_is_read_as_its_kins_title():
+    """ "Chinese food" and "Italy food" had found no sources (or made a report on Italy) while the corpus holds
+    *Chinese cuisine* and *Italian cuisine*: the same qualifier, or its people's adjective, and a word standing
+    for the thing in the topic space. "electric vehicle" is no *Electric motor*: passages write "motor vehicle",
+    and two names of one thing are not written side by side."""
+    search = SpaceSearch(_kin_corpus())
+    read = {text: (r.subjects, r.named_as, r.title) for text, r in
+            _resolved(search, "Chinese food", "Italy food", "electric vehicle", "Italian poems").items()}
+    assert read == {"Chinese food": (["Chinese cuisine"], {"Chinese food": "Chinese cuisine"}, "Chinese food"),
+                    "Italy food": (["Italian cuisine"], {"Italy food": "Italian cuisine"}, "Italy food"),
+                    "electric vehicle": (["electric vehicle"], {}, ""),
+                    "Italian poems": (["Italian poems"], {}, "")}, read
+
+
+@pytest.mark.parametrize("word, other, same", [
+    ("Italy", "Italian", True), ("Japan", "Japanese", True), ("Greece", "Greek", True), ("Mexico", "Mexican", True),
+    ("Chinese", "Chinese", True), ("Austria", "Australian", False), ("Iran", "Iraqi", False),
+    ("France", "French", False), ("Turkey", "Turkish", False),  # irregular: not told
+    ("italy", "Italian", True),  # as typed
+])
+def test_a_place_and_its_peoples_adjective(word, other, same):
+    assert planner._same_people(word, other) is same
+
+
+def test_a_candidate_naming_a_people_and_a_thing_only_by_its_people_is_no_theme():
+    """ *Chinese Civil War* had been a section of the Chinese cuisine: "Chinese" modifies a noun in it, so
+    :func:`by_modifier_alone` kept it. It never writes "cuisine" and is far from it in the topic space; *Soy
+    sauce*, which never writes "cuisine" either, is on the food. "electric" is no people: *Electric current*
+    is judged by the other rules."""
+    search = SpaceSearch(_kin_corpus())
+    space = search.space()
+
+    def alone(subject: str, text: str) -> bool:
+        request = read_request(subject, "en")
+        core = [p for p in search.search(subject, k=5) if p.title == subject]
+        core_text = " ".join(f"{p.title}. {p.text}" for p in core)
+        return planner.by_people_alone(text, request, core, core_text, "en", space)
+
+    docs = {d["title"]: f"{d['title']}. {d['text']}" for d in _kin_corpus()}
+    assert alone("Chinese cuisine", docs["Chinese Civil War"])
+    assert not alone("Chinese cuisine", docs["Soy sauce"])
+    assert not alone("Electric motor", docs["Electric current"])

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -970,16 +971,24 @@ def _qualified_article(subject: str, search: SearchBackend, lang: str, space: To
         The article's passages, or ``[]``.
     """
     for rest in _qualified(subject, lang, space):
-        own = [p for p in search.search(rest, k=10) if terms(p.title, lang) == terms(rest, lang)]
+        own = [p for p in search.search(rest, k=10) if terms(bare_title(p.title), lang) == terms(rest, lang)]
         if own:
             return own
     return []
 
 
+#: English adjectives of how good or how often, that qualify a thing without naming a kind of it, however rare in
+#: the encyclopedia ("regular" is in one document in 740, "healthy" in one in 1,900): "Benefits of regular
+#: exercise" and "healthy diet" had found no sources beside *Exercise* and *Diet (nutrition)*. Not "daily" ("daily
+#: life" is no *Life*), "simple" or "normal" ("simple harmonic motion", "normal distribution").
+_PLAIN_QUALIFIERS = frozenset("regular healthy unhealthy balanced proper good bad typical".split())
+
+
 def _qualified(subject: str, lang: str, space: TopicSpace | None) -> Iterator[str]:
     """What common words and numbers qualify in a subject of two or three words (:func:`compound`), the
     shortest qualifier first: "Type 2 diabetes" yields "2 diabetes", then "diabetes" (:func:`_qualified_article`).
-    A qualifier's words are under :data:`COMMON_RARITY` in the topic space, or numbers; what they qualify is
+    A qualifier's words are under :data:`COMMON_RARITY` in the topic space, numbers, or English adjectives of
+    how good or how often (:data:`_PLAIN_QUALIFIERS`); what they qualify is
     never a number alone ("World War 1" yields nothing). The qualifier is the first words in English, the last in
     French and Spanish. Without a topic space no word is known to be common, and nothing is yielded."""
     words = subject.split()
@@ -988,7 +997,8 @@ def _qualified(subject: str, lang: str, space: TopicSpace | None) -> Iterator[st
     for n in range(1, len(words)):  # "Type 2 diabetes": "Type", then "Type 2", qualify the diabetes
         qualifier, rest = (words[-n:], words[:-n]) if lang in ("fr", "es") else (words[:n], words[n:])
         common = terms(" ".join(qualifier), lang)
-        if not common or any(not t.isdigit() and space.rarity(t) >= COMMON_RARITY for t in common):
+        plain = lang == "en" and all(fold(w) in _PLAIN_QUALIFIERS for w in qualifier)
+        if not common or not plain and any(not t.isdigit() and space.rarity(t) >= COMMON_RARITY for t in common):
             return  # a number qualifies as a common word does ("2", which the space does not index)
         wanted = terms(" ".join(rest), lang)
         if not wanted or all(t.isdigit() for t in wanted):
@@ -1094,6 +1104,77 @@ def _aspect_last(request: Request, search: SearchBackend, lang: str) -> Request:
         return request
     return replace(request, subjects=[bare_title(own.title)], aspects=list(dict.fromkeys([aspect, *request.aspects])),
                    alternatives=[], title=request.title or subject)
+
+
+#: Least relatedness, in the corpus's topic space, of the last word of a title to the last word of a subject
+#: it stands for (:func:`_kin_titled`): "food" and "cuisine" are at 0.62 in the encyclopedia's space, "gods" and
+#: "mythology" at 0.59; "culture" and "mythology" at 0.28, "food" and "wine" at 0.41 are not the same thing.
+KIN_RELATEDNESS = 0.5
+#: Fewest letters two words of a people or place share from their start to name the same one (:func:`_same_people`).
+PEOPLE_STEM = 4
+
+
+def _same_people(word: str, other: str) -> bool:
+    """Whether two words name one place or people: the same word, or a place and its adjective sharing their
+    first letters, at least :data:`PEOPLE_STEM` and all but one of the shorter's ("Italy" and "Italian", "Japan"
+    and "Japanese", "Greece" and "Greek", "Mexico" and "Mexican"; not "Austria" and "Australian", "Iran" and
+    "Iraqi"). Irregular ones ("France" and "French", "Turkey" and "Turkish") are not told. Any case:
+    :func:`_kin_titled` asks the adjective's article to write it with its capital."""
+    a, b = fold(word), fold(other)
+    return a == b or len(os.path.commonprefix([a, b])) >= max(PEOPLE_STEM, min(len(a), len(b)) - 1)
+
+
+def _kin_titled(request: Request, search: SearchBackend, lang: str) -> Request:
+    """An English subject "<qualifier> <thing>" of two or three words that no article is titled by, fewer than
+    :data:`MIN_SUBJECT_SENTENCES` passages write and the corpora do not hold as asked (:func:`_held_as_asked`),
+    read as the article titled by the same qualifier, or its place's or people's adjective (:func:`_same_people`),
+    and a word standing for the thing: related to it in the topic space by at least :data:`KIN_RELATEDNESS`.
+
+    "Chinese food" and "Italy food" had found no sources, or made a report on Italy, while the corpus holds
+    *Chinese cuisine* and *Italian cuisine*; "Greek gods" had found none beside *Greek mythology*. The report is
+    titled as asked and says at the top which title it was read as (:func:`named_note`). "Japanese culture" is
+    no *Japanese mythology* (0.28), and "electric vehicle" no *Electric motor*: "motor" and "vehicle" are at 0.68,
+    but passages write them side by side ("motor vehicles"), as they never write two names of one thing.
+
+    Args:
+        request: The read request.
+        search: The search backend over every configured corpus.
+        lang: Report language (English only: French and Spanish put the qualifier last).
+
+    Returns:
+        ``request``, or a copy on the kin article's title.
+    """
+    space = topic_space(search)
+    if lang != "en" or len(request.subjects) != 1 or space is None or request.alternatives:
+        return request
+    subject = request.subjects[0]
+    words = subject.split()
+    if not 2 <= len(words) <= 3 or not compound(subject, lang) or _article_on(subject, search, lang) is not None \
+            or passages_writing(subject, search) >= MIN_SUBJECT_SENTENCES or _held_as_asked(subject, search, lang):
+        return request
+    titles: dict[str, None] = {}
+    for query in (subject, " ".join(words[:-1])):
+        titles.update((bare_title(p.title), None) for p in search.search(query, k=PLAN_SEARCH_K))
+    for adjective in {t.split()[0] for t in titles if len(t.split()) == len(words)}:  # "Italian" found for "Italy"
+        if _same_people(words[0], adjective) and fold(adjective) != fold(words[0]):
+            query = " ".join([adjective, *words[1:]])
+            titles.update((bare_title(p.title), None) for p in search.search(query, k=PLAN_SEARCH_K))
+    kin = [t for t in titles if len(t.split()) == len(words) and fold(t.split()[-1]) != fold(words[-1])
+           and all(_same_people(w, x) if i == 0 else fold(w) == fold(x)
+                   for i, (w, x) in enumerate(zip(words[:-1], t.split()[:-1], strict=True)))]
+    if not kin:
+        return request
+    scores = Relatedness([words[-1]], [], lang, subject=words[-1], space=space).scores([t.split()[-1] for t in kin])
+    best, score = max(zip(kin, scores, strict=True), key=lambda pair: pair[1])
+    kind = best.split()[-1]
+    own = _titled_as(best, search, lang)
+    people = fold(best.split()[0]) != fold(words[0])  # "Italian" for "Italy": a name, written with its capital
+    if score < KIN_RELATEDNESS or own is None \
+            or people and not never_small(best.split()[0], _article_text(own, search)) \
+            or passages_writing(f"{kind} {words[-1]}", search) or passages_writing(f"{words[-1]} {kind}", search):
+        return request  # words written side by side are no two names of one thing: a "motor vehicle"
+    return replace(request, subjects=[best], alternatives=[], title=request.title or subject,
+                   named_as={**request.named_as, subject: best})
 
 
 def _held_as_asked(subject: str, search: SearchBackend, lang: str) -> bool:
@@ -1745,7 +1826,8 @@ def gather_themes(
         and not (space is not None and sid not in answers and sid not in core_ids and sid not in kinds
                  and (by_head_only(f"{ps[0].title}. {docs[sid]}", request, core, lang)
                       or by_modifier_alone(docs[sid], request, core, lang, ps[0].title, own_name=True)
-                      or by_words_apart(f"{ps[0].title}. {docs[sid]}", request, core, core_text, lang))
+                      or by_words_apart(f"{ps[0].title}. {docs[sid]}", request, core, core_text, lang)
+                      or by_people_alone(f"{ps[0].title}. {docs[sid]}", request, core, core_text, lang, space))
                  and not spoken_of(ps[0].title, core_text, request, lang))
         and not _compared(unnamed_each(f"{ps[0].title} {docs[sid]}", bare_title(ps[0].title), request, lang),
                           request)  # "resemble a tiger's pattern", once "tiger shark" is blanked (unnamed)
@@ -2111,6 +2193,48 @@ def by_modifier_alone(text: str, request: Request, core: list[Passage], lang: st
         if re.fullmatch(r"[\s-]+", between) and noun.group() not in stop and not noun.group().isdigit():
             return False  # "wind turbines", "wind farm": the word modifies a noun
     return True
+
+
+#: Least relatedness, in the topic space, of a candidate naming a subject "<people> <thing>" only by its people
+#: to the thing alone (:func:`by_people_alone`): for *Chinese cuisine*, *Sake* is at 0.33 to "cuisine", *Soy
+#: sauce* 0.47, *Noodle* 0.65; *Chinese calendar* 0.19, *Petrarch* (an "Italian scholar") 0.19, *Kojiki* 0.11,
+#: *Chinese Civil War* 0.01.
+PEOPLE_HEAD_RELATEDNESS = 0.25
+
+
+def by_people_alone(text: str, request: Request, core: list[Passage], core_text: str, lang: str,
+                    space: TopicSpace | None) -> bool:
+    """Whether a candidate names an English subject "<people> <thing>" ("Chinese cuisine", "Greek mythology",
+    "Russian literature") only by its people, and is not on the thing: it never writes the head noun and relates
+    to it alone by less than :data:`PEOPLE_HEAD_RELATEDNESS` in the topic space.
+
+    The people's adjective modifies every noun it is written before, so :func:`by_modifier_alone` keeps it:
+    *Chinese Civil War*, *Chinese calendar* and *Yue Chinese* had been sections of the Chinese cuisine, and
+    *Petrarch*, *Giuseppe Garibaldi* and *Mannerism* of the Italian. The people is a word the subject's own
+    texts always write with its capital (:func:`~reportgen.agents.ranking.never_small`): "solar" in "Solar
+    power" is no people. :func:`gather_themes` keeps the same candidates as for :func:`by_head_only`.
+
+    Args:
+        text: The candidate's title and text.
+        request: The read request.
+        core: The subject's core passages.
+        core_text: Their titles and texts, joined.
+        lang: The language.
+        space: The corpus's topic space (without one nothing is left out).
+
+    Returns:
+        True when the candidate is to be left out as on the people, not the thing.
+    """
+    if space is None or lang != "en" or len(request.subjects) != 1 or not _own_article(request.subject, core, lang):
+        return False
+    words = request.subject.split()
+    head = head_noun(request.subject, lang)
+    wanted = terms(request.subject, lang)
+    rest, held = wanted - terms(head, lang), terms(text, lang)
+    if len(words) < 2 or not head or not rest or terms(head, lang) & held or not rest & held \
+            or not never_small(words[0], core_text):
+        return False
+    return Relatedness([head], [], lang, subject=head, space=space).score(text) < PEOPLE_HEAD_RELATEDNESS
 
 
 #: Most words between a definition's copula and the kind it defines the subject as: "The Great Barrier Reef
@@ -2598,7 +2722,8 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
                                        lang), search, lang)
     request = _history_of(_event_of(_misspelled(_respelled(request, search, lang), search, lang), search, lang),
                           search, lang)
-    request = _aspect_last(_of_its_subject(_unqualified(request, search, lang), search, lang), search, lang)
+    request = _of_its_subject(_unqualified(request, search, lang), search, lang)
+    request = _aspect_last(_kin_titled(request, search, lang), search, lang)
     request = _done_to(request, search, lang)
     if not request.alternatives:
         return _titled_parts(request, search, lang)

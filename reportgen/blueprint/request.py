@@ -361,7 +361,8 @@ _FRAMING = re.compile(
     r"(?:(?:rise\s+and\s+fall|rise|history|future|state|role|impact|evolution|growth|development|economics|"
     r"science|life|biography|story|legacy|timeline|overview|types|kinds|"
     r"politics|basics|fundamentals|shift|transition|causes|effects?|impacts|benefits|risks|challenges|prospects|"
-    r"pros|cons|advantages|disadvantages|uses|applications|influence|consequences?|origins|reasons)"
+    r"pros|cons|advantages|disadvantages|uses|applications|influence|consequences?|origins|reasons|importance|"
+    r"significance)"
     r"(?:\s*(?:,|and|&)\s*(?:the\s+)?)?)+\s+(?:of|in|from)\s+",
     re.IGNORECASE,
 )
@@ -440,7 +441,9 @@ _TITLE_ASPECTS = re.compile(rf"^(?P<subject>[^:]+?)\s*:\s*(?:an?\s+|the\s+)?"
 #: Nouns that name an aspect of a subject rather than the subject ("adoption rates", "costs").
 _ASPECT_NOUNS = (r"(?:rates?|adoption|costs?|prices?|trends?|challenges?|risks?|benefits?|impacts?|effects?|"
                  r"causes?|origins?|consequences?|history|anatomy|physiology|functions?|structure|behaviou?r|"
-                 r"habitat|diet|symptoms|treatment)")  # "World War I causes": the war, and its causes
+                 r"habitat|diet|symptoms|treatment|pros|cons|advantages|disadvantages|drawbacks|limitations)")
+# "World War I causes": the war, and its causes; "Electric cars pros and cons" (had been two subjects,
+# "Electric cars pros" and "cons")
 #: Function words a subject never ends on: "Why do leaves change colour in autumn?" with "autumn" an aspect.
 #: Not "a": "Vitamin A", "Hepatitis A".
 _DANGLING = re.compile(r"(?:\s+(?:in|on|at|of|for|to|from|with|the|during|de|du|des|en|dans|del|el|la|le|les|"
@@ -757,7 +760,8 @@ def read_request(text: str, lang: str = "en") -> Request:
         elif happened:
             body, asking = _tidy(happened.group("subject")), True
     if lang == "en":
-        body = _tidy(_TRAILING_ASKING.sub("", body)) or body  # "black holes explained", "sharks pls"
+        while _TRAILING_ASKING.search(body) and _tidy(_TRAILING_ASKING.sub("", body)):
+            body = _tidy(_TRAILING_ASKING.sub("", body))  # "black holes explained", "photosynthesis explained simply"
         bracketed = _BRACKETED_ASPECTS.search(body)
         if bracketed and bracketed.start() > 0:  # "coffee (history, production, health)"
             aspects += [_tidy(a) for a in re.split(_AND, bracketed.group("aspects")) if _tidy(a)]
