@@ -1747,3 +1747,23 @@ def test_a_candidate_naming_a_people_and_a_thing_only_by_its_people_is_no_theme(
     assert alone("Chinese cuisine", docs["Chinese Civil War"])
     assert not alone("Chinese cuisine", docs["Soy sauce"])
     assert not alone("Electric motor", docs["Electric current"])
+
+
+def test_a_history_titled_by_a_place_no_text_names_whole_is_gathered_from_the_places_dated_texts():
+    """ "Historia de México", "Historia de España" and "history of Russia" had had no section: the history's
+    title capitalises the place, so only texts writing the whole title named it (:func:`proper_name`), and a
+    sentence naming the place was no sentence on its history (:func:`naming_sentences`). Named by the place
+    alone, a text must print a year to be on its past: a custom of the place is not."""
+    docs = [*_corpus(),
+            {"title": "History of Ruritania", "text": "The history of Ruritania is the account of the past of the "
+                                                      "kingdom of Ruritania, its kings and its wars."},
+            {"title": "Ruritania", "text": "Ruritania is a kingdom of kings, wars and castles in Europe."},
+            {"title": "Ruritanian War", "text": "The Ruritanian War was fought by the kings of Ruritania from 1701 "
+                                                "to 1714; the wars of the kingdom ended at its castles."},
+            {"title": "Siesta", "text": "The siesta is a rest of the kingdom of Ruritania after lunch, in castles "
+                                        "and homes, by kings and wars of old."}]
+    search = SpaceSearch(docs)
+    request = resolve_subject(read_request("The history of Ruritania", "en"), search, "en")
+    themes, core, _ = gather_themes(request, search, 4, "en")
+    assert [p.title for p in core] == ["History of Ruritania"]
+    assert "Ruritanian War" in themes and "Siesta" not in themes, themes

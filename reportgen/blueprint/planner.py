@@ -69,6 +69,7 @@ from reportgen.blueprint.request import (
     section_count,
     strip_article,
 )
+from reportgen.charts.numbers import printed_years
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
 from reportgen.i18n import counted, join_list, labels
@@ -610,9 +611,19 @@ def naming_sentences(sentences: list[str], request: Request, lang: str,
     Returns:
         The count, in ``[0, len(sentences)]``.
     """
-    wanted = [terms(s, lang) for s in request.subjects] + [{a.lower()} for a in request.acronyms]
+    wanted = [_named_by(s, lang) for s in request.subjects] + [{a.lower()} for a in request.acronyms]
     return sum((any(w and w <= held for w in wanted) or bool(derived & held)) and not _listed_each(x, request, lang)
                for x in sentences for held in [terms(x, lang)])
+
+
+def _named_by(subject: str, lang: str) -> set[str]:
+    """The terms a sentence writes to name a subject (:func:`naming_sentences`): all of its own, but a history's
+    (:data:`HISTORY_TITLE`) those of what it is the history of. "La aviación militar comprende …" is on the
+    *Historia de la aviación* without writing "historia": the Spanish histories, whose articles are one sentence
+    long, had had no section at all, every candidate read as a passing mention."""
+    history = terms(_history_word(lang), lang)
+    own = terms(subject, lang)
+    return own - history if fold(subject).startswith(f"{_history_word(lang)} ") and own - history else own
 
 
 #: Passages searched for each word made from a one-word subject (:func:`derived_forms`), as many as for an
@@ -1600,7 +1611,7 @@ def _closest(search: SearchBackend, request: Request, lang: str) -> list[str]:
 
 
 def gather_themes(
-    request: Request, search: SearchBackend, count: int, lang: str
+    request: Request, search: SearchBackend, count: int, lang: str, history_named: bool = True,
 ) -> tuple[list[str], list[Passage], dict[str, list[str]]]:
     """Choose the section themes of a request from what the corpora hold.
 
@@ -1648,6 +1659,8 @@ def gather_themes(
         search: The search backend over every configured corpus.
         count: Body sections wanted.
         lang: Report language.
+        history_named: Whether a history titled by a proper name (*Historia de México*) is named only by its whole
+            name (:func:`proper_name`); when that leaves it no theme, it is gathered again without.
 
     Returns:
         ``(theme titles in reading order, core passages, companions per theme
@@ -1720,7 +1733,8 @@ def gather_themes(
         # a subject without an article of its own is named by its distinctive words (distinctive): its core
         # is the passages that name it, and the passages on another battle or another security are near them
         # a proper name is named only by writing it: "the Black Death", not any text on death (proper_name)
-        proper = [s for s in request.subjects if s not in parts and proper_name(s, core, lang)]
+        proper = [s for s in request.subjects if s not in parts and proper_name(s, core, lang)
+                  and (history_named or not _is_history(request, lang))]
         naming = [set() if s in proper else terms(parts[s].title, lang) if s in parts
                   else uncommon(s, lang, space) if _own_article(s, core, lang) else distinctive(s, lang, space)
                   for s in request.subjects]
@@ -1843,6 +1857,7 @@ def gather_themes(
         and not (space is not None and not parts and sid not in answers and sid not in core_ids and sid not in kinds
                  and passing_sibling(docs[sid], ps[0].title, request, core, lang)  # Fukuoka in a report on Kyoto
                  and not spoken_of(ps[0].title, core_text, request, lang))
+        and (history_named or sid in core_ids or bool(printed_years(docs[sid], lang)))  # a past: dates (below)
         and not (space is not None and not parts and sid not in answers and sid not in core_ids
                  and only_listed(docs[sid], request, lang)  # a passing mention, however near, unless the
                  and not _named_rarely(ps[0].title, core_text, lang, space)  # subject's texts name it (Camellia)
@@ -1880,6 +1895,12 @@ def gather_themes(
     _, themes = choose_themes(request.subject, [p for p in scored if p not in leads and p.source_id not in senses],
                               max(0, count - len(leads)), lang)
     chosen = (leads + themes)[:count]
+    if not chosen and history_named and space is not None and proper and _is_history(request, lang):
+        # "Historia de México": the history's name capitalises the place's, and the texts on its past need not
+        # write the history's name; its article, a sentence long, names none of them by title (no section at all).
+        # Named by the place alone, a text must print a year to be on its past: *Sobremesa*, *Aldea* and *Iker
+        # Casillas* name Spain and print none
+        return gather_themes(request, search, count, lang, history_named=False)
     if tells_history(request, lang):  # a history reads in time order
         chosen = in_time_order(chosen, " ".join(p.text for p in core), docs, lang)
     # only documents that name the subject join: the nearest neighbours of its core in the topic space
@@ -2170,7 +2191,8 @@ def by_modifier_alone(text: str, request: Request, core: list[Passage], lang: st
     Returns:
         True when the text holds the subject's other terms, not its head noun, and never as a modifier.
     """
-    if len(request.subjects) != 1 or lang not in ("en", "fr", "es") or not _own_article(request.subject, core, lang):
+    if len(request.subjects) != 1 or lang not in ("en", "fr", "es") or not _own_article(request.subject, core, lang) \
+            or _is_history(request, lang):  # "Historia de la aviación": a text on aviation needs no "historia"
         return False
     wanted = terms(request.subject, lang)
     head = terms(head_noun(request.subject, lang), lang) & wanted
