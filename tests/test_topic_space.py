@@ -1630,9 +1630,12 @@ def test_a_thing_and_its_aspect_no_passage_writes_is_the_thing_with_that_aspect(
     search = SpaceSearch(docs)
     docs += [{"title": "King", "text": "A king is a male monarch; the king rules a kingdom."},
              {"title": "Penguin", "text": "Penguins are flightless seabirds of the Southern Hemisphere."},
-             {"title": "Chess", "text": "Chess is a board game for two players."}]
+             {"title": "Chess", "text": "Chess is a board game for two players."},
+             {"title": "Leonardo da Vinci", "text": "Leonardo da Vinci was an Italian polymath; Leonardo painted "
+                                                    "and drew machines."}]
     search = SpaceSearch(docs)
-    texts = ("Antarctica climate", "Mars exploration", "electric vehicle", "King penguin", "Benefits of playing chess")
+    texts = ("Antarctica climate", "Mars exploration", "electric vehicle", "King penguin", "Benefits of playing chess",
+             "Leonardo da Vinci inventions")
     read = {text: (r.subjects, r.aspects) for text, r in _resolved(search, *texts).items()}
     assert read == {"Antarctica climate": (["Antarctica"], ["climate"]),
                     "Mars exploration": (["Mars exploration"], []),
@@ -1640,7 +1643,9 @@ def test_a_thing_and_its_aspect_no_passage_writes_is_the_thing_with_that_aspect(
                     # a kind of penguin: *King* writes "king" in small letters, so it is no name with an aspect
                     "King penguin": (["King penguin"], []),
                     # a doing and what it is done to, as "How to play chess" is read (_done_to)
-                    "Benefits of playing chess": (["Chess"], ["playing"])}, read
+                    "Benefits of playing chess": (["Chess"], ["playing"]),
+                    # a name of three words (had found no sources)
+                    "Leonardo da Vinci inventions": (["Leonardo da Vinci"], ["inventions"])}, read
 
 
 def test_a_long_subject_no_passage_holds_takes_its_most_specific_parts_article_before_its_aspect():
@@ -1767,3 +1772,17 @@ def test_a_history_titled_by_a_place_no_text_names_whole_is_gathered_from_the_pl
     themes, core, _ = gather_themes(request, search, 4, "en")
     assert [p.title for p in core] == ["History of Ruritania"]
     assert "Ruritanian War" in themes and "Siesta" not in themes, themes
+
+
+def test_an_aspect_of_a_place_no_text_names_whole_is_gathered_from_the_texts_naming_the_place():
+    """ "China economy" (*Economy of China*) had had no section: the title capitalises the place, so only texts
+    writing the whole title named it. When that leaves no theme, the texts naming the place are its candidates."""
+    docs = [*_corpus(),
+            {"title": "Economy of Ruritania",
+             "text": "The economy of Ruritania is a market economy of banks, wages, prices and trade."},
+            {"title": "Ruritanian crown", "text": "The crown is the money of Ruritania, an economy whose banks set "
+                                                  "prices, wages and interest rates for trade and goods."}]
+    search = SpaceSearch(docs)
+    themes, core, _ = gather_themes(resolve_subject(read_request("Ruritania economy", "en"), search, "en"),
+                                    search, 4, "en")
+    assert [p.title for p in core] == ["Economy of Ruritania"] and themes == ["Ruritanian crown"], themes

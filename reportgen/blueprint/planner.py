@@ -568,6 +568,19 @@ def proper_name(subject: str, core: list[Passage], lang: str) -> bool:
     return len(wanted) > 1 and len(words) > 1 and any(w[:1].isupper() for w in words[1:])
 
 
+#: A title naming an aspect of a name: "Economy of China", "History of Japan", "Historia de México".
+_OF_A_NAME = re.compile(r"^[^\W\d_]+\s+(?:of|de|du|des|del|de\s+la)\s+\S")
+
+
+def _of_a_name(subject: str, core: list[Passage], lang: str) -> bool:
+    """Whether a subject that is a proper name (:func:`proper_name`) is titled "<word> of <name>" (:data:`_OF_A_NAME`):
+    an aspect of a place or a people, whose texts write the name without the aspect's word ("Battle of Hastings"
+    too, which :func:`gather_themes` reads so only when the whole name leaves it no theme)."""
+    wanted = terms(subject, lang)
+    own = next((bare_title(p.title) for p in core if terms(p.title, lang) == wanted), "")
+    return bool(_OF_A_NAME.match(own))
+
+
 def _own_article(subject: str, core: list[Passage], lang: str) -> bool:
     """Whether the core holds the subject's own article: a passage titled with exactly its terms."""
     wanted = terms(subject, lang)
@@ -1102,7 +1115,8 @@ def _aspect_last(request: Request, search: SearchBackend, lang: str) -> Request:
     subject = request.subjects[0]
     words = subject.split()
     aspect = words[-1] if len(words) > 1 else ""
-    if not aspect.isalpha() or aspect != aspect.lower() or not compound(subject, lang) or not is_aspect(aspect):
+    if not aspect.isalpha() or aspect != aspect.lower() or not is_aspect(aspect) \
+            or not (compound(subject, lang) or len(words) > 3):  # "Leonardo da Vinci inventions": a long name
         return request  # "Windows 10" keeps its number
     wanted = terms(subject, lang)
     if passages_writing(subject, search) or any(wanted <= terms(p.title, lang) for p in search.search(subject, k=20)) \
@@ -1611,7 +1625,7 @@ def _closest(search: SearchBackend, request: Request, lang: str) -> list[str]:
 
 
 def gather_themes(
-    request: Request, search: SearchBackend, count: int, lang: str, history_named: bool = True,
+    request: Request, search: SearchBackend, count: int, lang: str, name_whole: bool = True,
 ) -> tuple[list[str], list[Passage], dict[str, list[str]]]:
     """Choose the section themes of a request from what the corpora hold.
 
@@ -1659,8 +1673,9 @@ def gather_themes(
         search: The search backend over every configured corpus.
         count: Body sections wanted.
         lang: Report language.
-        history_named: Whether a history titled by a proper name (*Historia de México*) is named only by its whole
-            name (:func:`proper_name`); when that leaves it no theme, it is gathered again without.
+        name_whole: Whether a subject titled "<word> of <name>" (*Historia de México*, *Economy of China*) is
+            named only by its whole title (:func:`proper_name`); when that leaves it no theme, it is gathered again
+            without, a history taking only texts that print a year.
 
     Returns:
         ``(theme titles in reading order, core passages, companions per theme
@@ -1734,7 +1749,7 @@ def gather_themes(
         # is the passages that name it, and the passages on another battle or another security are near them
         # a proper name is named only by writing it: "the Black Death", not any text on death (proper_name)
         proper = [s for s in request.subjects if s not in parts and proper_name(s, core, lang)
-                  and (history_named or not _is_history(request, lang))]
+                  and (name_whole or not _of_a_name(s, core, lang))]
         naming = [set() if s in proper else terms(parts[s].title, lang) if s in parts
                   else uncommon(s, lang, space) if _own_article(s, core, lang) else distinctive(s, lang, space)
                   for s in request.subjects]
@@ -1857,7 +1872,8 @@ def gather_themes(
         and not (space is not None and not parts and sid not in answers and sid not in core_ids and sid not in kinds
                  and passing_sibling(docs[sid], ps[0].title, request, core, lang)  # Fukuoka in a report on Kyoto
                  and not spoken_of(ps[0].title, core_text, request, lang))
-        and (history_named or sid in core_ids or bool(printed_years(docs[sid], lang)))  # a past: dates (below)
+        and (name_whole or sid in core_ids or not _is_history(request, lang)
+             or bool(printed_years(docs[sid], lang)))  # a past prints dates (below)
         and not (space is not None and not parts and sid not in answers and sid not in core_ids
                  and only_listed(docs[sid], request, lang)  # a passing mention, however near, unless the
                  and not _named_rarely(ps[0].title, core_text, lang, space)  # subject's texts name it (Camellia)
@@ -1895,12 +1911,12 @@ def gather_themes(
     _, themes = choose_themes(request.subject, [p for p in scored if p not in leads and p.source_id not in senses],
                               max(0, count - len(leads)), lang)
     chosen = (leads + themes)[:count]
-    if not chosen and history_named and space is not None and proper and _is_history(request, lang):
-        # "Historia de México": the history's name capitalises the place's, and the texts on its past need not
-        # write the history's name; its article, a sentence long, names none of them by title (no section at all).
-        # Named by the place alone, a text must print a year to be on its past: *Sobremesa*, *Aldea* and *Iker
-        # Casillas* name Spain and print none
-        return gather_themes(request, search, count, lang, history_named=False)
+    if not chosen and name_whole and space is not None and any(_of_a_name(s, core, lang) for s in proper):
+        # "Historia de México", "China economy" (*Economy of China*): the title capitalises the place's name, and
+        # the texts on its past or its economy need not write the whole title; the history's article, a sentence
+        # long, names none of them by title (no section at all). Named by the place alone, a text must print a year
+        # to be on its past: *Sobremesa*, *Aldea* and *Iker Casillas* name Spain and print none
+        return gather_themes(request, search, count, lang, name_whole=False)
     if tells_history(request, lang):  # a history reads in time order
         chosen = in_time_order(chosen, " ".join(p.text for p in core), docs, lang)
     # only documents that name the subject join: the nearest neighbours of its core in the topic space
