@@ -328,6 +328,15 @@ def test_the_introduction_leaves_out_sentences_defining_another_thing_as_one_of_
     assert "Birds are warm-blooded vertebrates with feathers and beaks." in intro
     assert "Many birds migrate south each autumn to find food." in intro
     assert not any(s.startswith("Thrushes") for s in intro)
+    # the kind before a phrase on it: "The Saturn V is a … launch vehicle developed by NASA" had opened the report
+    # on electric vehicles (read through *Vehicle*), as the issue found
+    notes = [_passage("Vehicle", "A vehicle is a machine designed for self-propulsion."),
+             _passage("Saturn V", "The Saturn V is a retired American super heavy-lift launch vehicle developed by "
+                                  "NASA under the Apollo program."),
+             _passage("Traffic", "Traffic is the movement of every vehicle on a road.")]
+    intro = _introduction(tmp_path, "Vehicle", notes, "Traffic")
+    assert "A vehicle is a machine designed for self-propulsion." in intro
+    assert not any(s.startswith("The Saturn V") for s in intro), intro
 
 
 def test_the_introduction_leaves_out_another_articles_sentence_naming_the_subject_in_passing(tmp_path):
@@ -368,6 +377,9 @@ def test_the_introduction_takes_back_the_bodys_sentences_on_the_subject_rather_t
     inputs["section_1"] = {**section, "sentences": [{"text": on_it, "sources": [source]}]}  # its first
     out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
     assert on_it not in [s["text"] for s in out]
+    # nor, with no other sentence on the subject, does another article's open it: no introduction at all
+    # ("Thebes, known to the ancient Egyptians as Waset" had opened "Ancient Egyptian pyramids")
+    assert out == [], out
 
 
 def test_a_section_quotes_no_kind_of_its_thing_its_article_never_writes(tmp_path):

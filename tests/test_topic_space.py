@@ -1765,13 +1765,17 @@ def test_a_history_titled_by_a_place_no_text_names_whole_is_gathered_from_the_pl
             {"title": "Ruritania", "text": "Ruritania is a kingdom of kings, wars and castles in Europe."},
             {"title": "Ruritanian War", "text": "The Ruritanian War was fought by the kings of Ruritania from 1701 "
                                                 "to 1714; the wars of the kingdom ended at its castles."},
+            {"title": "Ruritanian Revolution", "text": "The Ruritanian Revolution of 1848 overthrew the kings of "
+                                                       "Ruritania after wars at the kingdom's castles."},
             {"title": "Siesta", "text": "The siesta is a rest of the kingdom of Ruritania after lunch, in castles "
                                         "and homes, by kings and wars of old."}]
-    search = SpaceSearch(docs)
-    request = resolve_subject(read_request("The history of Ruritania", "en"), search, "en")
-    themes, core, _ = gather_themes(request, search, 4, "en")
-    assert [p.title for p in core] == ["History of Ruritania"]
-    assert "Ruritanian War" in themes and "Siesta" not in themes, themes
+    for more in ([], [{"title": "Chronicle", "text": "The Chronicle is a history of Ruritania written by monks."}]):
+        # with a text writing the whole title, one theme of four: fewer than half ("history of Egypt" had one)
+        search = SpaceSearch(docs + more)
+        request = resolve_subject(read_request("The history of Ruritania", "en"), search, "en")
+        themes, core, _ = gather_themes(request, search, 4, "en")
+        assert [p.title for p in core] == ["History of Ruritania"]
+        assert "Ruritanian War" in themes and "Siesta" not in themes, themes
 
 
 def test_an_aspect_of_a_place_no_text_names_whole_is_gathered_from_the_texts_naming_the_place():
@@ -1786,3 +1790,15 @@ def test_an_aspect_of_a_place_no_text_names_whole_is_gathered_from_the_texts_nam
     themes, core, _ = gather_themes(resolve_subject(read_request("Ruritania economy", "en"), search, "en"),
                                     search, 4, "en")
     assert [p.title for p in core] == ["Economy of Ruritania"] and themes == ["Ruritanian crown"], themes
+
+
+def test_an_aspects_misspelled_function_word_is_dropped_and_a_word_the_corpus_lacks_stays():
+    """ "blak holes and how tehy form" had had the aspect "tehy form", and the note at the top said no sentence
+    quoted wrote of it, over sentences on how black holes form. "tehy" is "they" misspelled; "workforce", which
+    the corpus lacks too, is no misspelling and stays."""
+    search = SpaceSearch([*_corpus(), {"title": "Star", "text": "Stars form in clouds of gas; the wages of stars."},
+                          {"title": "Cloud", "text": "Clouds form from water."}])
+    read = {text: planner._written_aspects(read_request(text, "en"), search, "en").aspects
+            for text in ("Stars and how tehy form", "Stars and their workforce productivity")}
+    assert read == {"Stars and how tehy form": ["form"],
+                    "Stars and their workforce productivity": ["workforce productivity"]}, read

@@ -195,7 +195,9 @@ class WriterBrain(Brain):
             again = rank_sentences(passages, focus=focus, topic=topic, lang=ctx.lang, exclude=needed,
                                    keywords=params["keywords"], companions=params.get("companions") or ())
             naming = [r for r in again if writes_it(r)]
-            ranked = naming or ranked
+            # and where none writes it, only the subject's own texts may open it, else no introduction: "Thebes,
+            # known to the ancient Egyptians as Waset" and *Egyptian Arabic* had opened "Ancient Egyptian pyramids"
+            ranked = naming or [r for r in ranked if r.source.get("title") in sense]
         # only sentences writing the subject, or its own article's ("Solar panels use the photovoltaic
         # effect"), open the report ("a regulated mental health profession", not "sexual and reproductive
         # health"); where sections titled by the subjects say what each is, only sentences writing them all
@@ -336,8 +338,10 @@ def _defines_as_one_of(text: str, subject: str, lang: str) -> bool:
     """Whether a sentence defines another thing as one of the subject's kind: its first clause has a copula (the
     planner's ``_COPULAS``), the subject's head noun not before it, and the subject's words last, after a word
     that is no preposition ("Thrushes are small to medium-sized ground living birds that feed on insects"; not
-    "The Caloris basin is the largest crater on Mercury"). Such a sentence is on the other thing: a reader found
-    the thrushes opening a report on why birds migrate.
+    "The Caloris basin is the largest crater on Mercury"), or before a phrase on them, opening on a preposition
+    or, in English, a participle ("The Saturn V is a retired American super heavy-lift launch vehicle developed
+    by NASA …"). Such a sentence is on the other thing: a reader found the thrushes opening a report on why birds
+    migrate, and the issue the Saturn V opening one on electric vehicles.
 
     Args:
         text: A source sentence.
@@ -356,10 +360,13 @@ def _defines_as_one_of(text: str, subject: str, lang: str) -> bool:
     stems = [stem(fold(w)) for w in words]
     for part in subject_parts(subject):
         named = [stem(fold(w)) for w in re.findall(r"[^\W_]+", part)]
-        at = len(words) - len(named)  # the subject's words close the clause, after no preposition
-        if named and at > verb + 1 and stems[at:] == named and words[at - 1] not in _BEFORE_A_PLACE \
-                and stem(fold(head_noun(part, lang))) not in stems[:verb]:
-            return True
+        if not named or stem(fold(head_noun(part, lang))) in stems[:verb]:
+            continue
+        for at in range(verb + 2, len(words) - len(named) + 1):  # after no preposition, closing the clause or
+            after = words[at + len(named)] if at + len(named) < len(words) else ""  # a phrase on it: "… launch
+            if stems[at:at + len(named)] == named and words[at - 1] not in _BEFORE_A_PLACE \
+                    and (not after or after in _BEFORE_A_PLACE or lang == "en" and after.endswith("ed")):
+                return True  # vehicle developed by NASA" (the Saturn V had opened the electric-vehicle report)
     return False
 
 

@@ -1674,8 +1674,9 @@ def gather_themes(
         count: Body sections wanted.
         lang: Report language.
         name_whole: Whether a subject titled "<word> of <name>" (*Historia de México*, *Economy of China*) is
-            named only by its whole title (:func:`proper_name`); when that leaves it no theme, it is gathered again
-            without, a history taking only texts that print a year.
+            named only by its whole title (:func:`proper_name`); when that leaves it fewer than half the themes
+            wanted, it is gathered again without (a history taking only texts that print a year), and the
+            gathering with more themes is kept.
 
     Returns:
         ``(theme titles in reading order, core passages, companions per theme
@@ -1911,12 +1912,16 @@ def gather_themes(
     _, themes = choose_themes(request.subject, [p for p in scored if p not in leads and p.source_id not in senses],
                               max(0, count - len(leads)), lang)
     chosen = (leads + themes)[:count]
-    if not chosen and name_whole and space is not None and any(_of_a_name(s, core, lang) for s in proper):
+    if len(chosen) < count // 2 and name_whole and space is not None \
+            and any(_of_a_name(s, core, lang) for s in proper):
         # "Historia de México", "China economy" (*Economy of China*): the title capitalises the place's name, and
         # the texts on its past or its economy need not write the whole title; the history's article, a sentence
-        # long, names none of them by title (no section at all). Named by the place alone, a text must print a year
-        # to be on its past: *Sobremesa*, *Aldea* and *Iker Casillas* name Spain and print none
-        return gather_themes(request, search, count, lang, name_whole=False)
+        # long, names none of them by title (no section at all; "history of Egypt" had one, fewer than half).
+        # Named by the place alone, a text must print a year to be on its past: *Sobremesa*, *Aldea* and *Iker
+        # Casillas* name Spain and print none
+        gathered = gather_themes(request, search, count, lang, name_whole=False)
+        if len(gathered[0]) > len(chosen):  # "history of Egypt" had one section, *Narmer*, its article names
+            return gathered
     if tells_history(request, lang):  # a history reads in time order
         chosen = in_time_order(chosen, " ".join(p.text for p in core), docs, lang)
     # only documents that name the subject join: the nearest neighbours of its core in the topic space
@@ -2762,7 +2767,7 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
                           search, lang)
     request = _of_its_subject(_unqualified(request, search, lang), search, lang)
     request = _aspect_last(_kin_titled(request, search, lang), search, lang)
-    request = _done_to(request, search, lang)
+    request = _written_aspects(_done_to(request, search, lang), search, lang)
     if not request.alternatives:
         return _titled_parts(request, search, lang)
     if _article_on(request.subject, search, lang) is not None:
@@ -3160,6 +3165,36 @@ def _misspelled(request: Request, search: SearchBackend, lang: str) -> Request:
     """
     space = topic_space(search)
     return _renamed(request, lambda subject: _spelled_title(subject, search, lang, space))
+
+
+#: How alike a word of an aspect and a function word must be, as :func:`difflib.get_close_matches` measures, for
+#: the word to be read as that function word misspelled: "tehy" and "they" are 0.75, "thier" and "their" 0.8.
+FUNCTION_SPELLING_CUTOFF = 0.75
+
+
+def _written_aspects(request: Request, search: SearchBackend, lang: str) -> Request:
+    """The request without the words of its aspects that no two documents of the corpora write (the topic space's
+    vocabulary, :meth:`~reportgen.blueprint.relevance.TopicSpace.rarity`) and that are a function word misspelled
+    (:data:`FUNCTION_SPELLING_CUTOFF`). "blak holes and how tehy form" had had the aspect "tehy form", and the note
+    at the top said that no sentence quoted wrote of it, over sentences on how black holes form. A word the
+    corpora lack that is no misspelling stays ("workforce"). Without a topic space the request is itself.
+
+    Returns:
+        ``request`` itself, or a copy with its aspects so written.
+    """
+    space = topic_space(search)
+    if space is None:
+        return request
+    function = sorted(stopwords(lang))
+
+    def known(word: str) -> bool:
+        held = terms(word, lang) - stopwords(lang)
+        return not held or any(t.isdigit() or space.rarity(t) < math.inf for t in held) \
+            or not difflib.get_close_matches(fold(word), function, n=1, cutoff=FUNCTION_SPELLING_CUTOFF)
+
+    aspects = [" ".join(w for w in a.split() if known(w)) for a in request.aspects]
+    aspects = [a for a in aspects if a.strip()]
+    return request if aspects == request.aspects else replace(request, aspects=aspects)
 
 
 #: What happened to a subject, before its name: "the fall of the Berlin Wall", "la chute de l'Empire romain",

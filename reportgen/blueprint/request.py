@@ -356,7 +356,9 @@ _EMPHASIS = r"(?:main|key|major|primary|principal|chief|underlying|root|real|big
 _FRAMING = re.compile(
     r"^(?:(?:l['’]|la\s+|les\s+|le\s+|el\s+|los\s+|las\s+)?(?:histoire|évolution|avenir|historia|evolución|futuro|"
     r"or[íi]gen(?:es)?|origines?|causes|causas|raisons|razones|vie|vida|biographie|biograf[íi]a|"
-    r"avantages\s+et\s+inconvénients|ventajas\s+y\s+desventajas|pros\s+y\s+contras|avantages|ventajas)\s+(?:del|de\s+los|de\s+las|de\s+la|de\s+l['’]|des|du|de|d['’])\s*)|"
+    r"avantages\s+et\s+inconvénients|ventajas\s+y\s+desventajas|pros\s+y\s+contras|avantages|ventajas|"
+    r"bienfaits|beneficios|risques|riesgos|importance|importancia)"  # "beneficios del café" had been the subject
+    r"\s+(?:del|de\s+los|de\s+las|de\s+la|de\s+l['’]|des|du|de|d['’])\s*)|"
     rf"^(?:the\s+|an?\s+)?(?:{_EMPHASIS}\s+|different\s+|various\s+)?"
     r"(?:(?:rise\s+and\s+fall|rise|history|future|state|role|impact|evolution|growth|development|economics|"
     r"science|life|biography|story|legacy|timeline|overview|types|kinds|"
