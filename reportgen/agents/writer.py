@@ -195,9 +195,7 @@ class WriterBrain(Brain):
             again = rank_sentences(passages, focus=focus, topic=topic, lang=ctx.lang, exclude=needed,
                                    keywords=params["keywords"], companions=params.get("companions") or ())
             naming = [r for r in again if writes_it(r)]
-            # and where none writes it, only the subject's own texts may open it, else no introduction: "Thebes,
-            # known to the ancient Egyptians as Waset" and *Egyptian Arabic* had opened "Ancient Egyptian pyramids"
-            ranked = naming or [r for r in ranked if r.source.get("title") in sense]
+            ranked = naming or ranked
         # only sentences writing the subject, or its own article's ("Solar panels use the photovoltaic
         # effect"), open the report ("a regulated mental health profession", not "sexual and reproductive
         # health"); where sections titled by the subjects say what each is, only sentences writing them all
