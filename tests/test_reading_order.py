@@ -138,6 +138,18 @@ def test_the_conclusion_takes_the_sentences_naming_the_subject_first(tmp_path):
     ranked = rank_sentences([_passage("Mars", facts[0])], focus="Mars", topic="Mars", lang="en", keywords=["mars"])
     ranked += rank_sentences([probe], focus="Probe", topic="Probe", lang="en", keywords=["probe"])
     assert [s["text"] for s in _summary(ranked, [section], set(), ctx)[0]] == [facts[0]]
+    # nor does a sentence of another kind beside the subject: *Indian cuisine*'s "these cuisines vary
+    # substantially" had closed the Mexican cuisine
+    own = "Mexican cuisine consists of the food traditions of Mexico."
+    other = _passage("Indian cuisine", "Given the diversity in soil and climate, these cuisines vary from region "
+                                       "to region, in food and traditions.")
+    ranked = rank_sentences([_passage("Mexican cuisine", own)], focus="Mexican cuisine", topic="Mexican cuisine",
+                            lang="en", keywords=["mexican", "cuisine"])
+    ranked += rank_sentences([other], focus="Indian cuisine", topic="Indian cuisine", lang="en",
+                             keywords=["cuisine"])
+    kitchen = {"id": "s1", "sentences": [{"text": "Maize is a staple of Mexico."}], "alternates": []}
+    chosen = _summary(ranked, [kitchen], set(), ctx, subject_text="Mexican cuisine", core=f"Mexican cuisine. {own}")
+    assert [s["text"] for s in chosen[0]] == [own], chosen[0]
 
 
 def test_the_conclusion_searches_again_only_where_it_can_keep_to_the_sense(tmp_path):

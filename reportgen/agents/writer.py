@@ -368,7 +368,7 @@ def _defines_as_one_of(text: str, subject: str, lang: str) -> bool:
     return False
 
 
-def of_a_kind(title: str, subject: str, core: str, lang: str) -> bool:
+def of_a_kind(title: str, subject: str, core: str, lang: str, siblings: bool = False) -> bool:
     """Whether an article is on one kind of the subject its own texts never name: its title is headed by the
     subject's head noun (:func:`~reportgen.agents.ranking.head_noun`) and adds words to it ("Launch vehicle" to
     "Vehicle", "Concentrated solar power" to "Solar power"), and ``core`` does not write it.
@@ -378,13 +378,18 @@ def of_a_kind(title: str, subject: str, core: str, lang: str) -> bool:
         subject: The subject as the planner read it.
         core: The subject's own texts, joined.
         lang: The language.
+        siblings: Whether a kind beside the subject counts too, the same head with other words ("Indian
+            cuisine" beside "Mexican cuisine"; the conclusion's rule, :func:`_summary`).
 
     Returns:
         True when the article is on a kind of the subject its texts do not speak of.
     """
     name = bare_title(title)
+    held = terms(name, lang)
     return any(head_noun(name, lang) and stem(head_noun(name, lang)) == stem(head_noun(part, lang))
-               and terms(name, lang) > terms(part, lang) and not writes_phrase(core, name)
+               and (held > terms(part, lang) or siblings and bool(held - terms(part, lang))
+                    and bool(terms(part, lang) - held))
+               and not writes_phrase(core, name)
                for part in subject_parts(subject))
 
 
@@ -687,6 +692,9 @@ def _summary(
                 continue  # "Gin is a distilled alcoholic drink", a spare of a section on drinks, is not about tea
             if not naming and names_subject(sentence["text"], subject_text):
                 continue  # it writes the word, yet not of the subject: "… horse-flies, crane flies …" under cranes
+            if not naming and core and of_a_kind(str(sentence["sources"][0].get("title", "")), subject_text, core,
+                                                 ctx.lang, siblings=True):
+                continue  # another kind's: *Indian cuisine*'s "these cuisines vary" had closed the Mexican cuisine
             chosen.append(sentence)
             used_sections.add(origin)
             exclude = exclude | {sentence["text"]}
