@@ -626,6 +626,8 @@ NAMED = [
     _doc("Hot spring", "A hot spring, hydrothermal spring, or geothermal spring is a spring of warm groundwater."),
     _doc("Diogenes", "Diogenes, also called Diogenes the Cynic or Diogenes the Dog was a Greek philosopher."),
     _doc("Jaguar", "The jaguar is a large cat species native to the Americas, with a spotted coat."),
+    _doc("Napoleon", "Napoleon Bonaparte, later known by his regnal name Napoleon I, was Emperor of the French."),
+    _doc("Napoleon III", "Napoleon III was the nephew of Napoleon and the last emperor of France."),
 ]
 
 
@@ -633,6 +635,8 @@ NAMED = [
     ("Soccer", "Association football"),  # another name in the opening clause
     ("Hurricanes", "Tropical cyclone"),  # defined as a kind of it ("A hurricane is a strong tropical cyclone")
     ("Typhoon", "Tropical cyclone"),  # named by it ("a tropical cyclone is called a hurricane, typhoon")
+    # its fuller name opens it (had been its own subject, with *Napoleon* a section beside *Napoleon III*)
+    ("Napoleon Bonaparte", "Napoleon"),
 ])
 def test_a_subject_the_corpus_holds_under_another_title_is_that_article(asked, named):
     from reportgen.blueprint.planner import resolve_subject
@@ -1459,3 +1463,18 @@ def test_titles_and_corrections(text, subjects):
 ])
 def test_a_works_or_ranking_request_is_titled_as_asked(text, title):
     assert read_request(text).title == title
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("Haussmann rebuilt Paris for Napoleon III.", False),  # another bearer of the name
+    ("Napoleon I crowned himself in 1804.", True),  # the first bearer is he
+    ("Napoleon was Emperor of the French.", True),
+])
+def test_a_name_with_a_regnal_number_is_another_bearer(text, kept):
+    """ *Napoleon III* and his prefect *Georges-Eugène Haussmann* had been sections of "Who was Napoleon
+    Bonaparte" (a reader's find): "Napoleon III" is blanked where the subject is "Napoleon", not "Louis XIV" where
+    the subject has its number."""
+    from reportgen.agents.ranking import names_subject, unnamed_for
+
+    assert names_subject(unnamed_for(text, "X", ["Napoleon"], "en"), "Napoleon") is kept
+    assert unnamed_for("Louis XIV built Versailles.", "X", ["Louis XIV"], "en") == "Louis XIV built Versailles."

@@ -553,10 +553,24 @@ def unnamed_for(text: str, name: str, subjects: Iterable[str], lang: str) -> str
 
     Returns:
         ``text`` with the name blanked where it is named after a subject.
+
+    A subject written with a regnal number from II on is another bearer of the name, blanked too, unless the
+    subject has a number of its own: *Napoleon III* and his prefect *Georges-Eugène Haussmann* had been sections
+    of "Who was Napoleon Bonaparte" (a reader's find); "Napoleon I" is he.
     """
     for subject in subjects:
         text = unnamed(text, name, terms(subject, lang), lang)
+        if subject.strip() and not _REGNAL_END.search(subject):
+            words = r"\s+".join(re.escape(w) for w in subject.split())
+            text = re.sub(rf"\b{words}\s+{_REGNAL}\b", lambda m: " " * len(m.group()), text, flags=re.IGNORECASE)
     return text
+
+
+#: A regnal number from II to XX, as a name bearer's ("Napoleon III", "Louis XIV"); "I" is left, the first bearer
+#: being often the one meant ("Napoleon I").
+_REGNAL = r"(?-i:XX|XIX|XVIII|XVII|XVI|XV|XIV|XIII|XII|XI|X|IX|VIII|VII|VI|V|IV|III|II)(?!\w)"
+#: A subject closing on a Roman numeral of its own ("Louis XIV", "World War II").
+_REGNAL_END = re.compile(r"\s[IVX]+$")
 
 
 def writes_phrase(text: str, phrase: str) -> bool:

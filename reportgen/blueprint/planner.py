@@ -2972,6 +2972,8 @@ def names_subject_as(subject: str, passage: Passage, lang: str) -> bool:
       gives another name (:data:`_ALIAS_CUES`): "Association football, more commonly known as football or
       soccer, is a team sport", "A car, or an automobile, is a motor vehicle" (the encyclopedia's own
       convention for other names, bold in its first sentence);
+    * or its first sentence opens on the subject, a fuller name holding the title's words ("Napoleon
+      Bonaparte, later known by his regnal name Napoleon I, was Emperor of the French": *Napoleon*);
     * or one of its first three sentences defines the subject by the title, within
       :data:`DEFINITION_GAP` words of the copula ("A hurricane is a strong tropical cyclone"), or gives it
       as one of its names ("a tropical cyclone is called a hurricane, typhoon or cyclonic storm": not
@@ -3006,11 +3008,19 @@ def names_subject_as(subject: str, passage: Passage, lang: str) -> bool:
         if at is not None and at + len(wanted) == verb \
                 and _at(stems, title, verb + 1, verb + 1 + DEFINITION_GAP + len(title)) is not None:
             return True  # "A hurricane is a strong tropical cyclone"
+        if n == 0 and set(title) < set(wanted) and stems[:len(wanted)] == wanted \
+                and (verb == len(wanted) or re.match(rf"^\W*{_words_of(subject)}\s*[,(]", fold(sentence))):
+            return True  # its fuller name opens it: "Napoleon Bonaparte, later known … as Napoleon I, was …"
         named = _at(stems, title, 0, verb)
         if named is not None and named + len(title) == verb and set(words[verb + 1:verb + 3]) & _NAMING_VERBS \
                 and wanted in _names_given(sentence):
             return True  # "a tropical cyclone is called a hurricane"
     return False
+
+
+def _words_of(phrase: str) -> str:
+    """A pattern matching ``phrase``'s folded words, any spaces or hyphens between them."""
+    return r"[\s-]+".join(re.escape(w) for w in tokenize(phrase))
 
 
 #: Largest number a title writes in Roman numerals after a name ("World War II", "Louis XIV", "Pius XII").
