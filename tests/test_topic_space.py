@@ -1738,20 +1738,23 @@ def test_a_candidate_naming_a_people_and_a_thing_only_by_its_people_is_no_theme(
     """ *Chinese Civil War* had been a section of the Chinese cuisine: "Chinese" modifies a noun in it, so
     :func:`by_modifier_alone` kept it. It never writes "cuisine" and is far from it in the topic space; *Soy
     sauce*, which never writes "cuisine" either, is on the food. "electric" is no people: *Electric current*
-    is judged by the other rules."""
-    search = SpaceSearch(_kin_corpus())
-    space = search.space()
-
-    def alone(subject: str, text: str) -> bool:
+    is judged by the other rules. A text writing a word the head is made from is on the thing ("myths": *Kojiki*
+    had left "Japanese mythology")."""
+    def alone(docs: list[dict[str, str]], subject: str, title: str) -> bool:
+        search = SpaceSearch(docs)
         request = read_request(subject, "en")
         core = [p for p in search.search(subject, k=5) if p.title == subject]
         core_text = " ".join(f"{p.title}. {p.text}" for p in core)
-        return planner.by_people_alone(text, request, core, core_text, "en", space)
+        text = next(f"{d['title']}. {d['text']}" for d in docs if d["title"] == title)
+        return planner.by_people_alone(text, request, core, core_text, "en", search.space())
 
-    docs = {d["title"]: f"{d['title']}. {d['text']}" for d in _kin_corpus()}
-    assert alone("Chinese cuisine", docs["Chinese Civil War"])
-    assert not alone("Chinese cuisine", docs["Soy sauce"])
-    assert not alone("Electric motor", docs["Electric current"])
+    docs = _kin_corpus()
+    assert alone(docs, "Chinese cuisine", "Chinese Civil War")
+    assert not alone(docs, "Chinese cuisine", "Soy sauce")
+    assert not alone(docs, "Electric motor", "Electric current")
+    myths = [*docs, {"title": "Chinese mythology", "text": "Chinese mythology is the body of myths of China."},
+             {"title": "Shanhaijing", "text": "The Shanhaijing is a Chinese text of myths and monsters."}]
+    assert not alone(myths, "Chinese mythology", "Shanhaijing")
 
 
 def test_a_history_titled_by_a_place_no_text_names_whole_is_gathered_from_the_places_dated_texts():
@@ -1802,3 +1805,13 @@ def test_an_aspects_misspelled_function_word_is_dropped_and_a_word_the_corpus_la
             for text in ("Stars and how tehy form", "Stars and their workforce productivity")}
     assert read == {"Stars and how tehy form": ["form"],
                     "Stars and their workforce productivity": ["workforce productivity"]}, read
+
+
+def test_a_history_is_named_by_its_place_only_when_read_so():
+    """ "Histoire de l'Allemagne" had traded *Empire allemand* for *Dresde* and *Stuttgart* when every sentence
+    naming Germany named its history: only the gathering from the place's texts (``thing``) reads it so."""
+    request = read_request("The history of Ruritania", "en")
+    request = planner.replace(request, subjects=["History of Ruritania"], aspects=[])
+    sentences = ["Ruritania is a kingdom in Europe.", "The history of Ruritania is long."]
+    assert planner.naming_sentences(sentences, request, "en") == 1
+    assert planner.naming_sentences(sentences, request, "en", thing=True) == 2

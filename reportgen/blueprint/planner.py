@@ -587,7 +587,8 @@ def _own_article(subject: str, core: list[Passage], lang: str) -> bool:
     return any(terms(p.title, lang) == wanted for p in core)
 
 
-def subject_density(text: str, request: Request, lang: str, derived: frozenset[str] = frozenset()) -> float:
+def subject_density(text: str, request: Request, lang: str, derived: frozenset[str] = frozenset(),
+                    thing: bool = False) -> float:
     """Share of a text's sentences that name the subject (every term of one subject, or an acronym).
 
     "1755 Lisbon earthquake" says "earthquake" in most sentences; "Earth"
@@ -603,16 +604,17 @@ def subject_density(text: str, request: Request, lang: str, derived: frozenset[s
         request: The read request.
         lang: Its language.
         derived: Words made from the subject that name it too (:func:`derived_forms`: "volcanic").
+        thing: Whether a history is named by what it is the history of (:func:`naming_sentences`).
 
     Returns:
         A share in [0, 1].
     """
     sentences = split_sentences(text, lang) or [text]
-    return naming_sentences(sentences, request, lang, derived) / len(sentences)
+    return naming_sentences(sentences, request, lang, derived, thing) / len(sentences)
 
 
 def naming_sentences(sentences: list[str], request: Request, lang: str,
-                     derived: frozenset[str] = frozenset()) -> int:
+                     derived: frozenset[str] = frozenset(), thing: bool = False) -> int:
     """How many sentences name the subject, as :func:`subject_density` counts them.
 
     Args:
@@ -620,20 +622,25 @@ def naming_sentences(sentences: list[str], request: Request, lang: str,
         request: The read request.
         lang: Its language.
         derived: Words made from the subject that name it too (:func:`derived_forms`).
+        thing: Whether a history is named by what it is the history of (:func:`_named_by`), as
+            :func:`gather_themes` reads it when its whole title leaves it too few themes.
 
     Returns:
         The count, in ``[0, len(sentences)]``.
     """
-    wanted = [_named_by(s, lang) for s in request.subjects] + [{a.lower()} for a in request.acronyms]
+    wanted = [_named_by(s, lang) if thing else terms(s, lang) for s in request.subjects] \
+        + [{a.lower()} for a in request.acronyms]
     return sum((any(w and w <= held for w in wanted) or bool(derived & held)) and not _listed_each(x, request, lang)
                for x in sentences for held in [terms(x, lang)])
 
 
 def _named_by(subject: str, lang: str) -> set[str]:
-    """The terms a sentence writes to name a subject (:func:`naming_sentences`): all of its own, but a history's
-    (:data:`HISTORY_TITLE`) those of what it is the history of. "La aviación militar comprende …" is on the
-    *Historia de la aviación* without writing "historia": the Spanish histories, whose articles are one sentence
-    long, had had no section at all, every candidate read as a passing mention."""
+    """The terms a sentence writes to name a subject (:func:`naming_sentences` with ``thing``): all of its own,
+    but a history's (:data:`HISTORY_TITLE`) those of what it is the history of: "La conquista de México" is on the
+    *Historia de México* without writing "historia" (the Spanish histories, whose articles are one sentence
+    long, had had no section at all, every candidate read as a passing mention). Only where the whole title
+    leaves too few themes: read so always, "Histoire de l'Allemagne" had traded *Empire allemand* for *Dresde*
+    and *Stuttgart* (a blind reader's find)."""
     history = terms(_history_word(lang), lang)
     own = terms(subject, lang)
     return own - history if fold(subject).startswith(f"{_history_word(lang)} ") and own - history else own
@@ -1798,7 +1805,7 @@ def gather_themes(
 
     @cache
     def density(sid: str) -> float:  # read by the passing-mention filter and the score: each list read once
-        return subject_density(docs[sid], request, lang, made_from)
+        return subject_density(docs[sid], request, lang, made_from, thing=not name_whole)
 
     def theme_score(sid: str) -> float:
         score = relatedness[sid] + DENSITY_WEIGHT * density(sid)
@@ -2248,8 +2255,9 @@ PEOPLE_HEAD_RELATEDNESS = 0.25
 def by_people_alone(text: str, request: Request, core: list[Passage], core_text: str, lang: str,
                     space: TopicSpace | None) -> bool:
     """Whether a candidate names an English subject "<people> <thing>" ("Chinese cuisine", "Greek mythology",
-    "Russian literature") only by its people, and is not on the thing: it never writes the head noun and relates
-    to it alone by less than :data:`PEOPLE_HEAD_RELATEDNESS` in the topic space.
+    "Russian literature") only by its people, and is not on the thing: it never writes the head noun, nor a word
+    it is made from or that is made from it (:func:`_derived`: "myths" for "mythology"; *Kojiki* had left "Japanese
+    mythology"), and relates to it alone by less than :data:`PEOPLE_HEAD_RELATEDNESS` in the topic space.
 
     The people's adjective modifies every noun it is written before, so :func:`by_modifier_alone` keeps it:
     *Chinese Civil War*, *Chinese calendar* and *Yue Chinese* had been sections of the Chinese cuisine, and
@@ -2274,9 +2282,10 @@ def by_people_alone(text: str, request: Request, core: list[Passage], core_text:
     head = head_noun(request.subject, lang)
     wanted = terms(request.subject, lang)
     rest, held = wanted - terms(head, lang), terms(text, lang)
-    if len(words) < 2 or not head or not rest or terms(head, lang) & held or not rest & held \
-            or not never_small(words[0], core_text):
-        return False
+    heads = terms(head, lang)
+    if len(words) < 2 or not head or not rest or not rest & held or not never_small(words[0], core_text) \
+            or any(h == t or _derived(h, t, lang) or _derived(t, h, lang) for h in heads for t in held):
+        return False  # it writes the head, or a word it is made from: *Kojiki*'s "myths" for "Japanese mythology"
     return Relatedness([head], [], lang, subject=head, space=space).score(text) < PEOPLE_HEAD_RELATEDNESS
 
 
