@@ -1815,3 +1815,13 @@ def test_a_history_is_named_by_its_place_only_when_read_so():
     sentences = ["Ruritania is a kingdom in Europe.", "The history of Ruritania is long."]
     assert planner.naming_sentences(sentences, request, "en") == 1
     assert planner.naming_sentences(sentences, request, "en", thing=True) == 2
+
+
+def test_a_placed_subjects_misspelled_head_is_read_as_the_title_it_is_near():
+    """ "photosynthsis in plnts" had found no sources, with no closest subject, while "photosynthsis" alone is
+    read as *Photosynthesis*: the head before a preposition of place is spelled as a title too."""
+    search = SpaceSearch([*_corpus(), {"title": "Photosynthesis", "text": "Photosynthesis is how plants make sugar "
+                                                                          "from light, in their leaves."}])
+    for text in ("photosynthsis in plnts", "photosynthsis in plants"):
+        request = resolve_subject(read_request(text, "en"), search, "en")
+        assert request.subjects == ["Photosynthesis"], (text, request)

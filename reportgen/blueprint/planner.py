@@ -3388,13 +3388,17 @@ def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request
     for subject in request.subjects:
         words = subject.split()
         found = search.search(subject, k=PLAN_SEARCH_K) if len(words) >= 3 else []
-        if not found or choose_themes(subject, found, 0, lang)[0] is not None:
+        placed = len(words) >= 3 and any(fold(w) in _PLACING for w in words[1:-1])  # "photosynthsis in plnts"
+        if not found and not placed or found and choose_themes(subject, found, 0, lang)[0] is not None:
             subjects.append(subject)
             continue
         none_on_it = not _relevant(found, subject, lang)[0]
         at = next((i for i, w in enumerate(words) if 0 < i < len(words) - 1 and fold(w) in _PLACING), None)
         head = " ".join(words[:at]) if at is not None else ""
         title = _own_title(head, search, lang) if head else None
+        if head and title is None and none_on_it:  # "photosynthsis in plants": the head misspelled (_misspelled)
+            spelled = _spelled_title(head, search, lang, topic_space(search))
+            title = str(spelled) if spelled is not None else None
         part = _longest_titled(words, search, lang) if none_on_it and not title else None
         if not title and not part and head and compound(head, lang):
             title = head  # "coffee production in Brazil": the article of a part of it stands for it (gather_themes)
