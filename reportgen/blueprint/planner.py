@@ -575,7 +575,7 @@ _OF_A_NAME = re.compile(r"^[^\W\d_]+\s+(?:of|de|du|des|del|de\s+la)\s+\S")
 def _of_a_name(subject: str, core: list[Passage], lang: str) -> bool:
     """Whether a subject that is a proper name (:func:`proper_name`) is titled "<word> of <name>" (:data:`_OF_A_NAME`):
     an aspect of a place or a people, whose texts write the name without the aspect's word ("Battle of Hastings"
-    too, which :func:`gather_themes` reads so only when the whole name leaves it no theme)."""
+    too, which :func:`gather_themes` reads so only when the whole name leaves it fewer than half its themes)."""
     wanted = terms(subject, lang)
     own = next((bare_title(p.title) for p in core if terms(p.title, lang) == wanted), "")
     return bool(_OF_A_NAME.match(own))
