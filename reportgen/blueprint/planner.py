@@ -1198,11 +1198,12 @@ def _kin_titled(request: Request, search: SearchBackend, lang: str) -> Request:
         return request
     scores = Relatedness([words[-1]], [], lang, subject=words[-1], space=space).scores([t.split()[-1] for t in kin])
     best, score = max(zip(kin, scores, strict=True), key=lambda pair: pair[1])
+    if score < KIN_RELATEDNESS:
+        return request
     kind = best.split()[-1]
     own = _titled_as(best, search, lang)
     people = fold(best.split()[0]) != fold(words[0])  # "Italian" for "Italy": a name, written with its capital
-    if score < KIN_RELATEDNESS or own is None \
-            or people and not never_small(best.split()[0], _article_text(own, search)) \
+    if own is None or people and not never_small(best.split()[0], _article_text(own, search)) \
             or passages_writing(f"{kind} {words[-1]}", search) or passages_writing(f"{words[-1]} {kind}", search):
         return request  # words written side by side are no two names of one thing: a "motor vehicle"
     return replace(request, subjects=[best], alternatives=[], title=request.title or subject,
