@@ -112,6 +112,12 @@ def test_a_spanish_request_is_read_among_the_editions():
     # names of places and days are written alike in English requests
     for english in ("Las Vegas", "Rio de Janeiro", "Cinco de Mayo", "El Nino and La Nina", "Leonardo da Vinci"):
         assert resolve_language(english, None, encyclopedia=True, model=False) == "en", english
+    # an article English lacks before a lower-case word says the language however unsure the detector is;
+    # before a capitalised word it may open an English request's name
+    for request, lang in (("Les dinosaures", "fr"), ("Le football", "fr"), ("Le vin", "fr"), ("Los gatos", "es")):
+        assert resolve_language(request, None, encyclopedia=True, model=False) == lang, request
+    for english in ("Le Mans race", "Los Angeles", "Le Corbusier", "the Louvre", "the Sagrada Familia"):
+        assert resolve_language(english, None, encyclopedia=True, model=False) == "en", english
     # other scripts do not count among the Latin-script editions
     assert resolve_language("Tokyo 東京 и Москва: urban transport", None, encyclopedia=True, model=False) == "en"
     assert resolve_language("Kubernetes container orchestration 東京", None, encyclopedia=True, model=False) == "en"
