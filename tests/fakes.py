@@ -43,12 +43,14 @@ class FakeSearch:
         docs: ``{"title", "text"}`` dicts.
         name: Corpus name.
         fail_queries: How many first searches return nothing (to provoke 605).
+        lang: Language whose stop words the terms leave out (an edition's index has its own).
     """
 
     def __init__(self, docs: list[dict[str, str]] | None = None, name: str = "fake corpus",
-                 fail_queries: int = 0) -> None:
+                 fail_queries: int = 0, lang: str = "en") -> None:
         self.docs = docs if docs is not None else ENERGY_DOCS
         self.name = name
+        self.lang = lang
         self.fail_queries = fail_queries
         self.calls: list[str] = []
 
@@ -56,11 +58,11 @@ class FakeSearch:
         self.calls.append(query)
         if len(self.calls) <= self.fail_queries:
             return []
-        wanted = terms(query, "en")
+        wanted = terms(query, self.lang)
         scored = []
         for i, d in enumerate(self.docs):
-            hits = len(wanted & terms(f"{d['title']} {d['text']}", "en"))
-            title_hits = len(wanted & terms(d["title"], "en"))
+            hits = len(wanted & terms(f"{d['title']} {d['text']}", self.lang))
+            title_hits = len(wanted & terms(d["title"], self.lang))
             if hits:
                 scored.append((hits + 2 * title_hits, -i, d))
         scored.sort(reverse=True)

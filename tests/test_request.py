@@ -621,6 +621,49 @@ def test_a_subject_the_corpus_writes_as_an_adjective_is_its_article():
     assert resolve_subject(read_request("Java", "es"), FakeSearch(INCAS), "es").subjects == ["Java"]
 
 
+#: French "thé" beside English titles the French encyclopedia quotes, and "pêche" (fishing) beside "péché" (sin):
+#: the terms fold accents, so each pair is one word to the search.
+ACCENTS = [
+    _doc("Thé", "Le thé est une boisson préparée par infusion des feuilles du théier. Le thé vert et le thé noir "
+         "viennent de la même plante."),
+    _doc("The Times", "The Times est un quotidien britannique. The Times est publié à Londres depuis 1785."),
+    _doc("The Beatles", "The Beatles est un groupe de rock britannique. Leur album The White Album paraît en 1968."),
+    _doc("Menthe", "La menthe est une plante aromatique. Le Maroc la cultive pour le thé à la menthe."),
+    _doc("Tasse", "Une tasse permet de boire le café ou le thé chaud."),
+    _doc("Péché", "Le péché est une faute contre la loi divine. Le péché originel est une doctrine chrétienne."),
+    _doc("Pêche (halieutique)", "La pêche est la capture des poissons. La pêche en mer se fait sur un navire."),
+    _doc("Navire de pêche", "Un navire de pêche sert à la pêche en mer."),
+    _doc("Salut (théologie)", "Le salut est la délivrance du péché dans la théologie chrétienne."),
+]
+
+
+def test_a_french_word_is_written_with_its_accents(tmp_path):
+    """The corpora's terms fold accents: "thé" had been named by every English title the French encyclopedia
+    quotes (*John Knox*, *Babe Ruth*), and "La pêche" had been planned on *Péché*."""
+    from reportgen.agents.ranking import writes_accents
+
+    from reportgen.acp import MessageLog
+    from reportgen.agents.browser import keep_to_sense
+    from reportgen.agents.runtime import RunContext
+
+    search = FakeSearch(ACCENTS, lang="fr")
+    assert "The Times" in [p.title for p in search.search("thé")]  # one word to the search
+    themes, core, _ = gather_themes(read_request("Le thé", "fr"), search, 4, "fr")
+    assert [p.title for p in core] == ["Thé"] and not {"The Times", "The Beatles"} & set(themes)
+    # the overview's and the conclusion's passages too (keep_to_sense), here without a topic space
+    ctx = RunContext(topic="Le thé", lang="fr", search=search, log=MessageLog(tmp_path / "messages.jsonl"))
+    assert [p.title for p in keep_to_sense(search.search("thé"), ["Thé"], ctx, "thé")] == ["Thé", "Menthe", "Tasse"]
+    themes, core, _ = gather_themes(read_request("La pêche", "fr"), search, 4, "fr")
+    assert {p.title for p in core} <= {"Pêche (halieutique)", "Navire de pêche"} and core
+    assert themes == ["Navire de pêche"]  # not *Salut (théologie)*, on sin
+    assert not writes_accents("The Times. The Times est un quotidien.", "Thé", "fr")
+    assert writes_accents("Le thé vert. The Times en parle.", "Thé", "fr")  # written with its accent once
+    assert writes_accents("Un texte sans le mot.", "Thé", "fr")  # not written at all: not judged here
+    assert writes_accents("Etats-Unis", "États-Unis", "fr")  # a capital's accent, dropped in French
+    assert not writes_accents("Le péché originel.", "pêche", "fr")
+    assert writes_accents("The Times", "Thé", "en")  # English writes "cafe" and "café" alike
+
+
 NAMED = [
     _doc("Association football", "Association football, more commonly known as football or soccer, is a team sport "
          "played between two teams of eleven players. Football is played on a pitch with a ball."),

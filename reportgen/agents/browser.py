@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from reportgen.acp import StatusCode
-from reportgen.agents.ranking import MIN_SENTENCE_CHARS, terms
+from reportgen.agents.ranking import MIN_SENTENCE_CHARS, terms, writes_accents
 from reportgen.agents.runtime import Brain, RunContext
 from reportgen.blueprint.model import Task
 from reportgen.errors import AgentError, ReportgenError
@@ -127,8 +127,10 @@ def keep_to_sense(found: list[Passage], sense: list[str], ctx: RunContext, subje
     searched by title when ``found`` lacks them), and so are the passages
     far nearer the word's other senses than to the core
     (:func:`~reportgen.blueprint.relevance.of_other_sense`: Steve Jobs beside
-    the fruit). Without a topic space
-    (a corpus too small for one) or any core passage, nothing is dropped.
+    the fruit). A passage writing an accented word of the subject only without
+    its accents is another word, in any corpus (:func:`~reportgen.agents.ranking.writes_accents`:
+    *Philosophical Transactions of the Royal Society* had closed a report on "thé"). Without a topic space
+    (a corpus too small for one) or any core passage, nothing else is dropped.
 
     Args:
         found: Passages found, best first.
@@ -143,6 +145,7 @@ def keep_to_sense(found: list[Passage], sense: list[str], ctx: RunContext, subje
     from reportgen.blueprint.relevance import Relatedness, of_other_sense
     from reportgen.sources.index import topic_space
 
+    found = [p for p in found if writes_accents(f"{p.title} {p.text}", subject or ctx.topic, ctx.lang)]
     space = topic_space(ctx.search)
     if space is None:
         return found

@@ -326,6 +326,47 @@ def mentions(words: set[str], keyword: str) -> bool:
     return any(w.startswith(prefix[:MENTION_PREFIX]) for w in words)
 
 
+#: Languages whose spelling writes the accents, so a word without them is another word: French "thé" is not
+#: English "the", "pêche" (fishing) is not "péché" (sin). English writes "cafe" and "café" alike.
+ACCENTED_SPELLING = frozenset({"fr", "es"})
+
+_RAW_WORD = re.compile(r"[^\W\d_]+")
+
+
+def writes_accents(text: str, phrase: str, lang: str) -> bool:
+    """Whether ``text``, where it writes an accented word of ``phrase`` at all, writes it with its accents.
+
+    The corpora's terms fold accents (:func:`~reportgen.sources.text.fold`), so the French encyclopedia's
+    articles quoting English titles ("The Times", *John Knox*'s "The First Blast of the Trumpet") had named
+    *Thé*, and *Péché* had been the core of "La pêche". A word is written when a word of ``text`` has its
+    folded stem; it is written with its accents when one such word carries the accents up to the word's
+    last accented letter. The first letter is compared folded: French drops the accent of a capital
+    ("Etats-Unis"). A word accented on its first letter alone, and a text writing the word nowhere, pass.
+
+    Args:
+        text: A passage, its title included.
+        phrase: The subject as the corpus titles it or as asked ("Thé", "pêche").
+        lang: Language of the text; only :data:`ACCENTED_SPELLING`'s are checked.
+
+    Returns:
+        ``False`` when ``text`` writes an accented word of ``phrase`` only without its accents.
+    """
+    if lang not in ACCENTED_SPELLING or phrase.isascii():
+        return True
+    import unicodedata
+
+    raw = [unicodedata.normalize("NFC", w.lower()) for w in _RAW_WORD.findall(text)]
+    for word in (unicodedata.normalize("NFC", w.lower()) for w in _RAW_WORD.findall(phrase)):
+        accented = [i for i, ch in enumerate(word) if fold(ch) != ch]
+        if not accented or accented[-1] == 0:
+            continue
+        key, prefix = stem(fold(word)), word[1:accented[-1] + 1]
+        written = [w for w in raw if stem(fold(w)) == key]
+        if written and not any(w[1:].startswith(prefix) for w in written):
+            return False
+    return True
+
+
 def about(text: str, keywords: list[str], lang: str) -> bool:
     """Whether ``text`` mentions every keyword (:func:`mentions` on its :func:`terms`).
 

@@ -48,6 +48,7 @@ from reportgen.agents.ranking import (
     unnamed,
     unnamed_for,
     without_names,
+    writes_accents,
     writes_phrase,
     written_subjects,
 )
@@ -1697,7 +1698,9 @@ def gather_themes(
     space = topic_space(search)
     part_of_request = len(request.subjects) > 1 or bool(request.aspects)
     for subject in [*request.subjects, *request.acronyms]:
-        found = search.search(subject, k=PLAN_SEARCH_K)
+        # "Thé" is not the "The" of an English title: a text must write the subject's accents (writes_accents)
+        found = [p for p in search.search(subject, k=PLAN_SEARCH_K)
+                 if writes_accents(f"{p.title} {p.text}", subject, lang)]
         if subject in request.acronyms:  # "EV" as written, a word of its own: not the "eV" of electronvolts
             found = [p for p in found if re.search(rf"(?<!\w){re.escape(subject)}(?!\w)", f"{p.title} {p.text}")]
         holding, linked = _relevant(found, subject, lang)
@@ -1786,6 +1789,8 @@ def gather_themes(
                       or names(held := terms(unnamed_each(without_names(f"{p.title}. {p.text}", subject_words, common),
                                                           bare_title(p.title), request, lang), lang))
                       or (loose & held and asked & held) or names_proper(p)]
+    candidates = [p for p in candidates if p.source_id in answers
+                  or all(writes_accents(f"{p.title} {p.text}", s, lang) for s in request.subjects)]
     by_doc: dict[str, list[Passage]] = {}
     for p in candidates:
         if p.text not in {q.text for q in by_doc.get(p.source_id, [])}:
