@@ -640,10 +640,9 @@ ACCENTS = [
 def test_a_french_word_is_written_with_its_accents(tmp_path):
     """The corpora's terms fold accents: "thé" had been named by every English title the French encyclopedia
     quotes (*John Knox*, *Babe Ruth*), and "La pêche" had been planned on *Péché*."""
-    from reportgen.agents.ranking import writes_accents
-
     from reportgen.acp import MessageLog
     from reportgen.agents.browser import keep_to_sense
+    from reportgen.agents.ranking import writes_accents
     from reportgen.agents.runtime import RunContext
 
     search = FakeSearch(ACCENTS, lang="fr")
