@@ -1617,6 +1617,40 @@ def test_an_aspect_of_a_thing_no_article_is_titled_by_is_the_thing_with_that_asp
     assert read["Bank of America"][0] == ["Bank of America"], read
 
 
+def test_an_aspect_of_a_place_is_read_with_the_places_adjective_where_the_corpus_writes_it():
+    """ "music of Brazil" had been *Brazil* with the aspect "music": its sections were the cities nearest the
+    country's article. The corpus writes "Brazilian music"; nothing writes "Brazilian economy", so "economy of
+    Brazil" stays the country with its aspect. "cuisine of France" is the article titled *French cuisine*, an
+    adjective no rule of letters tells, which names France; it had drawn *Philip II of France* and *Tour de
+    France*."""
+    docs = [*_corpus(),
+            {"title": "Brazil", "text": "Brazil is the largest country in South America. Brazilian cities are large."},
+            {"title": "Rio de Janeiro", "text": "Rio de Janeiro is a city of Brazil. Its port serves Brazil."},
+            {"title": "São Paulo", "text": "São Paulo is the largest city of Brazil and its economic centre."},
+            {"title": "Bossa nova", "text": "Bossa nova is a style of Brazilian music from Rio de Janeiro. Bossa nova "
+                                            "blends samba and jazz; it made Brazilian music known abroad."},
+            {"title": "Samba", "text": "Samba is a dance and a genre of Brazilian music with African roots. Samba "
+                                       "is the best-known Brazilian music."},
+            {"title": "Antônio Carlos Jobim", "text": "Jobim was a composer of Brazilian music. His songs made "
+                                                      "Brazilian music popular."}]
+    docs += [{"title": "France", "text": "France is a country of Western Europe. The French speak French."},
+             {"title": "French cuisine", "text": "French cuisine is the cooking of France: bread, cheese and wine. "
+                                                 "Its chefs trained in Paris."},
+             {"title": "Philip II of France", "text": "Philip II of France was a king of France. The cuisine of his "
+                                                      "court in France was rich in cuisine of game."},
+             {"title": "Tour de France", "text": "The Tour de France is a race across France. Riders eat the "
+                                                 "cuisine of each region of France."}]
+    search = SpaceSearch(docs)
+    read = _resolved(search, "music of Brazil", "economy of Brazil", "cuisine of France")
+    assert read["cuisine of France"].subjects == ["French cuisine"], read["cuisine of France"]
+    music = read["music of Brazil"]
+    assert music.subjects == ["Brazilian music"] and music.title == "music of Brazil", music
+    assert music.named_as == {"music of Brazil": "Brazilian music"}
+    themes, _, _ = gather_themes(music, search, 3, "en")
+    assert set(themes) <= {"Bossa nova", "Samba", "Antônio Carlos Jobim"} and themes, themes
+    assert read["economy of Brazil"].subjects == ["Brazil"] and read["economy of Brazil"].aspects == ["economy"]
+
+
 def test_a_thing_and_its_aspect_no_passage_writes_is_the_thing_with_that_aspect():
     """ "Antarctica climate" had found no sources, as "<aspect> of <thing>" had. A title holding the subject's
     words ("Exploration of Mars"), passages writing it ("electric vehicle") or a thing that is no name ("King
