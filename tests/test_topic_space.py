@@ -8,6 +8,7 @@ word alone cannot tell the senses apart and only the words around it can.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -1042,6 +1043,24 @@ def test_a_text_naming_the_subject_only_in_lists_is_no_theme_however_near(corpus
     listing = economy + "The index counts wages, rents, inflation and taxes."
     assert planner.only_listed(listing, read_request("Inflation"), "en")
     assert not planner.only_listed(listing + " Inflationary times raise them.", read_request("Inflation"), "en")
+
+
+def test_a_history_of_a_field_is_listed_when_the_field_is_listed():
+    """*Dynamical system*, applied to "economics, history, and medicine", had been a section of the *History of
+    medicine*: it holds both words, but lists the field among fields (``planner._history_thing``). A place listed
+    among the places a conqueror took is still on that place's history (*Alexander the Great* in *History of
+    Egypt*)."""
+    def history(of: str) -> Any:  # the request as the planner resolves it, on the corpus's *History of …*
+        return replace(read_request(f"History of {of}"), subjects=[f"History of {of}"], aspects=[])
+
+    request = history("medicine")
+    applied = ("A dynamical system describes how a system evolves in time. It has applications to fields such as "
+               "mathematics, physics, economics, history, and medicine.")
+    assert planner.only_listed(applied, request, "en")
+    assert not planner.only_listed("Hippocrates is the father of medicine; his school changed its history.",
+                                   request, "en")
+    conquests = "Alexander the Great conquered Persia, Syria, Egypt, Bactria and Punjab before 323 BC."
+    assert not planner.only_listed(conquests, history("Egypt"), "en")
 
 
 def test_with_two_subjects_each_is_judged_alone():

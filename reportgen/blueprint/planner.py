@@ -694,7 +694,9 @@ def only_listed(text: str, request: Request, lang: str) -> bool:
     defines it as lists its members and is no passing mention (:func:`defined_as`: *Planet*'s "the terrestrial
     planets Mercury, Venus, Earth, and Mars"): :func:`gather_themes` keeps it, and a text the subject's core
     names by an uncommon word (:func:`_named_rarely`: *Camellia*, whose "ornamental, tea, and woody-oil plants"
-    the Tea article's "leaves of *Camellia sinensis*" makes more than a passing mention).
+    the Tea article's "leaves of *Camellia sinensis*" makes more than a passing mention). A history's subject is
+    what it is the history of (:func:`_history_thing`): *Dynamical system*, applied to "economics, history, and
+    medicine", had been a section of the *History of medicine*, holding both its words.
 
     Args:
         text: A document's text (the passages found of it).
@@ -704,9 +706,20 @@ def only_listed(text: str, request: Request, lang: str) -> bool:
     Returns:
         True when the text writes the subject, and only in lists.
     """
+    things = [_history_thing(s, lang) for s in request.subjects]
+    request = replace(request, subjects=things) if things != request.subjects else request
     wanted = [sorted(terms(s, lang)) for s in request.subjects] + [[a.lower()] for a in request.acronyms]
     mentioning = [x for x in split_sentences(text, lang) or [text] if any(w and about(x, w, lang) for w in wanted)]
     return bool(mentioning) and all(_listed_each(x, request, lang) for x in mentioning)
+
+
+def _history_thing(subject: str, lang: str) -> str:
+    """What a history's title (:data:`HISTORY_TITLE`) is the history of when that is a common noun ("medicine"
+    for *History of medicine*); any other subject itself. A place listed among others is still on its history
+    (*Alexander the Great* conquered "Persia, Egypt, …"), a field listed among fields is not."""
+    opening = HISTORY_TITLE.get(lang, HISTORY_TITLE["en"]).split("{}")[0]
+    rest = subject[len(opening):].strip()
+    return rest if fold(subject[:len(opening)]) == fold(opening) and rest[:1].islower() else subject
 
 
 def _listed_each(sentence: str, request: Request, lang: str) -> bool:
