@@ -136,6 +136,25 @@ def test_years_ordinals_identifiers_dates_are_not_facts(text: str) -> None:
     assert extract_facts([doc(text)], lang=lang) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "lang", "kept"),
+    [
+        # the Everest report had drawn the Himalayas 7,200 metres high, and Manaus 1 million people
+        ("More than 100 peaks exceeding elevations of 7,200 metres above sea level lie in the Himalayas.", "en",
+         [100.0]),  # the count of the class stays
+        ("Manaus has 2,279,686 people. It is one of the two cities in the Amazon rainforest with a population of "
+         "over 1 million people, alongside Belém.", "en", [2279686.0]),
+        ("There are 17 countries with more than 100 million people.", "en", [17.0]),
+        ("Hay países con más de 100 millones de habitantes.", "es", []),
+        # a bound of the thing itself stays a quantity of it
+        ("Peru has a population of over 32 million people.", "en", [32e6]),
+        ("The island, with an area of about 1,200 km2, is the largest.", "en", [1200.0]),
+    ],
+)
+def test_the_bound_of_a_class_is_no_quantity_of_a_thing(text: str, lang: str, kept: list[float]) -> None:
+    assert [f.value for f in extract_facts([doc(text)], lang=lang)] == kept
+
+
 def test_nuclear_power_summary_has_no_facts() -> None:
     # "Voyager 2" and "since 1958" are the only numbers in it.
     assert extract_facts([wiki("Nuclear power")]) == []

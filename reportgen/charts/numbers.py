@@ -1365,6 +1365,30 @@ def _is_year_number(text: str) -> bool:
     return re.fullmatch(r"\d{4}", text) is not None and 1000 <= int(text) <= 2100
 
 
+#: The bound a class of things is drawn by, written before its number: "peaks exceeding elevations of 7,200
+#: metres", "one of the two cities in the Amazon rainforest with a population of over 1 million", "des villes de
+#: plus de", "países con más de". The number is no quantity of the thing the sentence is on: a chart had drawn the
+#: Himalayas 7,200 metres high and Manaus, which its sentence before gives 2,279,686 people, 1 million.
+_CLASS_BOUND_RE = re.compile(
+    rf"(?P<noun>{_WORD})\s+"
+    r"(?:(?:in|on|of|at|across|within|from|around|along|dans|en|sur|del?|en)\s+[^,;:()]{0,40}?\s+)?"
+    r"(?:(?:exceeding|surpassing|topping|dépassant|superando|que\s+superan|qui\s+dépassent)\s+"
+    r"|(?:with|having|avec|con|de)\s+(?:(?:a|an|the|une?|una?)\s+)?(?:[^\W\d_]+\s+){0,2}?(?:(?:of|de)\s+)?"
+    r"(?:over|above|more\s+than|under|below|less\s+than|fewer\s+than|at\s+least|plus\s+de|moins\s+de|"
+    r"más\s+de|menos\s+de)\s+)"
+    r"(?:[^\W\d_]+\s+of\s+|[^\W\d_]+\s+de\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _a_class_bound(before: str) -> bool:
+    """Whether the text before a number ends on the bound of a class of things (:data:`_CLASS_BOUND_RE`), its
+    noun a plural."""
+    starts = (w.start() for w in re.finditer(_WORD, before[-160:]))
+    return any(m is not None and _is_plural(m.group("noun"))
+               for m in (_CLASS_BOUND_RE.match(before[-160:], at) for at in starts))
+
+
 def _not_a_quantity(sentence: str, start: int, end: int) -> bool:
     """Whether the number at ``[start, end)`` is an ordinal, a date, a name or notation."""
     after = sentence[end:]
@@ -1508,6 +1532,8 @@ def _read_quantity(sentence: str, m: re.Match[str], found: list[_Found], lang: _
     rate = _RATE_RE.match(sentence[unit_end : unit_end + 40])
     if rate and unit not in {"%", "years", "years ago"}:
         unit += next(sfx for i, (_, sfx) in enumerate(_RATES) if rate.group(f"r{i}") is not None)
+    if _a_class_bound(sentence[:raw_start]):
+        return None  # "More than 100 peaks exceeding elevations of 7,200 metres": a class's bound
     q = _QUALIFIER_RE.search(sentence[:raw_start])
     return _Found(
         value=value * mult,
