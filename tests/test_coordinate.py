@@ -422,6 +422,21 @@ def test_a_cause_said_without_the_word_and_a_british_spelling_write_the_aspect()
     assert "No sentence" not in colour.mode_note
 
 
+def test_one_word_asked_of_a_name_is_written_by_a_sentence_naming_it():
+    """A reader's "The climate of Peru" quoted Bolivia's "a wide range of climates" and no sentence on Peru's
+    climate, and said nothing of it: the word asked of a name is written of it by a sentence naming it, or going
+    on from one with a pronoun."""
+    # as the planner resolves "The climate of Peru": the subject *Peru*, the aspect "climate"
+    elsewhere = _report_on("Peru", ["Peru is a country in South America.", "Bolivia has a wide range of climates."],
+                           aspects=["climate"])
+    assert "No sentence quoted here writes of “climate”" in elsewhere.mode_note, elsewhere.mode_note
+    named = _report_on("Peru", ["Peru has a tropical climate in the east."], aspects=["climate"])
+    assert "No sentence" not in named.mode_note
+    going_on = _report_on("Peru", ["Peru is a country.", "Its climate is dry on the coast."],
+                          aspects=["climate"])
+    assert "No sentence" not in going_on.mode_note
+
+
 def test_a_question_asking_where_is_answered_by_a_sentence_placing_its_subject():
     """A reader found "Where do tigers live?" noted as unanswered while it quoted "The tiger is native to Asia":
     a marker of place in a sentence on the subject answers where, without the question's verb."""

@@ -71,7 +71,7 @@ from reportgen.blueprint.request import (
     section_count,
     strip_article,
 )
-from reportgen.charts.numbers import printed_years
+from reportgen.charts.numbers import _PRONOUNS, printed_years
 from reportgen.config import RunOptions
 from reportgen.errors import NoSourcesError
 from reportgen.i18n import counted, join_list, labels
@@ -2610,9 +2610,11 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
     report on stars that never says why they twinkle had read as an answer: the corpora hold no text on
     twinkling, and the report must say so near the top (issue 11: "when it holds little, the report says so").
     A history asked for is told by its sections' time order (:func:`tells_history`), not by the word, and is
-    not named. A question's aspects are parts of one question: it is said to be unanswered when none is
-    written, and nothing is said when one is ("How does the human eye see color?" is answered by sentences on
-    colour and the eye that never write "see"). A question asking where is answered by a sentence writing the
+    not named. One word asked of a name (a capitalised subject: "the climate of Peru") is written only by a
+    sentence naming it (:func:`~reportgen.agents.ranking.names_subject`) or opening on a pronoun. A question's
+    aspects are parts of one question: it is said to be unanswered when none is written, and nothing is said
+    when one is ("How does the human eye see color?" is answered by sentences on colour and the eye that never
+    write "see"). A question asking where is answered by a sentence writing the
     subject with a marker of place (:data:`_PLACE_MARKERS`: "native to", "found in", "located in").
 
     A request to compare two subjects ("Compare cotton and wool", "Rome vs Carthage":
@@ -2646,8 +2648,15 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
         if placed is not None and any(placed.search(t) and names_subject(t, subject) for t in texts):
             return True  # "Where do tigers live?": "The tiger is native to Asia" says where, without "live"
         need = {_alike(w, lang) for w in terms(aspect, lang)}
+        # the one word asked of a name is written of it by a sentence naming it, or going on from one: Bolivia's
+        # "a wide range of climates" is not the climate of Peru (a reader found that report silent on its having
+        # no sentence on it)
+        of_a_name = len(aspect.split()) == 1 and subject[:1].isupper()
         for text, words in zip(texts, written, strict=True):
             if 2 * sum(any(_derived(w, t, lang) for w in words) for t in need) <= len(need):
+                continue
+            if of_a_name and not names_subject(text, subject) \
+                    and text.split(maxsplit=1)[0].casefold() not in _PRONOUNS:
                 continue
             # written only as one item of a list, it is named, not written of: "Cat communication includes
             # meowing, purring, trilling, hissing …" says nothing of why cats purr (the comparison's rule)
