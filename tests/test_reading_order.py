@@ -1013,6 +1013,27 @@ def test_one_more_of_a_kind_and_the_french_y_point_back():
         assert quotable(text, 0, lang), text
 
 
+def test_the_others_of_a_kind_and_a_demonstrative_opening_point_back():
+    """"Other types, such as elementary or secondary school buses …, are free" and "Other reasons include maternal
+    health …" stood in a report on education in Finland, their kind named only before; "Durante estos 35 años,
+    México experimentó un notable crecimiento económico" closed one on Mexico's economy, the years named only
+    before (a reader's finds). "Other than" compares, and a demonstrative naming its own noun's referent in the
+    phrase is none."""
+    from reportgen.agents.ranking import quotable
+
+    for text, lang in (("Other types, such as elementary or secondary school buses, are free.", "en"),
+                       ("Other reasons include maternal health and an inability to afford a child.", "en"),
+                       ("D'autres espèces vivent dans les Andes.", "fr"),
+                       ("Durante estos 35 años, México experimentó un notable crecimiento económico.", "es"),
+                       ("Pendant cette période, la France connut une forte croissance.", "fr")):
+        assert not quotable(text, 0, lang), text
+    for text, lang in (("Other than the Sun, the nearest star is Proxima Centauri.", "en"),
+                       ("Othello is a tragedy by William Shakespeare.", "en"),
+                       ("Durante el siglo XX, México experimentó un notable crecimiento económico.", "es"),
+                       ("Pendant la Révolution, la France abolit la monarchie.", "fr")):
+        assert quotable(text, 0, lang), text
+
+
 def test_a_companions_sentence_not_naming_the_subject_is_held_to_the_stricter_threshold(tmp_path, monkeypatch):
     """In a topic space, a companion's sentence that does not name the subject had been kept at the section's own
     threshold (0.2): "Chinese cuisine comprises cuisines originating from China" in a rice briefing, "Sir Charles

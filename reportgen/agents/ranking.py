@@ -78,7 +78,9 @@ _ANAPHORIC_AFTER = {
 #: navy", "In 1770 he moved to Vienna" point back as the comma's form does (:data:`_ANAPHORIC_AFTER`); a reader
 #: found such a sentence under a section it said nothing of. No relative word in the phrase ("In places where
 #: they nest" is no opening phrase of that kind).
-#: So does an opening phrase on a demonstrative: "In these tissues the absorbed glucose …", "By that time, …".
+#: So does an opening phrase on a demonstrative: "In these tissues the absorbed glucose …", "By that time, …",
+#: "Durante estos 35 años, México experimentó …" (a reader found it closing a report on Mexico's economy, the
+#: years named only before), "Pendant cette période, …".
 _ANAPHORIC_UNMARKED = re.compile(
     r"^(?:in|on|at|during|after|before|from|until|by|following|since|upon|throughout|under|around|within)\s"
     r"(?:(?:this|these|those|that|such)\s|"
@@ -86,8 +88,11 @@ _ANAPHORIC_UNMARKED = re.compile(
 _ANAPHORIC_OPENING = {
     "en": re.compile(r"^[^,;:()]{0,60}\b(?:(?:them|it|this|these|those|him|her|that)\s*|"
                      r"(?:his|her|its|their)\s[^,;:()]{1,40}),", re.IGNORECASE),
-    "fr": re.compile(r"^[^,;:()]{0,60}\b(?:eux|elles?|lui|cela|ceci|celui-ci|celle-ci)\s*,", re.IGNORECASE),
-    "es": re.compile(r"^[^,;:()]{0,60}\b(?:ellos|ellas|él|ella|ello|esto|eso)\s*,", re.IGNORECASE),
+    "fr": re.compile(r"^[^,;:()]{0,60}\b(?:(?:eux|elles?|lui|cela|ceci|celui-ci|celle-ci)\s*|"
+                     r"(?:cette|ces|cet)\s[^,;:()]{1,40}),", re.IGNORECASE),
+    "es": re.compile(r"^[^,;:()]{0,60}\b(?:(?:ellos|ellas|él|ella|ello|esto|eso)\s*|"
+                     r"(?:este|esta|estos|estas|ese|esa|esos|esas|aquel|aquella|aquellos|aquellas)\s[^,;:()]{1,40}),",
+                     re.IGNORECASE),
 }
 
 
@@ -99,11 +104,14 @@ _SUCH = re.compile(r"^(?:[a-z0-9]+\s+){1,2}such\s+(?!as\b)", re.IGNORECASE)
 
 #: A sentence opening on one more of a kind points back to the ones named before: "A third isotope, tritium, is
 #: produced in fission", "Another name for the cello is …", "Un troisième isotope, le tritium 3H, …" (a reader found
-#: it in a section on fission, the first two isotopes named only in *Hydrogène*), "Otra especie …".
+#: it in a section on fission, the first two isotopes named only in *Hydrogène*), "Otra especie …"; so do the
+#: others of a kind: "Other types, such as elementary or secondary school buses …, are free" and "Other reasons
+#: include maternal health …" (a reader found both under "Education in Finland", their kind named only before).
 _SEQUEL = {
-    "en": re.compile(r"^(?:another|(?:a|an)\s+(?:second|third|fourth|fifth|sixth|further))\s", re.IGNORECASE),
-    "fr": re.compile(r"^(?:un|une)\s+(?:autre|deuxième|second|seconde|troisième|quatrième|cinquième|sixième)\s",
+    "en": re.compile(r"^(?:another|other(?!\s+than\b)|(?:a|an)\s+(?:second|third|fourth|fifth|sixth|further))\s",
                      re.IGNORECASE),
+    "fr": re.compile(r"^(?:(?:un|une)\s+(?:autre|deuxième|second|seconde|troisième|quatrième|cinquième|sixième)|"
+                     r"d['’]autres)\s", re.IGNORECASE),
     "es": re.compile(r"^(?:otr[oa]s?|(?:un|una)\s+(?:segund[oa]|tercer[oa]?|cuart[oa]|quint[oa]|sext[oa]))\s",
                      re.IGNORECASE),
 }
