@@ -155,6 +155,17 @@ def test_the_bound_of_a_class_is_no_quantity_of_a_thing(text: str, lang: str, ke
     assert [f.value for f in extract_facts([doc(text)], lang=lang)] == kept
 
 
+def test_a_dimension_the_clause_is_on_is_the_values_measure() -> None:
+    """The Everest report's height chart had left Everest out: "Its height was most recently measured … as
+    8,848.86 m" read as no dimension, and lengths of different dimensions are not compared."""
+    text = ("Mount Everest is the highest mountain on Earth. Its height was most recently measured in 2020 through a "
+            "joint survey by Nepalese and Chinese authorities as 8,848.86 m.")
+    assert [(f.value, f.measure) for f in extract_facts([doc(text)])] == [(8848.86, "height")]
+    # two dimensions in the clause say neither
+    both = "Its length and its width were given by the survey of 1850 as 120 m."
+    assert [f.measure for f in extract_facts([doc(both)])] == [""]
+
+
 def test_nuclear_power_summary_has_no_facts() -> None:
     # "Voyager 2" and "since 1958" are the only numbers in it.
     assert extract_facts([wiki("Nuclear power")]) == []

@@ -1143,15 +1143,27 @@ _MEASURE_BEFORE_RE = re.compile(
 )
 
 
+#: A dimension the clause is on, its subject: "Its height was most recently measured in 2020 through a joint survey
+#: … as 8,848.86 m" (the Everest report's height chart had left Everest out, its height read as no dimension).
+_MEASURE_SUBJECT_RE = re.compile(
+    r"\b(?:its|their|the|his|her|sa|son|su|sus|la|le|el)\s+([^\W\d_]+)\s+(?:is|was|are|were|has|had|reaches|"
+    r"reached|est|était|es|era|fue|alcanza)\b", re.IGNORECASE)
+
+
 def _measure(sentence: str, start: int, end: int) -> str:
-    """The dimension a value measures: "18 miles (29 km) wide" → "width"."""
+    """The dimension a value measures: "18 miles (29 km) wide" → "width"; "Its height was … measured … as
+    8,848.86 m" → "height" (:data:`_MEASURE_SUBJECT_RE`): the subject of the number's clause, when it names no
+    other dimension."""
     after = _MEASURE_AFTER_RE.match(sentence[end : end + 40])
     if after and after.group(1).lower() in _MEASURE_WORDS:
         return _MEASURE_WORDS[after.group(1).lower()]
     before = _MEASURE_BEFORE_RE.search(sentence[max(0, start - 40) : start])
     if before and before.group(1).lower() in _MEASURE_WORDS:
         return _MEASURE_WORDS[before.group(1).lower()]
-    return ""
+    clause = re.split(r"[,;:()]", sentence[:start])[-1]
+    dimensions = {_MEASURE_WORDS[w] for w in re.findall(r"[^\W\d_]+", clause.lower()) if w in _MEASURE_WORDS}
+    subject = any(m.group(1).lower() in _MEASURE_WORDS for m in _MEASURE_SUBJECT_RE.finditer(clause))
+    return dimensions.pop() if subject and len(dimensions) == 1 else ""
 
 
 def _kinds(spec: dict[str, str]) -> dict[str, str]:
