@@ -1670,6 +1670,33 @@ def test_an_aspect_of_a_place_is_read_with_the_places_adjective_where_the_corpus
     assert read["economy of Brazil"].subjects == ["Brazil"] and read["economy of Brazil"].aspects == ["economy"]
 
 
+def test_an_aspect_asked_of_a_subject_is_its_article_where_that_writes_the_subjects_kind():
+    """"Amazon rainforest: biodiversity, deforestation, indigenous peoples" had dropped all three aspects, its
+    sections Peru, Manaus and the Spanish conquest of the Inca Empire, while *Deforestation* writes "areas of
+    mature rainforest" (``planner._writes_its_kind``). A one-word subject is its own kind: *Climate* does not
+    write the Sahara, and is no section of "Sahara: climate"."""
+    docs = [*_corpus(),
+            {"title": "Amazon rainforest", "text": "The Amazon rainforest is a moist broadleaf tropical rainforest "
+                                                   "of the Amazon basin in Peru and Brazil."},
+            {"title": "Peru", "text": "Peru is a country of South America; the Amazon rainforest covers its east."},
+            {"title": "Manaus", "text": "Manaus is a city of Brazil in the Amazon rainforest on the Negro river."},
+            {"title": "Deforestation", "text": "Deforestation is the removal of a forest or stand of trees. Much "
+                                               "of it falls on areas of mature rainforest in the tropics."},
+            {"title": "Sahara", "text": "The Sahara is a hot desert of North Africa with dunes and oases."},
+            {"title": "Tuareg people", "text": "The Tuareg people live across the Sahara desert with camels."},
+            {"title": "Climate", "text": "Climate is the long-term weather pattern of a region, averaged over "
+                                         "thirty years of weather."}]
+    search = SpaceSearch(docs)
+    read = _resolved(search, "Amazon rainforest: biodiversity and deforestation", "Sahara: climate")
+    amazon = read["Amazon rainforest: biodiversity and deforestation"]
+    assert amazon.subjects == ["Amazon rainforest"] and "deforestation" in amazon.aspects, amazon
+    themes, _, _ = gather_themes(amazon, search, 4, "en")
+    assert "Deforestation" in themes, themes
+    sahara = read["Sahara: climate"]
+    themes, _, _ = gather_themes(sahara, search, 4, "en")
+    assert "Climate" not in themes, themes
+
+
 def test_a_thing_and_its_aspect_no_passage_writes_is_the_thing_with_that_aspect():
     """ "Antarctica climate" had found no sources, as "<aspect> of <thing>" had. A title holding the subject's
     words ("Exploration of Mars"), passages writing it ("electric vehicle") or a thing that is no name ("King

@@ -1797,7 +1797,7 @@ def gather_themes(
     for aspect in request.aspects:
         candidates += search.search(f"{request.subject} {aspect}", k=30)
         own = _article_on(aspect, search, lang) if terms(aspect, lang) else None
-        if own is not None and _writes_a_subject(own, request, lang):
+        if own is not None and (_writes_a_subject(own, request, lang) or _writes_its_kind(own, request, lang)):
             answers.add(own.source_id)
             candidates.append(own)
         elif own is None:  # "migrate": Animal migration
@@ -2728,6 +2728,19 @@ def _writes_a_subject(passage: Passage, request: Request, lang: str) -> bool:
     written forms (:func:`written_forms`: "leaves" for the leaf)."""
     held = terms(f"{passage.title} {passage.text}", lang)
     return any(form <= held for s in request.subjects for form in written_forms(s, lang))
+
+
+def _writes_its_kind(passage: Passage, request: Request, lang: str) -> bool:
+    """Whether the article of an aspect asked in a request that is no question writes the head noun of its one
+    subject of several words (:func:`~reportgen.agents.ranking.head_noun`): what the aspect does to things of the
+    subject's kind. "Amazon rainforest: biodiversity, deforestation, indigenous peoples" had dropped all three
+    aspects, its sections Peru, Manaus and the Spanish conquest of the Inca Empire, while *Deforestation* writes
+    "areas of mature rainforest that are especially important for biodiversity". A one-word subject is its own
+    head: *Climate* does not write the Sahara."""
+    if request.question or len(request.subjects) != 1 or len(terms(request.subject, lang)) < 2:
+        return False
+    head = head_noun(request.subject, lang)
+    return bool(head) and any(mentions({t}, stem(head)) for t in terms(f"{passage.title} {passage.text}", lang))
 
 
 #: Where a title's head gives way to whose it is ("History *of* sociology", "Histoire *de* la chimie").
