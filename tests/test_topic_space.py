@@ -1615,7 +1615,7 @@ def test_a_subject_no_passage_writes_is_what_its_common_qualifier_qualifies_when
 def test_an_aspect_of_a_thing_no_article_is_titled_by_is_the_thing_with_that_aspect():
     """ "The life cycle of a butterfly" had found no sources. A phrase the corpus writes stays whole ("the kings
     of France"), and so does a name typed with its capital ("Bank of America": a report on America would be on
-    something else)."""
+    something else). French elides "de" before a vowel ("volcans d'Islande")."""
     docs = [*_corpus(),
             {"title": "Butterfly", "text": "Butterflies are winged insects; a butterfly hatches from a pupa."},
             {"title": "France", "text": "France is a country in Europe, once ruled by the kings of France."},
@@ -1634,6 +1634,10 @@ def test_an_aspect_of_a_thing_no_article_is_titled_by_is_the_thing_with_that_asp
     assert read["The life cycle of a butterfly"] == (["Butterfly"], ["life cycle"], "life cycle of a butterfly")
     assert read["The kings of France"][0] == ["kings of France"], read
     assert read["Bank of America"][0] == ["Bank of America"], read
+    # the French elided "d'" gives way to whose it is as "de" does: "Les volcans d'Islande" had found no sources
+    docs.append({"title": "Islande", "text": "L'Islande est une île de l'Atlantique Nord, aux nombreux volcans."})
+    iceland = resolve_subject(read_request("Les volcans d'Islande", "fr"), SpaceSearch(docs), "fr")
+    assert (iceland.subjects, iceland.aspects) == (["Islande"], ["volcans"]), iceland
 
 
 def test_an_aspect_of_a_place_is_read_with_the_places_adjective_where_the_corpus_writes_it():

@@ -2744,7 +2744,7 @@ def _writes_its_kind(passage: Passage, request: Request, lang: str) -> bool:
 
 
 #: Where a title's head gives way to whose it is ("History *of* sociology", "Histoire *de* la chimie").
-_OF_ANOTHER = re.compile(r"\s+(?:of|de|du|des|del)\s+", re.IGNORECASE)
+_OF_ANOTHER = re.compile(r"\s+(?:of|de|du|des|del)\s+|\s+d['’](?=[^\W\d_])", re.IGNORECASE)
 
 
 def _titled_after(aspect: str, request: Request, search: SearchBackend, lang: str,
