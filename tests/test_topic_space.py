@@ -326,6 +326,10 @@ def test_head_nouns() -> None:
     ("Its dark stripes resemble the Mercury pattern.", True),
     ("Mackerel have vertical \"Mercury-like\" stripes on their backs.", True),
     ("Mercury-like rocks cover Io. Mercury is a planet.", False),  # then written as itself
+    # a size given by a thing of that size: "The size of a small dog, the Tasmanian devil …" under "Dogs"
+    ("The size of a small Mercury, the moon became the largest of its kind.", True),
+    ("Cette lune est de la taille d'une Mercury.", True),
+    ("The size of the Mercury orbit grew.", False),  # the size of the subject itself
 ])
 def test_a_subject_written_only_in_comparisons(text, expected):
     from reportgen.agents.ranking import compared_only

@@ -664,6 +664,10 @@ _RESEMBLE = frozenset({"resemble", "resembles", "resembled", "resembling", "ress
                        "ressemblant", "asemeja", "asemejan", "semeja", "semejan"})
 #: A word made an adjective of likeness: "vertical "tiger-like" stripes" (read as "resembling tiger").
 _LIKE = re.compile(r"\b(\w+)-like\b", re.IGNORECASE)
+#: A size given by a thing of that size: "The size of a small dog, the Tasmanian devil …" (a reader found *Tasmanian
+#: devil* a section of "Dogs"), "de la taille d'un chat", "del tamaño de un perro" (read as "resembling").
+_SIZE_OF = re.compile(r"\b(?:the\s+size\s+of|de\s+la\s+taille\s+d['’]|del\s+tamaño\s+de)(?=\s*(?:an?|une?|una?)\b)",
+                      re.IGNORECASE)
 #: Words allowed between a comparison word and the subject ("than *the planet* Mercury").
 COMPARISON_GAP = 2
 #: What ends a clause: a comparison does not reach past it.
@@ -679,7 +683,8 @@ def compared_only(text: str, subject: str) -> bool:
     made a report on Mercury). A comparison is "than" (French and Spanish
     "que": "plus grand que", "más grande que"), the second "as" of "as
     large as" ("known as" and "como" name a thing: they are no comparison), or a verb that likens
-    ("stripes which resemble a tiger's pattern": :data:`_RESEMBLE`; "tiger-like stripes"), at most
+    ("stripes which resemble a tiger's pattern": :data:`_RESEMBLE`; "tiger-like stripes"; "the size of a small
+    dog", :data:`_SIZE_OF`), at most
     :data:`COMPARISON_GAP` words before the subject in the same clause ("prices rise faster than wages,
     inflation lowers …" is no comparison of inflation; :func:`writes_phrase`'s matching, any inflection).
     The other mentions in a sentence that holds a comparison explain it ("Titan is only 40% as massive
@@ -701,7 +706,8 @@ def compared_only(text: str, subject: str) -> bool:
     for sentence in split_sentences(text):
         mentions = compared = 0
         for clause in _CLAUSE.split(sentence):  # a comparison never reaches past a comma: "faster than wages, x"
-            words = tokenize(_LIKE.sub(r"resembling \1", clause))  # "tiger-like stripes" liken to a tiger
+            # "tiger-like stripes" liken to a tiger, "the size of a small dog" to a dog
+            words = tokenize(_SIZE_OF.sub(" resembling ", _LIKE.sub(r"resembling \1", clause)))
             have = [stem(t) for t in words]
             for i in range(len(have) - n + 1):
                 if have[i:i + n] != wanted:
