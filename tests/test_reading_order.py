@@ -1017,20 +1017,26 @@ def test_the_others_of_a_kind_and_a_demonstrative_opening_point_back():
     """"Other types, such as elementary or secondary school buses …, are free" and "Other reasons include maternal
     health …" stood in a report on education in Finland, their kind named only before; "Durante estos 35 años,
     México experimentó un notable crecimiento económico" closed one on Mexico's economy, the years named only
-    before (a reader's finds). "Other than" compares, and a demonstrative naming its own noun's referent in the
-    phrase is none."""
+    before, and "Fue la primera acción encubierta …" stood there with no subject (a reader's finds). "Other
+    than" compares, and a demonstrative naming its own noun's referent in the phrase is none."""
     from reportgen.agents.ranking import quotable
 
     for text, lang in (("Other types, such as elementary or secondary school buses, are free.", "en"),
                        ("Other reasons include maternal health and an inability to afford a child.", "en"),
                        ("D'autres espèces vivent dans les Andes.", "fr"),
                        ("Durante estos 35 años, México experimentó un notable crecimiento económico.", "es"),
-                       ("Pendant cette période, la France connut une forte croissance.", "fr")):
+                       ("Pendant cette période, la France connut une forte croissance.", "fr"),
+                       # Spanish drops the subject it shares with the sentence before
+                       ("Está ubicado en la región oeste del país, limitando al norte con Oregón.", "es"),
+                       ("Fue la primera acción encubierta de los Estados Unidos en tiempos de paz.", "es"),
+                       ("Comunica el mar Caribe con el golfo de México.", "es")):
         assert not quotable(text, 0, lang), text
     for text, lang in (("Other than the Sun, the nearest star is Proxima Centauri.", "en"),
                        ("Othello is a tragedy by William Shakespeare.", "en"),
                        ("Durante el siglo XX, México experimentó un notable crecimiento económico.", "es"),
-                       ("Pendant la Révolution, la France abolit la monarchie.", "fr")):
+                       ("Pendant la Révolution, la France abolit la monarchie.", "fr"),
+                       ("Se cree que el imperio cayó en 1521.", "es"),  # impersonal
+                       ("Esmeralda es una ciudad de Ecuador.", "es")):
         assert quotable(text, 0, lang), text
 
 

@@ -45,7 +45,15 @@ _ANAPHORIC = {
     "es": ("él ", "ella ", "ellos ", "ellas ", "esta ", "este ", "estos ", "estas ", "su ", "sus ", "sin embargo",
            "en cambio",
            "así,", "por lo tanto", "además,", "no obstante", "asimismo", "por consiguiente", "por ello",
-           "por el contrario", "a la inversa"),
+           "por el contrario", "a la inversa",
+           # Spanish drops the subject a sentence shares with the one before: "Está ubicado en la región oeste
+           # del país …" (California), "Fue la primera acción encubierta …", "Comunica el mar Caribe con el golfo
+           # de México." stood alone in a report on Mexico's economy (a reader's find); the verbs such summaries
+           # open on. Not the impersonal "se" ("Se cree que …")
+           "es ", "está ", "fue ", "era ", "son ", "están ", "fueron ", "eran ", "tiene ", "tienen ", "tuvo ",
+           "cuenta con ", "posee ", "limita ", "comunica ", "nació ", "murió ", "ocupa ", "abarca ", "alberga ",
+           "forma parte ", "se encuentra ", "se ubica ", "se sitúa ", "se localiza ", "se extiende ", "ha sido ",
+           "recibe ", "representa ", "constituye "),
 }
 
 
