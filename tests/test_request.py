@@ -1072,6 +1072,9 @@ def test_an_aspect_is_what_the_subject_bears_on_not_the_bearing(text, aspects):
     ("Electric cars pros and cons", ["Electric cars"], ["pros", "cons"]),
     ("solar panels advantages and disadvantages", ["solar panels"], ["advantages", "disadvantages"]),
     ("Social media drawbacks", ["Social media"], ["drawbacks"]),
+    # a list of aspects reads to its first (had been the subject "diabetes symptoms and", a reader's find)
+    ("diabetes symptoms and treatment", ["diabetes"], ["symptoms", "treatment"]),
+    ("asthma causes and treatment", ["asthma"], ["causes", "treatment"]),
 ])
 def test_a_subject_closing_on_an_aspect_noun_keeps_it_as_an_aspect(text, subjects, aspects):
     request = read_request(text, "en")
@@ -1272,6 +1275,10 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     ("Can you write something about the Silk Road?", "en", ["Silk Road"], []),  # aspect "write something about the"
     ("Everything about penguins", "en", ["penguins"], []),  # had found no sources
     ("Need info on hurricanes for school project", "en", ["hurricanes"], []),  # had been the subject "Need info"
+    # had kept "Need a report on the for my class" as an aspect (a reader's find); "Need for Speed" is a name
+    ("Need a report on the water cycle for my class", "en", ["water cycle"], []),
+    ("Need an essay on climate change", "en", ["climate change"], []),
+    ("Need for Speed", "en", ["Need for Speed"], []),
     ("I need information about volcanoes for my homework", "en", ["volcanoes"], []),
     ("Give me some info on the Eiffel Tower", "en", ["Eiffel Tower"], []),
     ("Explain the greenhouse effect to a 10 year old", "en", ["greenhouse effect"], []),
@@ -1494,6 +1501,25 @@ def test_a_subject_closing_on_what_the_user_owns_is_tried_without_it():
     docs = [_doc("Homeschooling", "Homeschooling is the education of children at home.")]
     request = resolve_subject(read_request("pros and cons of homeschooling your kids"), FakeSearch(docs), "en")
     assert [s.casefold() for s in request.subjects] == ["homeschooling"]
+
+
+def test_a_possessor_is_the_subject_when_no_article_is_titled_by_the_whole():
+    """ "Isaac Newton's contributions to science" and "Japan's economy" had found no sources (a reader's finds):
+    the possessor is the subject, what it owns its aspect. A whole an article is titled by stays ("Alzheimer's
+    disease")."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Isaac Newton", "Isaac Newton was an English mathematician and physicist."),
+            _doc("Japan", "Japan is an island country in East Asia; its economy is large."),
+            _doc("Alzheimer's disease", "Alzheimer's disease is a neurodegenerative disease."),
+            _doc("Disease", "A disease is an abnormal condition.")]
+    search = FakeSearch(docs)
+    read = {text: resolve_subject(read_request(text), search, "en") for text in (
+        "Isaac Newton's contributions to science", "Japan's economy", "Alzheimer's disease")}
+    assert (read["Isaac Newton's contributions to science"].subjects,
+            read["Isaac Newton's contributions to science"].aspects) == (["Isaac Newton"], ["contributions to science"])
+    assert (read["Japan's economy"].subjects, read["Japan's economy"].aspects) == (["Japan"], ["economy"])
+    assert read["Alzheimer's disease"].subjects == ["Alzheimer's disease"]
 
 
 @pytest.mark.parametrize("text, subjects", [

@@ -107,7 +107,10 @@ _LEAD_IN = re.compile(
     r"^(?:(?:please|kindly)[,\s]+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
     r"(?:(?:i|we)(?:\s+(?:really|also))?\s*(?:need|want|would\s+like|['’]d\s+like|am\s+looking\s+for|"
     r"['’]m\s+looking\s+for|am\s+interested\s+in|['’]m\s+interested\s+in)\s+(?:you\s+to\s+)?(?:to\s+)?|"
-    r"help\s+me\s+(?:to\s+)?(?:understand\s+)?|let['’]?s\s+)?"
+    r"help\s+me\s+(?:to\s+)?(?:understand\s+)?|let['’]?s\s+|"
+    # "Need a report on the water cycle for my class" (had kept "Need a report on the for my class" as an aspect);
+    # "Need for Speed" stays a name
+    rf"need\s+(?=(?:a|an)\s+(?:[\w-]+\s+){{0,3}}{_DOC}\b))?"
     r"(?:(?:explain|describe|discuss|summari[sz]e|analy[sz]e|research|investigate|outline|cover|explore|"
     r"tell\s+(?:me|us)\s+(?:(?:everything|all|more|something|a\s+bit|a\s+little)\s+)?(?:about|of|on)|"
     r"what\s+do\s+you\s+know\s+about|learn\s+(?:more\s+)?about|know\s+(?:more\s+)?about|"
@@ -466,7 +469,8 @@ _TRAILING_SETTING = re.compile(
 )
 #: Prepositions and articles before a setting, which no aspect keeps ("for health" → "health").
 SETTING_LEAD = re.compile(
-    r"^(?:(?:for|in|on|at|as|by|about|with|from|of|to|among|para|pour|en|sur|dans|chez|entre|como|comme)\s+)?(?:the\s+|an?\s+|la\s+|le\s+|"
+    r"^(?:['’]s?\s+)?"  # what a possessor owns: "Isaac Newton's contributions to science" → "contributions to science"
+    r"(?:(?:for|in|on|at|as|by|about|with|from|of|to|among|para|pour|en|sur|dans|chez|entre|como|comme)\s+)?(?:the\s+|an?\s+|la\s+|le\s+|"
     r"les\s+|el\s+|los\s+|las\s+|un\s+|une\s+|una?\s+|l['’])?", re.IGNORECASE)
 #: A preposition a question may end on ("Where do hurricanes come from?"), never an aspect.
 _PREPOSITIONS = frozenset("from to of in on at for with about into".split())
@@ -649,10 +653,18 @@ def _head_aspects(head: str) -> tuple[str, list[str]]:
     aspects: list[str] = []
     while len(words) > 2 and _aspect_noun(words[-1]):
         tail.insert(0, words.pop())
-        if len(words) > 3 and words[-1].casefold() in {"and", "&"} and _aspect_noun(words[-2]):  # "causes and effects"
-            aspects.insert(0, " ".join(tail))
+        if len(words) > 2 and words[-1].casefold() in {"and", "&"} and _aspect_noun(words[-2].rstrip(",")):
+            aspects.insert(0, " ".join(tail))  # "causes and effects"
             tail = []
             words.pop()
+            # a list of aspects reads to its first: "diabetes symptoms and treatment" (had been the subject
+            # "diabetes symptoms and"), "diabetes causes, symptoms and treatment"
+            while len(words) > 1 and _aspect_noun(words[-1].rstrip(",")) \
+                    and (len(words) == 2 or words[-2].endswith(",") or not _aspect_noun(words[-2])):
+                aspects.insert(0, words.pop().rstrip(","))
+                if not words[-1].endswith(","):
+                    break
+                words[-1] = words[-1].rstrip(",")
     aspects = ([" ".join(tail)] if tail else []) + aspects
     return (" ".join(words), aspects) if aspects else (head, [])
 
@@ -972,6 +984,12 @@ def read_request(text: str, lang: str = "en") -> Request:
                      re.IGNORECASE) if len(subjects) == 1 else None
     if owned and not alternatives:  # "homeschooling your kids": homeschooling, when the whole is no title
         alternatives = [owned.group("subject")]
+    # "Isaac Newton's contributions to science", "Japan's economy" (both had found no sources): the possessor,
+    # what it owns its aspect, when the whole is no title ("Newton's laws of motion", "Alzheimer's disease")
+    possessor = re.match(r"^(?P<subject>[^'’]+?)['’]s?\s+[a-z][\w-]*(?:\s+[\w-]+){0,3}$", subjects[0]) \
+        if len(subjects) == 1 and lang == "en" else None
+    if possessor and not alternatives:
+        alternatives = [possessor.group("subject")]
     return Request(text=raw, subjects=subjects, aspects=aspects[:6], question=question, acronyms=acronyms,
                    alternatives=alternatives if len(subjects) == 1 else [], depth=depth, title=title,
                    framed=(framed or asked_of) if len(subjects) == 1 else "",
