@@ -1644,6 +1644,31 @@ def test_an_aspect_of_a_thing_no_article_is_titled_by_is_the_thing_with_that_asp
     assert (iceland.subjects, iceland.aspects) == (["Islande"], ["volcans"]), iceland
 
 
+def test_a_bracketed_sense_no_article_is_titled_by_is_the_names_article_nearest_it():
+    """ "Cricket (sport)" had found no sources, the corpus titling the sport *Cricket* beside *Cricket (insect)*
+    (``planner._bracketed_sense``): the sense is read in the topic space, "sport" nearest the game's article and
+    "grasshopper" the insect's. The report is titled as asked and says which title it read."""
+    docs = [*_corpus(),
+            {"title": "Cricket", "text": "Cricket is a bat-and-ball game played by two teams on a pitch; a batsman "
+                                         "scores runs against the bowler."},
+            {"title": "Cricket (insect)", "text": "Crickets are insects related to grasshoppers; the male insect "
+                                                  "chirps by rubbing its wings."},
+            {"title": "Football", "text": "Football is a team sport: a game played by two teams who score goals; "
+                                          "the sport has leagues and teams."},
+            {"title": "Tennis", "text": "Tennis is a racket sport played by two players who score points in a "
+                                        "game of sets."},
+            {"title": "Beetle", "text": "Beetles are insects with hard wings; a beetle is a bug of the insect "
+                                        "order Coleoptera."},
+            {"title": "Grasshopper", "text": "Grasshoppers are insects that jump; the bug eats grass and chirps."},
+            {"title": "Ant", "text": "Ants are insects living in colonies; the bug has six legs and wings."},
+            {"title": "Aphid", "text": "Aphids are small insects; the bug sucks sap with its wings folded."}]
+    search = SpaceSearch(docs)
+    read = _resolved(search, "Cricket (sport)", "Cricket (grasshopper)")
+    assert read["Cricket (sport)"].subjects == ["Cricket"], read["Cricket (sport)"]
+    assert read["Cricket (sport)"].named_as == {"Cricket (sport)": "Cricket"}
+    assert read["Cricket (grasshopper)"].subjects == ["Cricket (insect)"], read["Cricket (grasshopper)"]
+
+
 def test_an_aspect_of_a_place_is_read_with_the_places_adjective_where_the_corpus_writes_it():
     """ "music of Brazil" had been *Brazil* with the aspect "music": its sections were the cities nearest the
     country's article. The corpus writes "Brazilian music"; nothing writes "Brazilian economy", so "economy of

@@ -2860,8 +2860,8 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
         # "the health effects of smoking tobacco" is an article's title: the subject, whole
         request = replace(request, subjects=[request.framed], framed="",
                           aspects=[a for a in request.aspects if not terms(a, lang) <= terms(request.framed, lang)])
-    request = _singular(_written_apart(_unshared(_borne_on_a_word(request, search, lang), search, lang), search,
-                                       lang), search, lang)
+    request = _singular(_written_apart(_unshared(_borne_on_a_word(_bracketed_sense(request, search, lang), search,
+                                                                  lang), search, lang), search, lang), search, lang)
     request = _history_of(_event_of(_misspelled(_respelled(request, search, lang), search, lang), search, lang),
                           search, lang)
     request = _of_its_subject(_unqualified(request, search, lang), search, lang)
@@ -2887,6 +2887,41 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
                            title=request.title or request.subject,  # titled as asked
                            named_as={**request.named_as, reading: str(spelled)} if spelled else request.named_as)
     return _titled_parts(request, search, lang)
+
+
+def _bracketed_sense(request: Request, search: SearchBackend, lang: str) -> Request:
+    """The request on the article of its one subject's name whose text the topic space puts nearest the bracketed
+    sense, when no article is titled by the name with that sense: "Cricket (sport)" and "Jaguar (animal)" had
+    found no sources, the corpus titling the sport *Cricket* beside *Cricket (insect)*; "sport" is nearer the
+    game's article than the insect's. The articles weighed are the one titled by the name and those titled by it
+    with another sense in brackets. The report keeps the title asked for and says at the top which title it was
+    read as (:attr:`~reportgen.blueprint.request.Request.named_as`).
+
+    Args:
+        request: The read request.
+        search: The search backend over every configured corpus.
+        lang: Report language.
+
+    Returns:
+        ``request`` itself, or a copy on the chosen article.
+    """
+    named = re.fullmatch(r"(?P<name>[^()]+?)\s*\((?P<sense>[^()]+)\)", request.subject)
+    space = topic_space(search)
+    if len(request.subjects) != 1 or named is None or space is None \
+            or _article_on(request.subject, search, lang) is not None:
+        return request
+    name = fold(named.group("name").strip())
+    senses = {p.source_id: p for p in search.search(named.group("name"), k=PLAN_SEARCH_K)
+              if fold(bare_title(p.title)) == name}
+    if not senses:
+        return request
+    texts = {sid: _article_text(p, search) for sid, p in senses.items()}
+    near = {sid: Relatedness([texts[sid]], [], lang, subject=named.group("sense"), space=space).score(
+        named.group("sense")) for sid in senses}
+    best = senses[max(near, key=lambda sid: near[sid])]
+    subject = best.title
+    return replace(request, subjects=[subject], alternatives=[], title=request.title or request.subject,
+                   named_as={**request.named_as, request.subject: subject})
 
 
 def _written_whole(reading: str, shorter: list[str], search: SearchBackend, lang: str) -> bool:
