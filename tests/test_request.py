@@ -1503,6 +1503,20 @@ def test_a_subject_closing_on_what_the_user_owns_is_tried_without_it():
     assert [s.casefold() for s in request.subjects] == ["homeschooling"]
 
 
+def test_a_subject_is_read_in_the_number_its_article_is_titled_in():
+    """ "What is the difference between a virus and a bacterium?" had no section on *Bacteria* (a reader's find):
+    the light stem does not fold a Latin plural, so a subject no article is titled by is tried in the plural, as
+    "Wolves" is tried in the singular."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Bacteria", "Bacteria are microorganisms of one cell."), _doc("Virus", "A virus is an agent."),
+            _doc("Wolf", "The wolf is a canine.")]
+    search = FakeSearch(docs)
+    compared = resolve_subject(read_request("What is the difference between a virus and a bacterium?"), search, "en")
+    assert compared.subjects == ["virus", "Bacteria"], compared
+    assert resolve_subject(read_request("Wolves"), search, "en").subjects == ["Wolf"]
+
+
 def test_a_possessor_is_the_subject_when_no_article_is_titled_by_the_whole():
     """ "Isaac Newton's contributions to science" and "Japan's economy" had found no sources (a reader's finds):
     the possessor is the subject, what it owns its aspect. A whole an article is titled by stays ("Alzheimer's

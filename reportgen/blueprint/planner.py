@@ -2983,16 +2983,26 @@ def _titled_reading(reading: str, search: SearchBackend, lang: str) -> str | Non
 
 def _singular(request: Request, search: SearchBackend, lang: str) -> Request:
     """The request with each subject no article is titled by in the singular, when an article is titled by
-    that (:func:`_titled_reading`): "Wolves" is *Wolf*; "Why do leaves change color in autumn?" had been
+    that (:func:`_titled_reading`), or in the plural (:func:`_titled_plural`: "bacterium" is *Bacteria*): "Wolves"
+    is *Wolf*; "Why do leaves change color in autumn?" had been
     planned on *Color*, with Yellow, Fluorescence and Red, the light stem not folding "leaves" to "leaf".
 
     Returns:
         ``request`` itself, or a copy with the subjects in the singular.
     """
-    subjects = [_titled_reading(s, search, lang) or s for s in request.subjects]
+    subjects = [_titled_reading(s, search, lang) or _titled_plural(s, search, lang) or s for s in request.subjects]
     if subjects == request.subjects:
         return request
     return replace(request, subjects=subjects, title=request.title or request.subject)  # titled as asked: "Wolves"
+
+
+def _titled_plural(subject: str, search: SearchBackend, lang: str) -> str | None:
+    """The title of the article titled by ``subject`` in the plural (:func:`~reportgen.sources.text.plural`), or
+    ``None``: "What is the difference between a virus and a bacterium?" had no section on *Bacteria*, the light
+    stem not folding a Latin plural."""
+    many = plural(subject, lang)
+    own = _titled_as(many, search, lang) if fold(many) != fold(subject) else None
+    return bare_title(own.title) if own is not None else None
 
 
 #: Endings that make a noun an adjective of it, by language: "inca" → "incaico" (es), "Canada" → "canadien"
