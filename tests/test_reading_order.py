@@ -1029,8 +1029,17 @@ def test_the_others_of_a_kind_and_a_demonstrative_opening_point_back():
                        # Spanish drops the subject it shares with the sentence before
                        ("Está ubicado en la región oeste del país, limitando al norte con Oregón.", "es"),
                        ("Fue la primera acción encubierta de los Estados Unidos en tiempos de paz.", "es"),
-                       ("Comunica el mar Caribe con el golfo de México.", "es")):
+                       ("Comunica el mar Caribe con el golfo de México.", "es"),
+                       # what the sentence before did or named (a second reader's finds)
+                       ("In doing so, the water goes through different phases.", "en"),
+                       ("To its west it is connected to the Atlantic Ocean by the Strait of Gibraltar.", "en"),
+                       ("The term contrasts with the Western Front.", "en")):
         assert not quotable(text, 0, lang), text
+    from reportgen.agents.ranking import names_another
+
+    # a kind named after an opening phrase: "As of 2020, the city had …", of *Kyoto*, stood under Osaka
+    assert names_another("As of 2020, the city had a population of 1.46 million.", "Kyoto", "en")
+    assert not names_another("In 1900, the violin was the most popular instrument.", "Violin", "en")
     for text, lang in (("Other than the Sun, the nearest star is Proxima Centauri.", "en"),
                        ("Othello is a tragedy by William Shakespeare.", "en"),
                        ("Durante el siglo XX, México experimentó un notable crecimiento económico.", "es"),

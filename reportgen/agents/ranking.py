@@ -37,7 +37,9 @@ _ANAPHORIC = {
            "nevertheless", "nonetheless", "accordingly", "likewise", "similarly,", "otherwise,", "instead,",
            "conversely", "in turn,", "by contrast", "on the other hand",
            # an example of what the sentence before said: "For instance, cold fronts can bring bands of …"
-           "for instance", "for example"),
+           "for instance", "for example",
+           # what the sentence before did: "In doing so, the water goes through different phases …"
+           "in doing so", "by doing so", "in so doing"),
     "fr": ("il ", "elle ", "ils ", "elles ", "cette ", "ces ", "ce ", "cela ", "son ", "sa ", "ses ", "leur ",
            "leurs ", "en revanche", "cependant", "séchée",
            "ainsi,", "donc", "de plus", "par ailleurs", "toutefois", "néanmoins", "en outre", "par conséquent",
@@ -86,12 +88,13 @@ _ANAPHORIC_AFTER = {
 #: navy", "In 1770 he moved to Vienna" point back as the comma's form does (:data:`_ANAPHORIC_AFTER`); a reader
 #: found such a sentence under a section it said nothing of. No relative word in the phrase ("In places where
 #: they nest" is no opening phrase of that kind).
-#: So does an opening phrase on a demonstrative: "In these tissues the absorbed glucose …", "By that time, …",
+#: So does an opening phrase on a demonstrative or a possessive: "In these tissues the absorbed glucose …", "By that
+#: time, …", "To its west it is connected to the Atlantic Ocean" (a reader found it under *Istanbul*),
 #: "Durante estos 35 años, México experimentó …" (a reader found it closing a report on Mexico's economy, the
 #: years named only before), "Pendant cette période, …".
 _ANAPHORIC_UNMARKED = re.compile(
-    r"^(?:in|on|at|during|after|before|from|until|by|following|since|upon|throughout|under|around|within)\s"
-    r"(?:(?:this|these|those|that|such)\s|"
+    r"^(?:in|on|at|during|after|before|from|until|by|following|since|upon|throughout|under|around|within|to)\s"
+    r"(?:(?:this|these|those|that|such|its|their|his|her)\s|"
     r"(?:(?!\b(?:where|which|that|who|whom|when|if|whose)\b)[^,;:()]){1,80}?\s(?:he|she|they)\s)", re.IGNORECASE)
 _ANAPHORIC_OPENING = {
     "en": re.compile(r"^[^,;:()]{0,60}\b(?:(?:them|it|this|these|those|him|her|that)\s*|"
@@ -138,7 +141,8 @@ _STANDS_FOR = re.compile(
     r"|[^,;:()]{0,80}\b(?:of|among|in)\s+(?:this|these|those)\s+(?:family|families|genus|genera|group|groups|"
     r"species|order|orders|subfamily|class|kinds?|types?)\b"
     r"|(?:[^,;:()]{1,100},\s+)?the\s+(?:word|term|name)\s+(?:is|was|may|can|has|had|comes|came|derives|derived|"
-    r"originally|first|also|itself|refers|referred|became|now|then|later)\b)", re.IGNORECASE)
+    r"originally|first|also|itself|refers|referred|became|now|then|later|contrasts|means|meant|denotes|describes|"
+    r"applies|covers|includes)\b)", re.IGNORECASE)
 
 
 #: A time the sentence before gave: "Printing by pressing an inked image onto paper appeared later that century"
@@ -214,7 +218,10 @@ _BRIDGING = {
 #: characterized by …", "The book, first printed in 1543 CE in Nuremberg, …" of Copernicus's work): away from the
 #: sentence before, it reads as about whatever the section is on (:func:`names_another`).
 _DEFINITE = {
-    "en": re.compile(r"^[Tt]he\s+([a-z]+)(?:\s+(?:is|was|are|were|has|had|have|became|remains|remained|can|may|"
+    # also after an opening phrase: "As of 2020, the city had a population of 1.46 million", of *Kyoto*, stood
+    # under a section on Osaka (a reader's find)
+    "en": re.compile(r"^(?:[^,;:()]{1,60},\s+)?[Tt]he\s+([a-z]+)(?:\s+(?:is|was|are|were|has|had|have|became|remains|"
+                     r"remained|can|may|"
                      r"bears?|consists?|lies|lay|grows?|grew|"
                      # a past tense or a verb of what a thing says or holds: "The revolution concluded the collapse
                      # …", "The theory holds that mitochondria …" (a reader found both quoted away from their thing)
