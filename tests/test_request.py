@@ -1279,6 +1279,9 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     ("Need a report on the water cycle for my class", "en", ["water cycle"], []),
     ("Need an essay on climate change", "en", ["climate change"], []),
     ("Need for Speed", "en", ["Need for Speed"], []),
+    # a document noun before "of" asks for it (had kept "Summary of the" as an aspect)
+    ("Summary of the Cold War", "en", ["Cold War"], []),
+    ("Overview of renewable energy", "en", ["renewable energy"], []),
     ("I need information about volcanoes for my homework", "en", ["volcanoes"], []),
     ("Give me some info on the Eiffel Tower", "en", ["Eiffel Tower"], []),
     ("Explain the greenhouse effect to a 10 year old", "en", ["greenhouse effect"], []),
@@ -1333,6 +1336,9 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     ("Tell me about Mission: Impossible", "en", ["Mission: Impossible"], []),
     ("All about Eve", "en", ["All about Eve"], []),
     ("Need for Speed", "en", ["Need for Speed"], []),
+    # a document noun before "of" asks for it (had kept "Summary of the" as an aspect)
+    ("Summary of the Cold War", "en", ["Cold War"], []),
+    ("Overview of renewable energy", "en", ["renewable energy"], []),
     ("The 100 Years War", "en", ["100 Years War"], []),
 ]
 

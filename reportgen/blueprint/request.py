@@ -77,7 +77,8 @@ _AUDIENCE = (r"(?:for|pour|para)\s+(?:a\s+|an\s+|the\s+|le\s+|les\s+|la\s+|el\s+
 _INSTRUCTION = re.compile(
     rf"^(?:(?:please|s'il (?:te|vous) pla[iî]t|por favor)[,\s]+)?(?:{_VERB}\s+(?:me\s+|us\s+|moi\s+|nous\s+)?|"
     # "(I need) a report about ...", "Rapport sur ...": no verb, but an article or the document itself
-    rf"(?=(?:a|an|un|une|el|una)\s|{_DOC}\s+(?:{_ADJ}(?:\s+(?:and|et|y)\s+|\s+))*(?:on|about|sur|sobre|de)\s))"
+    # "Summary of the Cold War", "Overview of renewable energy" (had kept "Summary of the" as an aspect)
+    rf"(?=(?:a|an|un|une|el|una)\s|{_DOC}\s+(?:{_ADJ}(?:\s+(?:and|et|y)\s+|\s+))*(?:on|about|of|sur|sobre|de)\s))"
     rf"(?:(?:a|an|the|un|une|le|la|el|una)\s+)?(?:{_ADJ}(?:\s*,\s*|\s+(?:and|but|et|mais|y|pero)\s+|\s+))*"
     # any other adjectives: "a thorough, well-sourced and balanced report" (never a preposition: "a summary of
     # the Mueller report on ..." asks for a summary of that report)
