@@ -463,7 +463,8 @@ def _phrase_of_edition(topic: str) -> str:
 
     Another edition than English needs py3langid's probability among the editions of at least
     :data:`OTHER_EDITION_CONFIDENCE`, a function word of that language that English lacks ("del", "la",
-    "les") and a lower-case word that is no function word: a name of places or days ("Las Vegas", "Rio de Janeiro",
+    "les") and a lower-case word that is no function word, or two such function words and none of English's
+    ("Historia de la Segunda Guerra Mundial"): a name of places or days ("Las Vegas", "Rio de Janeiro",
     "Cinco de Mayo") is written alike in an English request.
     """
     from reportgen.i18n import detect_language_with_confidence
@@ -479,7 +480,12 @@ def _phrase_of_edition(topic: str) -> str:
     own = stopwords(among) - stopwords("en")
     function = stopwords(among) | stopwords("en")
     lower = [w for w in topic.split() if w[:1].islower() and (tokens := tokenize(w)) and tokens[0] not in function]
-    return among if own & set(tokenize(topic)) and lower else "en"
+    # two of the edition's own function words, and none of English's, say it as a lower-case word does: "Historia
+    # de la Segunda Guerra Mundial" (read as Extremaduran, then as English, every other word a capitalised name);
+    # not "El Nino and La Nina"
+    held = set(tokenize(topic))
+    own_only = len(own & held) >= 2 and not held & (stopwords("en") - stopwords(among))
+    return among if own & held and lower or own_only else "en"
 
 
 def _article_of_edition(topic: str, lang: str) -> bool:
