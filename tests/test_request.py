@@ -865,7 +865,8 @@ LEAVES = [
 
 
 def test_a_plural_the_stem_does_not_fold_is_read_in_the_singular_when_an_article_is_titled_so():
-    """"Why do leaves change color in autumn?" had been planned on *Color*: "leaves" is not "leaf" to the stem."""
+    """"Why do leaves change color in autumn?" had been planned on *Color*: "leaves" is not "leaf" to the stem;
+    French and Spanish plurals are read in the singular by their regular rules."""
     from reportgen.blueprint.planner import resolve_subject
     from reportgen.sources.text import singular
 
@@ -876,7 +877,15 @@ def test_a_plural_the_stem_does_not_fold_is_read_in_the_singular_when_an_article
     # a word with an article of its own stays as it is, even where the rules would misread it
     assert singular("Physics", "en") == "Physic"
     assert resolve_subject(read_request("Physics"), FakeSearch(LEAVES), "en").subjects == ["Physics"]
-    assert singular("feuilles", "fr") == "feuilles" and singular("wolves", "en") == "wolf"
+    assert singular("wolves", "en") == "wolf"
+    # French and Spanish put every word in the plural: "Rédige un rapport sur les énergies renouvelables" had
+    # found no sources beside *Énergie renouvelable*
+    assert singular("énergies renouvelables", "fr") == "énergie renouvelable"
+    assert singular("redes sociales", "es") == "red social" and singular("vacunas", "es") == "vacuna"
+    french = FakeSearch([_doc("Énergie renouvelable", "Une énergie renouvelable est une source d'énergie."),
+                         _doc("Géothermie", "La géothermie est une énergie renouvelable.")])
+    assert resolve_subject(read_request("Rédige un rapport sur les énergies renouvelables", "fr"), french,
+                           "fr").subjects == ["énergie renouvelable"]
     # the aspect's own article answers the question when it writes the subject in the plural ("leaves")
     themes, _, _ = gather_themes(request, FakeSearch(LEAVES), 3, "en")
     assert "Autumn" in themes, themes

@@ -55,14 +55,32 @@ def singular(phrase: str, lang: str) -> str:
     :func:`reportgen.agents.ranking.stem` does not fold). Its rules slip on some singular words
     ("physics" → "physic"): a caller keeps the singular only where the corpus confirms it.
 
+    French and Spanish put every word of a noun phrase in the plural ("énergies renouvelables", "redes
+    sociales"): each word of four letters or more loses its plural ending, by the regular rules of their
+    grammars (French "-s", "-x"; Spanish "-es" after a consonant, else "-s"). No library of the project's
+    inflects them; the corpus confirms or refuses the result as above.
+
     Args:
         phrase: Words, the last one a noun.
-        lang: Their language; only English (``en``) is inflected.
+        lang: Their language; English (``en``), French (``fr``) and Spanish (``es``) are inflected.
 
     Returns:
         The phrase in the singular, or the phrase itself (another language, a word already singular).
     """
+    if lang in ("fr", "es"):
+        return " ".join(_romance_singular(word, lang) for word in phrase.split())
     return _last_word(phrase, lang, lambda word: _inflections().singular_noun(word))
+
+
+def _romance_singular(word: str, lang: str) -> str:
+    """One French or Spanish word without its regular plural ending (:func:`singular`)."""
+    if len(word) < 4 or not word.isalpha():
+        return word
+    if lang == "es" and word.lower().endswith("es") and word[-3].lower() not in "aeiouáéíóú":
+        return word[:-2]
+    if word.lower().endswith("s") or lang == "fr" and word.lower().endswith("x"):
+        return word[:-1]
+    return word
 
 
 def gerund(verb: str, lang: str) -> str:
