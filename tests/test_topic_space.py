@@ -1667,6 +1667,8 @@ def test_a_bracketed_sense_no_article_is_titled_by_is_the_names_article_nearest_
     assert read["Cricket (sport)"].subjects == ["Cricket"], read["Cricket (sport)"]
     assert read["Cricket (sport)"].named_as == {"Cricket (sport)": "Cricket"}
     assert read["Cricket (grasshopper)"].subjects == ["Cricket (insect)"], read["Cricket (grasshopper)"]
+    # a sense no article is near stays as asked (and finds no sources): "Jaguar (car)" is no cat
+    assert _resolved(search, "Cricket (goals)")["Cricket (goals)"].subjects == ["Cricket (goals)"]
 
 
 def test_an_aspect_of_a_place_is_read_with_the_places_adjective_where_the_corpus_writes_it():

@@ -1091,10 +1091,10 @@ def _of_its_people(request: Request, aspect: str, place: str, search: SearchBack
     (*Bossa nova*, *Samba*, *Antônio Carlos Jobim*), and "art of Japan" is *Japanese art*, "literature of Russia"
     *Russian literature*. A titled article wins over the whole held as typed: "cuisine of France", held by
     passages naming "<someone> of France", had drawn *Joan of Arc*, *Tour de France* and *Philip II of France*.
-    The adjective is a capitalised word of the texts on the place sharing its first
-    letters, the most written first: two for a titled article that names the place ("French" for France), as
-    many as :func:`_same_people` asks otherwise ("Brazilian", "Japanese"). "economy of Brazil" stays
-    *Brazil* with its aspect: nothing writes "Brazilian economy".
+    The adjective is a capitalised word of the texts on the place sharing its first letters, the most written
+    first: two for a titled article that names the place ("French" for France), as many as :func:`_same_people`
+    asks otherwise ("Brazilian", "Japanese"). "economy of Brazil" stays *Brazil* with its aspect: nothing writes
+    "Brazilian economy".
 
     Args:
         request: The read request.
@@ -2894,7 +2894,9 @@ def _bracketed_sense(request: Request, search: SearchBackend, lang: str) -> Requ
     sense, when no article is titled by the name with that sense: "Cricket (sport)" and "Jaguar (animal)" had
     found no sources, the corpus titling the sport *Cricket* beside *Cricket (insect)*; "sport" is nearer the
     game's article than the insect's. The articles weighed are the one titled by the name and those titled by it
-    with another sense in brackets. The report keeps the title asked for and says at the top which title it was
+    with another sense in brackets; the nearest must reach :data:`~reportgen.blueprint.relevance.SEMANTIC_SENSE_FLOOR`,
+    under which a text is of another sense ("Mercury (god)" is neither the planet, 0.08, nor the element). The
+    report keeps the title asked for and says at the top which title it was
     read as (:attr:`~reportgen.blueprint.request.Request.named_as`).
 
     Args:
@@ -2918,8 +2920,10 @@ def _bracketed_sense(request: Request, search: SearchBackend, lang: str) -> Requ
     texts = {sid: _article_text(p, search) for sid, p in senses.items()}
     near = {sid: Relatedness([texts[sid]], [], lang, subject=named.group("sense"), space=space).score(
         named.group("sense")) for sid in senses}
-    best = senses[max(near, key=lambda sid: near[sid])]
-    subject = best.title
+    best = max(near, key=lambda sid: near[sid])
+    if near[best] < SEMANTIC_SENSE_FLOOR:  # no article of that sense: "Jaguar (car)" is no cat, "Apple (company)"
+        return request  # no fruit (their scores: -0.09, 0.00)
+    subject = senses[best].title
     return replace(request, subjects=[subject], alternatives=[], title=request.title or request.subject,
                    named_as={**request.named_as, request.subject: subject})
 
