@@ -435,6 +435,11 @@ def test_one_word_asked_of_a_name_is_written_by_a_sentence_naming_it():
     going_on = _report_on("Peru", ["Peru is a country.", "Its climate is dry on the coast."],
                           aspects=["climate"])
     assert "No sentence" not in going_on.mode_note
+    # a subject capitalised only where it opens the request is no name: "Coal power: pollution, jobs and costs"
+    # quoted "to lower energy costs" beside the coal (a second reader found the note false)
+    coal = _report_on("Coal power", ["Coal power plants burn coal.", "Gas turbines help to lower energy costs."],
+                      aspects=["costs"])
+    assert "No sentence" not in coal.mode_note
 
 
 def test_a_question_asking_where_is_answered_by_a_sentence_placing_its_subject():

@@ -2610,12 +2610,13 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
     report on stars that never says why they twinkle had read as an answer: the corpora hold no text on
     twinkling, and the report must say so near the top (issue 11: "when it holds little, the report says so").
     A history asked for is told by its sections' time order (:func:`tells_history`), not by the word, and is
-    not named. One word asked of a name (a capitalised subject: "the climate of Peru") is written only by a
-    sentence naming it (:func:`~reportgen.agents.ranking.names_subject`) or opening on a pronoun. A question's
-    aspects are parts of one question: it is said to be unanswered when none is written, and nothing is said
-    when one is ("How does the human eye see color?" is answered by sentences on colour and the eye that never
-    write "see"). A question asking where is answered by a sentence writing the
-    subject with a marker of place (:data:`_PLACE_MARKERS`: "native to", "found in", "located in").
+    not named. One word asked of a name (a subject the quoted sentences always capitalise,
+    :func:`~reportgen.agents.ranking.never_small`: "the climate of Peru") is written only by a sentence naming it
+    (:func:`~reportgen.agents.ranking.names_subject`) or opening on a pronoun. A question's aspects are parts of
+    one question: it is said to be unanswered when none is written, and nothing is said when one is ("How does
+    the human eye see color?" is answered by sentences on colour and the eye that never write "see"). A question
+    asking where is answered by a sentence writing the subject with a marker of place (:data:`_PLACE_MARKERS`:
+    "native to", "found in", "located in").
 
     A request to compare two subjects ("Compare cotton and wool", "Rome vs Carthage":
     :attr:`~reportgen.blueprint.request.Request.compared`) is answered by a sentence writing both
@@ -2651,7 +2652,8 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
         # the one word asked of a name is written of it by a sentence naming it, or going on from one: Bolivia's
         # "a wide range of climates" is not the climate of Peru (a reader found that report silent on its having
         # no sentence on it)
-        of_a_name = len(aspect.split()) == 1 and subject[:1].isupper()
+        of_a_name = len(aspect.split()) == 1 and subject[:1].isupper() \
+            and never_small(subject.split()[0], " ".join(texts))  # "Coal power" is no name: its texts write "coal"
         for text, words in zip(texts, written, strict=True):
             if 2 * sum(any(_derived(w, t, lang) for w in words) for t in need) <= len(need):
                 continue
