@@ -2898,8 +2898,8 @@ def _bracketed_sense(request: Request, search: SearchBackend, lang: str) -> Requ
     game's article than the insect's. The articles weighed are the one titled by the name and those titled by it
     with another sense in brackets; the nearest must reach :data:`~reportgen.blueprint.relevance.SEMANTIC_SENSE_FLOOR`,
     under which a text is of another sense ("Mercury (god)" is neither the planet, 0.08, nor the element). The
-    report keeps the title asked for and says at the top which title it was
-    read as (:attr:`~reportgen.blueprint.request.Request.named_as`).
+    report keeps the title asked for and says at the top which title it was read as
+    (:attr:`~reportgen.blueprint.request.Request.named_as`).
 
     Args:
         request: The read request.
@@ -2990,11 +2990,11 @@ def _titled_reading(reading: str, search: SearchBackend, lang: str) -> str | Non
 def _singular(request: Request, search: SearchBackend, lang: str) -> Request:
     """The request with each subject no article is titled by in the singular, when an article is titled by
     that (:func:`_titled_reading`), or in the plural (:func:`_titled_plural`: "bacterium" is *Bacteria*): "Wolves"
-    is *Wolf*; "Why do leaves change color in autumn?" had been
-    planned on *Color*, with Yellow, Fluorescence and Red, the light stem not folding "leaves" to "leaf".
+    is *Wolf*; "Why do leaves change color in autumn?" had been planned on *Color*, with Yellow, Fluorescence and
+    Red, the light stem not folding "leaves" to "leaf".
 
     Returns:
-        ``request`` itself, or a copy with the subjects in the singular.
+        ``request`` itself, or a copy with the subjects in the number their articles are titled in.
     """
     subjects = [_titled_reading(s, search, lang) or _titled_plural(s, search, lang) or s for s in request.subjects]
     if subjects == request.subjects:
