@@ -1296,6 +1296,10 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     ("Need for Speed", "en", ["Need for Speed"], []),
     # a document noun before "of" asks for it (had kept "Summary of the" as an aspect)
     ("Summary of the Cold War", "en", ["Cold War"], []),
+    # an audience of the user's own closes no title, with no instruction either (had the aspect "my class")
+    ("Greek philosophers for my class", "en", ["Greek philosophers"], []),
+    ("Les volcans pour ma classe", "fr", ["volcans"], []),
+    ("Funding for public schools", "en", ["Funding for public schools"], []),
     ("Overview of renewable energy", "en", ["renewable energy"], []),
     ("I need information about volcanoes for my homework", "en", ["volcanoes"], []),
     ("Give me some info on the Eiffel Tower", "en", ["Eiffel Tower"], []),
@@ -1353,6 +1357,10 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     ("Need for Speed", "en", ["Need for Speed"], []),
     # a document noun before "of" asks for it (had kept "Summary of the" as an aspect)
     ("Summary of the Cold War", "en", ["Cold War"], []),
+    # an audience of the user's own closes no title, with no instruction either (had the aspect "my class")
+    ("Greek philosophers for my class", "en", ["Greek philosophers"], []),
+    ("Les volcans pour ma classe", "fr", ["volcans"], []),
+    ("Funding for public schools", "en", ["Funding for public schools"], []),
     ("Overview of renewable energy", "en", ["renewable energy"], []),
     ("The 100 Years War", "en", ["100 Years War"], []),
 ]

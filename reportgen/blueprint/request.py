@@ -422,6 +422,10 @@ _RELATION_QUESTION = re.compile(
 #: established compounds of "-based": "evidence-based medicine", "plant-based diets").
 _DRIVER = re.compile(r"^([^\W_][\w.]*)-(?:driven|powered|enabled|assisted)\s+\S", re.IGNORECASE)
 _TRAILING_AUDIENCE = re.compile(rf"\s+{_AUDIENCE}$", re.IGNORECASE)
+#: The same audience when the user's own ("for my class", "pour ma classe", "para mi clase"): read without an
+#: instruction too.
+_OWN_AUDIENCE = re.compile(
+    rf"\s+(?=(?:for|pour|para)\s+(?:my|our|mi|mis|nuestro|nuestra|mon|ma|mes|notre)\s){_AUDIENCE}$", re.IGNORECASE)
 #: Where the aspects start: "X and how it ...", "X, drawing lessons from ...", "X and its ...".
 _SPLIT = (r"\s*(?:[{marks}]\s*(?:and\s+)?|\s+and\s+(?=how\b|why\b|what\b|its\b|their\b|the\b|proposing\b)|"
           r"\s+(?:et|y)\s+(?=ses\b|son\b|sa\b|leurs?\b|sus?\b|comment\b|pourquoi\b|c[óo]mo\b|por\s+qu[ée]\b)|"
@@ -910,6 +914,8 @@ def read_request(text: str, lang: str = "en") -> Request:
     asked = bool(said) or raw_lead or lead != body  # an instruction or a lead-in was read: audience and colon are its
     if asked or led_in:  # (a colon after a lead-in stays a title's: "Tell me about Mission: Impossible")
         subject = _TRAILING_AUDIENCE.sub("", subject)  # "(a report on) antibiotics for a general audience"
+    else:  # an audience of the user's own closes no title: "Greek philosophers for my class" (had the aspect
+        subject = _OWN_AUDIENCE.sub("", subject)  # "my class")
     acronyms = _ACRONYM.findall(f"{subject} {second}")
     subject = _DATES.sub("", _ACRONYM.sub("", subject))
     titled = _TITLE_ASPECTS.match(subject) if not asked else None
@@ -975,7 +981,8 @@ def read_request(text: str, lang: str = "en") -> Request:
     # itself joins them with "and" for every rule that reads it (names_subject)
     title = f" {_TITLE_AND[lang]} ".join(subjects) if len(subjects) == 2 and lang in _TITLE_AND else ""
     # "Explain how vaccines work" asks, but is no question to title
-    title = _asked_title(_TRAILING_AUDIENCE.sub("", wrote) if asked or led_in else wrote, subjects, typed_question,
+    title = _asked_title(_TRAILING_AUDIENCE.sub("", wrote) if asked or led_in else _OWN_AUDIENCE.sub("", wrote),
+                         subjects, typed_question,
                          lang) or title
     setting = _TRAILING_SETTING.match(subjects[0]) \
         if len(subjects) == 1 and (question or asked or framing or len(subjects[0].split()) > 3) else None
