@@ -1644,6 +1644,18 @@ def test_an_aspect_of_a_thing_no_article_is_titled_by_is_the_thing_with_that_asp
     assert (iceland.subjects, iceland.aspects) == (["Islande"], ["volcans"]), iceland
 
 
+def test_a_thing_and_an_aspect_noun_is_the_thing_with_that_aspect_though_passages_write_it():
+    """ "Tsunami causes" had found no sources: passages write "a tsunami causes …" (a verb), and the tsunami is no
+    name its article capitalises, the two tests that keep "King penguin" a penguin. A noun that only names an
+    aspect ("causes", "symptoms", "history") is one after any thing."""
+    docs = [*_corpus(),
+            {"title": "Tsunami", "text": "A tsunami is a series of waves in a body of water. A tsunami causes floods "
+                                         "on coasts; an earthquake under the sea can start a tsunami."},
+            {"title": "Flood", "text": "A flood is an overflow of water; a tsunami causes floods too."}]
+    read = _resolved(SpaceSearch(docs), "Tsunami causes")["Tsunami causes"]
+    assert (read.subjects, read.aspects) == (["Tsunami"], ["causes"]), read
+
+
 def test_a_bracketed_sense_no_article_is_titled_by_is_the_names_article_nearest_it():
     """ "Cricket (sport)" had found no sources, the corpus titling the sport *Cricket* beside *Cricket (insect)*
     (``planner._bracketed_sense``): the sense is read in the topic space, "sport" nearest the game's article and

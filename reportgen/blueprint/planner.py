@@ -65,6 +65,7 @@ from reportgen.blueprint.request import (
     SETTING_LEAD,
     Request,
     asks_why,
+    aspect_noun,
     is_aspect,
     is_cause,
     read_request,
@@ -1185,17 +1186,20 @@ def _aspect_last(request: Request, search: SearchBackend, lang: str) -> Request:
     subject = request.subjects[0]
     words = subject.split()
     aspect = words[-1] if len(words) > 1 else ""
+    # a noun that only names an aspect ("causes", "symptoms", "history": aspect_noun) is one after any thing:
+    # "Tsunami causes" had found no sources, "a tsunami causes …" being written and the tsunami no name
+    asked = aspect_noun(aspect) and aspect == aspect.lower()
     if not aspect.isalpha() or aspect != aspect.lower() or not is_aspect(aspect) \
-            or not (compound(subject, lang) or len(words) > 3):  # "Leonardo da Vinci inventions": a long name
-        return request  # "Windows 10" keeps its number
+            or not (compound(subject, lang) or len(words) > 3 or asked):  # "Leonardo da Vinci inventions": a long
+        return request  # name; "Windows 10" keeps its number
     wanted = terms(subject, lang)
-    if passages_writing(subject, search) or any(wanted <= terms(p.title, lang) for p in search.search(subject, k=20)) \
-            or _part_article(subject, search, lang):
+    if any(wanted <= terms(p.title, lang) for p in search.search(subject, k=20)) or not asked and (
+            passages_writing(subject, search) or _part_article(subject, search, lang)):
         return request
     own = _titled_as(" ".join(words[:-1]), search, lang)
     # the thing is a name its article writes with its capital: "King penguin" is a kind of penguin, not the
     # penguin of a king, and "eating chocolate" no chocolate of *Eating*
-    if own is None or not never_small(words[0], _article_text(own, search)):
+    if own is None or not (asked or never_small(words[0], _article_text(own, search))):
         return request
     return replace(request, subjects=[bare_title(own.title)], aspects=list(dict.fromkeys([aspect, *request.aspects])),
                    alternatives=[], title=request.title or subject)

@@ -656,16 +656,16 @@ def _head_aspects(head: str) -> tuple[str, list[str]]:
     words = strip_article(head).split()
     tail: list[str] = []
     aspects: list[str] = []
-    while len(words) > 2 and _aspect_noun(words[-1]):
+    while len(words) > 2 and aspect_noun(words[-1]):
         tail.insert(0, words.pop())
-        if len(words) > 2 and words[-1].casefold() in {"and", "&"} and _aspect_noun(words[-2].rstrip(",")):
+        if len(words) > 2 and words[-1].casefold() in {"and", "&"} and aspect_noun(words[-2].rstrip(",")):
             aspects.insert(0, " ".join(tail))  # "causes and effects"
             tail = []
             words.pop()
             # a list of aspects reads to its first: "diabetes symptoms and treatment" (had been the subject
             # "diabetes symptoms and"), "diabetes causes, symptoms and treatment"
-            while len(words) > 1 and _aspect_noun(words[-1].rstrip(",")) \
-                    and (len(words) == 2 or words[-2].endswith(",") or not _aspect_noun(words[-2])):
+            while len(words) > 1 and aspect_noun(words[-1].rstrip(",")) \
+                    and (len(words) == 2 or words[-2].endswith(",") or not aspect_noun(words[-2])):
                 aspects.insert(0, words.pop().rstrip(","))
                 if not words[-1].endswith(","):
                     break
@@ -679,7 +679,7 @@ def _head_aspects(head: str) -> tuple[str, list[str]]:
 _SMALL_ASPECT_NOUNS = re.compile(r"future|legacy|prospects|outlook")
 
 
-def _aspect_noun(word: str) -> bool:
+def aspect_noun(word: str) -> bool:
     """Whether a subject's last word is an aspect of it (:data:`_ASPECT_NOUNS`, :data:`_SMALL_ASPECT_NOUNS`)."""
     return bool(re.fullmatch(_ASPECT_NOUNS, word, re.IGNORECASE) or _SMALL_ASPECT_NOUNS.fullmatch(word))
 
