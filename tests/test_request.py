@@ -1090,6 +1090,9 @@ def test_an_aspect_is_what_the_subject_bears_on_not_the_bearing(text, aspects):
     # a list of aspects reads to its first (had been the subject "diabetes symptoms and", a reader's find)
     ("diabetes symptoms and treatment", ["diabetes"], ["symptoms", "treatment"]),
     ("asthma causes and treatment", ["asthma"], ["causes", "treatment"]),
+    # what a place is asked (had been two subjects, "Australia economy" and the science of geography)
+    ("Australia economy and geography", ["Australia"], ["economy", "geography"]),
+    ("Human geography", ["Human geography"], []),  # two words: the subject itself
 ])
 def test_a_subject_closing_on_an_aspect_noun_keeps_it_as_an_aspect(text, subjects, aspects):
     request = read_request(text, "en")
@@ -1298,6 +1301,7 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     ("Summary of the Cold War", "en", ["Cold War"], []),
     # an audience of the user's own closes no title, with no instruction either (had the aspect "my class")
     ("Greek philosophers for my class", "en", ["Greek philosophers"], []),
+    ("¿Qué fue la Guerra Fría?", "es", ["Guerra Fría"], []),  # in the past (had kept "Qué fue" in the subject)
     ("Les volcans pour ma classe", "fr", ["volcans"], []),
     ("Funding for public schools", "en", ["Funding for public schools"], []),
     ("Overview of renewable energy", "en", ["renewable energy"], []),
@@ -1359,6 +1363,7 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     ("Summary of the Cold War", "en", ["Cold War"], []),
     # an audience of the user's own closes no title, with no instruction either (had the aspect "my class")
     ("Greek philosophers for my class", "en", ["Greek philosophers"], []),
+    ("¿Qué fue la Guerra Fría?", "es", ["Guerra Fría"], []),  # in the past (had kept "Qué fue" in the subject)
     ("Les volcans pour ma classe", "fr", ["volcans"], []),
     ("Funding for public schools", "en", ["Funding for public schools"], []),
     ("Overview of renewable energy", "en", ["renewable energy"], []),

@@ -328,9 +328,10 @@ _QUESTION_FORMS = [
     re.compile(r"^(?:quel(?:le)?s?|cu[áa]l(?:es)?)\s+(?:est|sont|es|son)\s+(?:les|le|la|l['’]|el|los|las)\s*"
                r"(?P<aspect>\w+)\s+(?:de\s+la|de\s+los|de\s+las|de\s+l['’]|du|des|del|de|d['’])\s*(?P<subject>.+)$",
                re.IGNORECASE),
-    # "Qu'est-ce que la photosynthèse ?", "¿Qué es la fotosíntesis?": the subject alone
-    re.compile(r"^(?:qu['’]est-ce\s+qu(?:e\s+|['’])|qu[ée]\s+(?:es|son)\s+)(?P<subject>.+?)(?P<aspect>)$",
-               re.IGNORECASE),
+    # "Qu'est-ce que la photosynthèse ?", "¿Qué es la fotosíntesis?": the subject alone; in the past too ("¿Qué
+    # fue la Guerra Fría?" had been the subject "Qué fue la Guerra Fría", a reader's find; "Qu'était la …")
+    re.compile(r"^(?:qu['’]est-ce\s+qu(?:e\s+|['’])|qu['’](?:était|étaient)\s+|"
+               r"qu[ée]\s+(?:es|son|fue|fueron|era|eran)\s+)(?P<subject>.+?)(?P<aspect>)$", re.IGNORECASE),
 ]
 #: "How smart are octopuses?", "How fast do cheetahs run?", "How many moons does Jupiter have?": a measure the
 #: question asks of its subject, before the auxiliary.
@@ -451,7 +452,10 @@ _TITLE_ASPECTS = re.compile(rf"^(?P<subject>[^:]+?)\s*:\s*(?:an?\s+|the\s+)?"
 #: Nouns that name an aspect of a subject rather than the subject ("adoption rates", "costs").
 _ASPECT_NOUNS = (r"(?:rates?|adoption|costs?|prices?|trends?|challenges?|risks?|benefits?|impacts?|effects?|"
                  r"causes?|origins?|consequences?|history|anatomy|physiology|functions?|structure|behaviou?r|"
-                 r"habitat|diet|symptoms|treatment|pros|cons|advantages|disadvantages|drawbacks|limitations)")
+                 r"habitat|diet|symptoms|treatment|pros|cons|advantages|disadvantages|drawbacks|limitations|"
+                 # what a place is asked: "Australia economy and geography" (had been two subjects, "Australia
+                 # economy" and the science of geography, a reader's find)
+                 r"economy|geography|culture|climate|politics|demographics|population|wildlife|government)")
 # "World War I causes": the war, and its causes; "Electric cars pros and cons" (had been two subjects,
 # "Electric cars pros" and "cons")
 #: Function words a subject never ends on: "Why do leaves change colour in autumn?" with "autumn" an aspect.
@@ -671,6 +675,8 @@ def _head_aspects(head: str) -> tuple[str, list[str]]:
                     break
                 words[-1] = words[-1].rstrip(",")
     aspects = ([" ".join(tail)] if tail else []) + aspects
+    if words and words[-1].casefold() in {"and", "&"}:  # "weather and climate" is two subjects, not "weather and"
+        return head, []
     return (" ".join(words), aspects) if aspects else (head, [])
 
 
