@@ -306,6 +306,10 @@ def test_coordination_keeps_one_timeline_the_one_with_most_events(tmp_path) -> N
 def test_the_start_of_a_range_ending_bc_is_bc() -> None:
     found = printed_years("Around 1800 - 1500 BCE the Indo-Aryan tribes arrived.")
     assert [(raw, y) for raw, y, _ in found] == [("1800 - 1500 BCE", -1800), ("1500 BCE", -1500)]
+    # a day and a month before the second year (the Egypt report's timeline had put Ramesses III in AD 1185)
+    found = printed_years("Some scholars date his reign from 26 March 1185 to 15 April 1154 BC.")
+    assert [y for _, y, _ in found] == [-1185, -1154]
+    assert [y for _, y, _ in printed_years("He was born on 26 March 1185 and died in 1200.")] == [1185, 1200]
 
 
 def test_a_year_dating_a_figure_is_no_event() -> None:

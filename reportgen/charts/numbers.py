@@ -612,7 +612,10 @@ _BEFORE_ERA_RE = re.compile(r"^\s*(?:(?:BCE|BC|bce|bc)(?!\w)|B\.\s?C\.(?:\s?E\.)
 _ERA_YEAR_RE = re.compile(r"(?<![\d.,\w\-])(\d{1,4})(?![\d\w]|[.,]\d)")
 #: The start of a range whose end is BC: "1800 - 1500 BCE", "3000 to 2500 BC" (the start is BC too).
 _BC_RANGE_RE = re.compile(
-    r"(?<![\d.,\w\-])(\d{1,4})(?:\s*(?:[-–—]|to|or|à|au|ou|a|al|o|y|and|et)\s*\d{1,4})+\s?"  # "2040 to 1782 or 1700 BC"
+    r"(?<![\d.,\w\-])(\d{1,4})(?:\s*(?:[-–—]|to|or|à|au|ou|a|al|o|y|and|et)\s*"  # "2040 to 1782 or 1700 BC"
+    # a day and a month may stand before the next year: "from 26 March 1185 to 15 April 1154 BC" (the Egypt
+    # report's timeline had put Ramesses III in AD 1185, a reader's find)
+    r"(?:\d{1,2}\s+[^\W\d_]+\s+)?\d{1,4})+\s?"
     r"(?=BCE|BC|bce|bc|B\.\s?C\.|av\.\s*J\.|a\.\s*C\.|a\.C\.)"
 )
 #: "AD 79": the era word before the number.
