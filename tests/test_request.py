@@ -1551,6 +1551,27 @@ def test_a_subject_is_read_in_the_number_its_article_is_titled_in():
     assert resolve_subject(read_request("Wolves"), search, "en").subjects == ["Wolf"]
 
 
+def test_a_surname_is_the_one_person_an_article_is_titled_by():
+    """ "Mozart" had been planned on the texts writing "Mozart", its introduction a sentence on *Don Giovanni* (a
+    reader's find): the one article titled by a full name ending on it, and writing of a person, is the subject,
+    titled as asked. Two such people are two, and the surname stays ("Curie")."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Wolfgang Amadeus Mozart", "Wolfgang Amadeus Mozart was a prolific composer. He wrote operas."),
+            _doc("Don Giovanni", "Don Giovanni is an opera by Mozart."),
+            _doc("Ludwig van Beethoven", "Ludwig van Beethoven was a German composer. His symphonies are famous."),
+            _doc("Pierre Curie", "Pierre Curie was a French physicist. He studied magnetism."),
+            _doc("Marie Curie", "Marie Curie was a physicist and chemist; she won two Nobel prizes."),
+            _doc("Monty Python", "Monty Python were a British comedy troupe; the Pythons made films.")]
+    search = FakeSearch(docs)
+    assert resolve_subject(read_request("Python"), search, "en").subjects == ["Python"]  # no person
+    mozart = resolve_subject(read_request("Mozart"), search, "en")
+    assert mozart.subjects == ["Wolfgang Amadeus Mozart"] and mozart.title == "Mozart", mozart
+    assert mozart.named_as == {"Mozart": "Wolfgang Amadeus Mozart"}
+    assert resolve_subject(read_request("Beethoven"), search, "en").subjects == ["Ludwig van Beethoven"]
+    assert resolve_subject(read_request("Curie"), search, "en").subjects == ["Curie"]
+
+
 def test_a_possessor_is_the_subject_when_no_article_is_titled_by_the_whole():
     """ "Isaac Newton's contributions to science" and "Japan's economy" had found no sources (a reader's finds):
     the possessor is the subject, what it owns its aspect. A whole an article is titled by stays ("Alzheimer's

@@ -2868,6 +2868,7 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
                           aspects=[a for a in request.aspects if not terms(a, lang) <= terms(request.framed, lang)])
     request = _singular(_written_apart(_unshared(_borne_on_a_word(_bracketed_sense(request, search, lang), search,
                                                                   lang), search, lang), search, lang), search, lang)
+    request = _by_surname(request, search, lang)
     request = _history_of(_event_of(_misspelled(_respelled(request, search, lang), search, lang), search, lang),
                           search, lang)
     request = _of_its_subject(_unqualified(request, search, lang), search, lang)
@@ -2893,6 +2894,48 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
                            title=request.title or request.subject,  # titled as asked
                            named_as={**request.named_as, reading: str(spelled)} if spelled else request.named_as)
     return _titled_parts(request, search, lang)
+
+
+#: Words a person's full name may write in small letters between the capitalised ones ("Ludwig van Beethoven").
+_NAME_PARTICLES = frozenset("van von de da del der di du le la y bin ibn al".split())
+#: A pronoun only a person's article writes of its subject ("He composed …", "Her work …"), by language.
+_PERSONAL = re.compile(r"\b(?:he|she|his|her|him|il|elle|él|ella)\b", re.IGNORECASE)
+
+
+def _by_surname(request: Request, search: SearchBackend, lang: str) -> Request:
+    """The request on the one article titled by a person's full name ending on its one-word subject, when no
+    article is titled by the subject: "Mozart" had been planned on the texts writing "Mozart", its introduction a
+    sentence on *Don Giovanni* and *Wolfgang Amadeus Mozart* one section among the symphonies (a reader's find);
+    "Einstein" is *Albert Einstein*, "Darwin" *Charles Darwin*. A full name is two to four words, each
+    capitalised but a particle (:data:`_NAME_PARTICLES`), whose article writes of a person (:data:`_PERSONAL`:
+    "Python" is no *Monty Python*). Two such articles are two people and the subject stays ("Gandhi": *Mahatma
+    Gandhi*, *Indira Gandhi*; "Curie"). The report keeps the title asked for and says at the
+    top which title it was read as (:attr:`~reportgen.blueprint.request.Request.named_as`).
+
+    Args:
+        request: The read request.
+        search: The search backend over every configured corpus.
+        lang: Report language.
+
+    Returns:
+        ``request`` itself, or a copy on the person's article.
+    """
+    subject = request.subject
+    if len(request.subjects) != 1 or len(subject.split()) != 1 or not subject[:1].isupper() \
+            or _article_on(subject, search, lang) is not None:
+        return request
+    named = {p.title for p in search.search(subject, k=PLAN_SEARCH_K)
+             if p.title == bare_title(p.title) and 2 <= len(words := p.title.split()) <= 4
+             and fold(words[-1]) == fold(subject)
+             and all(w[:1].isupper() or w in _NAME_PARTICLES for w in words)}
+    if len(named) != 1:
+        return request
+    person = named.pop()
+    own = _article_on(person, search, lang)
+    if own is None or not _PERSONAL.search(_article_text(own, search)):
+        return request  # no person: *Monty Python* "were a British comedy troupe"
+    return replace(request, subjects=[person], alternatives=[], title=request.title or subject,
+                   named_as={**request.named_as, subject: person})
 
 
 def _bracketed_sense(request: Request, search: SearchBackend, lang: str) -> Request:
