@@ -417,6 +417,10 @@ def test_a_cause_said_without_the_word_and_a_british_spelling_write_the_aspect()
     elsewhere = _report_on("What causes migraines?", ["Migraine is a neurological disorder.",
                                                       "Floods are often caused by heavy rain."])
     assert "No sentence quoted here answers" in elsewhere.mode_note
+    # "occurs when" says what causes it (a reader found the greenhouse effect noted as unanswered)
+    occurs = _report_on("What causes the greenhouse effect?", [
+        "The greenhouse effect occurs when heat-trapping gases in a planet's atmosphere prevent it losing heat."])
+    assert "No sentence" not in occurs.mode_note
     colour = _report_on("Why do leaves change color in autumn?", [
         "Autumn is marked by the striking change in colour of the leaves of deciduous trees."])
     assert "No sentence" not in colour.mode_note

@@ -30,6 +30,7 @@ from fakes import FakeSearch
     # "A and B compared" compares (it had been read "Mars compared", "Venus compared")
     ("Mars and Venus compared", ["Mars", "Venus"], []),
     ("Why do we dream?", ["dream"], []),  # a question on what people do is on the doing, not on "we"
+    ("Why does it rain?", ["rain"], []),  # the weather's "it" (had been the subject "it")
     ("Why do people procrastinate?", ["procrastinate"], []),
     ("Why do we have seasons?", ["seasons"], []),  # not "we have": people and a verb before what is asked
     ("Why do humans need sleep?", ["sleep"], []),

@@ -1357,14 +1357,19 @@ def _aspect_core(request: Request, search: SearchBackend, lang: str) -> list[Pas
 #: Words after which a sentence says what causes something ("the sky appears blue *because of* …",
 #: "tides are the rise and fall of sea level *resulting from* …"), by language.
 _CAUSE_MARKERS = {
+    # "The greenhouse effect occurs when heat-trapping gases … prevent the planet from losing heat" says what
+    # causes it (a reader found it noted as unanswered)
     "en": re.compile(r"\b(?:because(?:\s+of)?|due\s+to|owing\s+to|thanks\s+to|caused\s+by|driven\s+by|"
                      r"produced\s+by|generated\s+by|created\s+by|formed\s+by|result(?:s|ing|ed)?\s+from|"
-                     r"arising\s+from|(?:the\s+)?results?\s+of)\s+", re.IGNORECASE),
+                     r"arising\s+from|(?:the\s+)?results?\s+of|(?:occurs?|occurred|happens?|happened|arises?|"
+                     r"takes?\s+place)\s+when)\s+", re.IGNORECASE),
     "fr": re.compile(r"\b(?:à\s+cause\s+d(?:e|u|es|['’])|en\s+raison\s+d(?:e|u|es|['’])|grâce\s+à|"
+                     r"se\s+produit\s+(?:lorsqu(?:e|['’])|quand)|"
                      r"du(?:e|s|es)?\s+à|causée?s?\s+par|provoquée?s?\s+par|produite?s?\s+par|"
                      r"résult(?:e|ent|ant)\s+d(?:e|u|es|['’])|sous\s+l['’]effet\s+d(?:e|u|es|['’]))\s*",
                      re.IGNORECASE),
     "es": re.compile(r"\b(?:debido\s+a|a\s+causa\s+de|gracias\s+a|causad[oa]s?\s+por|provocad[oa]s?\s+por|"
+                     r"(?:ocurre|se\s+produce)\s+cuando|"
                      r"producid[oa]s?\s+por|result(?:ado|a|an)\s+de)\s+", re.IGNORECASE),
 }
 #: Where the cause a marker introduces ends: a clause break.

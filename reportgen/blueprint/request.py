@@ -354,7 +354,8 @@ _FOR_YOU = re.compile(r"\s+(?:for|to)\s+(?:you|us|me|people|humans|kids|children
 #: Who a question asks about when it asks about what people do: "Why do we dream?", "Why do people yawn?" are
 #: on the verb (dreams, yawning), not on "we".
 _PEOPLE = frozenset("we i you they people humans someone anyone one nous on vous ils nosotros ustedes ellos "
-                    "gente".split()) | {"human beings", "la gente", "les gens"}
+                    "gente".split()) | {"human beings", "la gente", "les gens"} \
+    | {"it"}  # the weather's "it": "Why does it rain?" is on rain (it had been the subject "it")
 #: Framing words before the subject: "the rise of DeFi", "the history and future of nuclear energy".
 #: Words that only stress a framing word ("the *main* causes of", "the *key* benefits of"): no aspect.
 _EMPHASIS = r"(?:main|key|major|primary|principal|chief|underlying|root|real|biggest|most\s+important)"
