@@ -48,6 +48,10 @@ from fakes import FakeSearch
     ("How fast do cheetahs run?", ["cheetahs"], ["run", "speed"]),
     ("How long do elephants live?", ["elephants"], ["live"]),  # how long a thing does is no length
     ("How many moons does Jupiter have?", ["Jupiter"], ["moons"]),
+    # a count in a place asks it of the place (had been the subjects "in the solar system", "many people live")
+    ("How many planets are in the solar system?", ["solar system"], ["planets"]),
+    ("How many people live in China?", ["China"], ["population"]),
+    ("How many people died in World War II?", ["World War II"], ["died"]),
     ("How much does a car cost?", ["car"], ["cost"]),
     ("Is coffee bad for you?", ["coffee"], ["bad", "health"]),
     ("Who invented the telephone?", ["telephone"], ["invented"]),

@@ -339,6 +339,13 @@ _HOW_MEASURE = re.compile(
     r"^how\s+(?P<measure>(?:many|much)\s+[^\W\d_][\w-]*|(?!(?:do|does|did|is|are|was|were|can|could|will|would|"
     r"should|to)\b)[^\W\d_][\w-]*)\s+(?P<aux>is|are|was|were|do|does|did|can|could|will|would|should)\s+"
     r"(?P<rest>.+)$", re.IGNORECASE)
+#: "How many people live in China?", "How many species live in the Amazon?": a count of things doing something in
+#: a place asks it of the place (English).
+_HOW_MANY_IN = re.compile(r"^how\s+(?:many|much)\s+(?P<noun>[^\W\d_]+)\s+(?!(?:is|are|was|were|do|does|did|can|"
+                          r"could|will|would|should|has|have|had)\b)(?P<verb>[^\W\d_]+)\s+(?:in|on|at|inside|within)\s+"
+                          r"(?P<subject>.+)$", re.IGNORECASE)
+#: Who a count of people is: their number is a population.
+_INHABITANTS = frozenset({"people", "inhabitants", "residents", "persons", "humans"})
 #: The quantity an adjective of measure asks for ("How old is the universe?" asks its age); an adjective not
 #: here is its own aspect ("How dangerous are sharks?": *dangerous*).
 _MEASURES = {"big": "size", "large": "size", "small": "size", "tiny": "size", "tall": "height", "high": "height",
@@ -823,7 +830,13 @@ def read_request(text: str, lang: str = "en") -> Request:
         if made_by:  # "Famous paintings by Van Gogh": Van Gogh, and his paintings (had found no sources)
             body = _tidy(made_by.group("subject"))
             aspects.append((made_by.group("aspect") or made_by.group("works")).lower())
-    measure = _HOW_MEASURE.match(body) if lang == "en" else None
+    counted = _HOW_MANY_IN.match(body) if lang == "en" else None
+    if counted:  # "How many people live in China?" (had been the subject "many people live"): China's population
+        noun, verb = counted.group("noun"), counted.group("verb").casefold()
+        aspects.append("population" if noun.casefold() in _INHABITANTS and verb in {"live", "lived", "living"}
+                       else noun if verb in {"live", "lived", "exist", "existed"} else verb)  # "died": the deaths
+        body = f"what is {counted.group('subject')}"
+    measure = _HOW_MEASURE.match(body) if lang == "en" and not counted else None
     if measure:  # "How smart are octopuses?" asks the octopus's intelligence; "How fast do cheetahs run?" their speed
         words = measure.group("measure").split()
         copula = measure.group("aux").casefold() in {"is", "are", "was", "were"}
@@ -831,8 +844,11 @@ def read_request(text: str, lang: str = "en") -> Request:
         if len(words) > 1 or words[0].casefold() not in {"much", "many", "often", "soon"} and (
                 copula or words[0].casefold() != "long"):
             aspects.append(words[-1] if len(words) > 1 else _MEASURES.get(words[0].casefold(), words[0]))
-        if copula:  # "How old is the universe": all that follows is the subject
-            body = f"what is {measure.group('rest')}"
+        if copula:  # "How old is the universe": all that follows is the subject; "How many planets are in the
+            # solar system?" is on the solar system (it had been the subject "in the solar system")
+            rest = re.sub(r"^(?:in|on|at|inside|within)\s+", "", measure.group("rest"), flags=re.IGNORECASE) \
+                if len(words) > 1 else measure.group("rest")
+            body = f"what is {rest}"
         else:
             body = f"how {measure.group('aux')} {measure.group('rest')}"
     elif _QUESTION.match(body) and re.match(r"^how\s+(?!(?:do|does|did|is|are|was|were|can|could|will|would|"
