@@ -96,14 +96,27 @@ _ANAPHORIC_UNMARKED = re.compile(
     r"^(?:in|on|at|during|after|before|from|until|by|following|since|upon|throughout|under|around|within|to)\s"
     r"(?:(?:this|these|those|that|such|its|their|his|her)\s|"
     r"(?:(?!\b(?:where|which|that|who|whom|when|if|whose)\b)[^,;:()]){1,80}?\s(?:he|she|they)\s)", re.IGNORECASE)
+#: The words an opening phrase starts on, by language: a preposition or a conjunction of time or manner. A
+#: possessive or a demonstrative before a comma points back only in such a phrase ("After her death, …"); in a
+#: main clause it is the clause's own ("Wolfgang Amadeus Mozart completed his Symphony No. 41 in C major, K. 551,
+#: …" had been left out, and the symphony's section with it).
+_OPENING_WORD = {
+    "en": r"(?:after|before|during|in|on|at|for|with|by|from|since|until|upon|following|despite|through|"
+          r"throughout|under|within|among|as|when|while|to|like|unlike|besides|beyond|over|without|into|toward|"
+          r"towards|against|according|because)\b",
+    "fr": r"(?:après|avant|pendant|durant|dans|en|à|au|aux|sur|sous|par|pour|avec|depuis|dès|lors|selon|malgré|"
+          r"vers|entre|contre|sans|comme|quand|lorsque|de|du|chez)\b",
+    "es": r"(?:después|antes|durante|en|a|al|sobre|bajo|por|para|con|desde|hasta|según|tras|entre|contra|sin|"
+          r"como|cuando|de|del|ante|hacia)\b",
+}
 _ANAPHORIC_OPENING = {
-    "en": re.compile(r"^[^,;:()]{0,60}\b(?:(?:them|it|this|these|those|him|her|that)\s*|"
-                     r"(?:his|her|its|their)\s[^,;:()]{1,40}),", re.IGNORECASE),
-    "fr": re.compile(r"^[^,;:()]{0,60}\b(?:(?:eux|elles?|lui|cela|ceci|celui-ci|celle-ci)\s*|"
-                     r"(?:cette|ces|cet)\s[^,;:()]{1,40}),", re.IGNORECASE),
-    "es": re.compile(r"^[^,;:()]{0,60}\b(?:(?:ellos|ellas|él|ella|ello|esto|eso)\s*|"
-                     r"(?:este|esta|estos|estas|ese|esa|esos|esas|aquel|aquella|aquellos|aquellas)\s[^,;:()]{1,40}),",
-                     re.IGNORECASE),
+    "en": re.compile(r"^(?:[^,;:()]{0,60}\b(?:them|it|this|these|those|him|her|that)\s*|" + _OPENING_WORD["en"]
+                     + r"[^,;:()]{0,60}\b(?:his|her|its|their)\s[^,;:()]{1,40}),", re.IGNORECASE),
+    "fr": re.compile(r"^(?:[^,;:()]{0,60}\b(?:eux|elles?|lui|cela|ceci|celui-ci|celle-ci)\s*|" + _OPENING_WORD["fr"]
+                     + r"[^,;:()]{0,60}\b(?:cette|ces|cet)\s[^,;:()]{1,40}),", re.IGNORECASE),
+    "es": re.compile(r"^(?:[^,;:()]{0,60}\b(?:ellos|ellas|él|ella|ello|esto|eso)\s*|" + _OPENING_WORD["es"]
+                     + r"[^,;:()]{0,60}\b(?:este|esta|estos|estas|ese|esa|esos|esas|aquel|aquella|aquellos|"
+                     r"aquellas)\s[^,;:()]{1,40}),", re.IGNORECASE),
 }
 
 
