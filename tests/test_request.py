@@ -1364,14 +1364,6 @@ REQUESTS_TYPED_AS_PEOPLE_TYPE_THEM = [
     ("Tell me about Mission: Impossible", "en", ["Mission: Impossible"], []),
     ("All about Eve", "en", ["All about Eve"], []),
     ("Need for Speed", "en", ["Need for Speed"], []),
-    # a document noun before "of" asks for it (had kept "Summary of the" as an aspect)
-    ("Summary of the Cold War", "en", ["Cold War"], []),
-    # an audience of the user's own closes no title, with no instruction either (had the aspect "my class")
-    ("Greek philosophers for my class", "en", ["Greek philosophers"], []),
-    ("¿Qué fue la Guerra Fría?", "es", ["Guerra Fría"], []),  # in the past (had kept "Qué fue" in the subject)
-    ("Les volcans pour ma classe", "fr", ["volcans"], []),
-    ("Funding for public schools", "en", ["Funding for public schools"], []),
-    ("Overview of renewable energy", "en", ["renewable energy"], []),
     ("The 100 Years War", "en", ["100 Years War"], []),
 ]
 
