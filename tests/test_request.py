@@ -31,6 +31,10 @@ from fakes import FakeSearch
     ("Mars and Venus compared", ["Mars", "Venus"], []),
     ("Why do we dream?", ["dream"], []),  # a question on what people do is on the doing, not on "we"
     ("Why does it rain?", ["rain"], []),  # the weather's "it" (had been the subject "it")
+    # a second question's auxiliary and pronoun are no aspect (had been "is it important", "does it work")
+    ("What is photosynthesis and why is it important?", ["photosynthesis"], ["important"]),
+    ("What is blockchain and how does it work?", ["blockchain"], []),
+    ("What is inflation and what causes it?", ["inflation"], ["causes"]),
     ("Why do people procrastinate?", ["procrastinate"], []),
     ("Why do we have seasons?", ["seasons"], []),  # not "we have": people and a verb before what is asked
     ("Why do humans need sleep?", ["sleep"], []),

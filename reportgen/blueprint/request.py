@@ -547,6 +547,8 @@ _TAIL_FUNCTION = frozenset(
 #: Which of two: "Tea or coffee: which is healthier?" compares them.
 _WHICH = re.compile(r"^(?:which|lequel|laquelle|lesquels|lesquelles|cu[áa]l(?:es)?)\b", re.IGNORECASE)
 _TRAILING_AUX = re.compile(r"\s+(?:is|are|was|were|has|have|will|can)$", re.IGNORECASE)
+#: A pronoun closing an aspect stands for the subject: "… and what causes it?" asks its causes.
+_TRAILING_OBJECT = re.compile(r"\s+(?:it|them|him|her)$", re.IGNORECASE)
 #: An acronym in brackets holds a capital ("(EV)", "(DeFi)"); "Mercury (element)" names an article's sense.
 _ACRONYM = re.compile(r"\s*\((?=[^)]*[A-Z])([A-Za-z0-9&.\-]{2,10})\)")
 #: Dates in brackets are no part of a title: "World War II (1939-1945)".
@@ -554,6 +556,9 @@ _DATES = re.compile(r"\s*\(\s*(?:c\.\s*)?\d[\d\s\-–—/,.]*(?:BC|AD|BCE|CE)?\s
 _ASPECT_LEAD = re.compile(r"^(?:and\s+|et\s+|y\s+)?(?:how|why|what|its|their|his|her|the|ses|son|sa|leurs?|sus?|"
                           r"comment|pourquoi|c[óo]mo|drawing|proposing|including|focusing on|"
                           r"with a focus on|shaping|influencing)\s+(?:it\s+|they\s+|lessons\s+from\s+)?"
+                          # a second question's auxiliary and pronoun: "… and why is it important?", "… and how
+                          # does it work?" (had kept the aspects "is it important", "does it work")
+                          r"(?:(?:is|are|was|were|do|does|did|can|could|has|have|had)\s+(?:it|they|she|he|we|you)\s+)?"
                           # "its influence on workforce productivity": the productivity is the aspect
                           r"(?:(?:influences?|impacts?|effects?)\s+(?:on|upon)\s+(?:the\s+)?)?",
                           re.IGNORECASE)
@@ -634,7 +639,7 @@ def _split_aspects(text: str, colon: bool = True) -> tuple[str, list[str]]:
     head, rest = parts[0], parts[1:]
     aspects = []
     for part in rest:
-        part = _tidy(_TRAILING_AUX.sub("", _ASPECT_LEAD.sub("", _tidy(part))))
+        part = _tidy(_TRAILING_OBJECT.sub("", _TRAILING_AUX.sub("", _ASPECT_LEAD.sub("", _tidy(part)))))
         # "adoption rates and the infrastructure challenges" are two aspects
         aspects += [strip_article(a) for a in re.split(r"\s+(?:and|et|y)\s+(?:the\s+)?", part) if a.strip()]
     return head, [a for a in aspects if len(a) > 2 and is_aspect(a)]  # "and why they matter": no aspect "matter"
