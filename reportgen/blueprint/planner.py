@@ -1078,8 +1078,8 @@ def _of_its_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     parts = _OF_ANOTHER.split(request.subjects[0], maxsplit=1)
     if len(parts) != 2 or not parts[0].strip() or parts[0] != parts[0].lower() or not is_aspect(parts[0]):
         return request
-    return _of_its_people(request, parts[0].strip(), strip_article(parts[1]), search, lang) \
-        or _with_aspect(request, parts[0].strip(), strip_article(parts[1]), search, lang)
+    aspect, thing = parts[0].strip(), strip_article(parts[1])
+    return _of_its_people(request, aspect, thing, search, lang) or _with_aspect(request, aspect, thing, search, lang)
 
 
 def _of_its_people(request: Request, aspect: str, place: str, search: SearchBackend, lang: str) -> Request | None:
@@ -1188,7 +1188,7 @@ def _aspect_last(request: Request, search: SearchBackend, lang: str) -> Request:
     aspect = words[-1] if len(words) > 1 else ""
     # a noun that only names an aspect ("causes", "symptoms", "history": aspect_noun) is one after any thing:
     # "Tsunami causes" had found no sources, "a tsunami causes …" being written and the tsunami no name
-    asked = aspect_noun(aspect) and aspect == aspect.lower()
+    asked = aspect_noun(aspect)
     if not aspect.isalpha() or aspect != aspect.lower() or not is_aspect(aspect) \
             or not (compound(subject, lang) or len(words) > 3 or asked):  # "Leonardo da Vinci inventions": a long
         return request  # name; "Windows 10" keeps its number
@@ -2650,6 +2650,8 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
 
     markers = [m[lang] for m in (_CAUSE_MARKERS, _EFFECT_MARKERS) if lang in m]
     placed = _PLACE_MARKERS.get(lang) if asked.question and _ASKS_WHERE.match(blueprint.topic) else None
+    # a name: a subject the quoted sentences always capitalise ("Coal power" is none: they write "coal")
+    named = subject[:1].isupper() and never_small(subject.split()[0], " ".join(texts))
 
     def writes(aspect: str) -> bool:
         if is_cause(aspect):  # "triggered … the worldwide Great Depression" says what caused it, without "cause";
@@ -2661,8 +2663,7 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
         # the one word asked of a name is written of it by a sentence naming it, or going on from one: Bolivia's
         # "a wide range of climates" is not the climate of Peru (a reader found that report silent on its having
         # no sentence on it)
-        of_a_name = len(aspect.split()) == 1 and subject[:1].isupper() \
-            and never_small(subject.split()[0], " ".join(texts))  # "Coal power" is no name: its texts write "coal"
+        of_a_name = named and len(aspect.split()) == 1
         for text, words in zip(texts, written, strict=True):
             if 2 * sum(any(_derived(w, t, lang) for w in words) for t in need) <= len(need):
                 continue
@@ -2945,8 +2946,8 @@ def _by_surname(request: Request, search: SearchBackend, lang: str) -> Request:
 
 def _bracketed_sense(request: Request, search: SearchBackend, lang: str) -> Request:
     """The request on the article of its one subject's name whose text the topic space puts nearest the bracketed
-    sense, when no article is titled by the name with that sense: "Cricket (sport)" and "Jaguar (animal)" had
-    found no sources, the corpus titling the sport *Cricket* beside *Cricket (insect)*; "sport" is nearer the
+    sense, when no article is titled by the name with that sense: "Cricket (sport)" had found no sources, the
+    corpus titling the sport *Cricket* beside *Cricket (insect)*; "sport" is nearer the
     game's article than the insect's. The articles weighed are the one titled by the name and those titled by it
     with another sense in brackets; the nearest must reach :data:`~reportgen.blueprint.relevance.SEMANTIC_SENSE_FLOOR`,
     under which a text is of another sense ("Mercury (god)" is neither the planet, 0.08, nor the element). The
@@ -2962,9 +2963,10 @@ def _bracketed_sense(request: Request, search: SearchBackend, lang: str) -> Requ
         ``request`` itself, or a copy on the chosen article.
     """
     named = re.fullmatch(r"(?P<name>[^()]+?)\s*\((?P<sense>[^()]+)\)", request.subject)
+    if len(request.subjects) != 1 or named is None or _article_on(request.subject, search, lang) is not None:
+        return request
     space = topic_space(search)
-    if len(request.subjects) != 1 or named is None or space is None \
-            or _article_on(request.subject, search, lang) is not None:
+    if space is None:
         return request
     name = fold(named.group("name").strip())
     senses = {p.source_id: p for p in search.search(named.group("name"), k=PLAN_SEARCH_K)

@@ -360,9 +360,9 @@ _FOR_YOU = re.compile(r"\s+(?:for|to)\s+(?:you|us|me|people|humans|kids|children
                       r"human\s+health|health|the\s+body)$", re.IGNORECASE)
 #: Who a question asks about when it asks about what people do: "Why do we dream?", "Why do people yawn?" are
 #: on the verb (dreams, yawning), not on "we".
-_PEOPLE = frozenset("we i you they people humans someone anyone one nous on vous ils nosotros ustedes ellos "
-                    "gente".split()) | {"human beings", "la gente", "les gens"} \
-    | {"it"}  # the weather's "it": "Why does it rain?" is on rain (it had been the subject "it")
+#: The weather's "it" is one of them: "Why does it rain?" is on rain (it had been the subject "it").
+_PEOPLE = frozenset("we i you they people humans someone anyone one it nous on vous ils nosotros ustedes ellos "
+                    "gente".split()) | {"human beings", "la gente", "les gens"}
 #: Framing words before the subject: "the rise of DeFi", "the history and future of nuclear energy".
 #: Words that only stress a framing word ("the *main* causes of", "the *key* benefits of"): no aspect.
 _EMPHASIS = r"(?:main|key|major|primary|principal|chief|underlying|root|real|biggest|most\s+important)"
@@ -675,18 +675,12 @@ def _head_aspects(head: str) -> tuple[str, list[str]]:
     aspects: list[str] = []
     while len(words) > 2 and aspect_noun(words[-1]):
         tail.insert(0, words.pop())
-        if len(words) > 2 and words[-1].casefold() in {"and", "&"} and aspect_noun(words[-2].rstrip(",")):
+        if len(words) > 2 and words[-1].casefold() in {"and", "&"} and aspect_noun(words[-2]):
             aspects.insert(0, " ".join(tail))  # "causes and effects"
             tail = []
             words.pop()
-            # a list of aspects reads to its first: "diabetes symptoms and treatment" (had been the subject
-            # "diabetes symptoms and"), "diabetes causes, symptoms and treatment"
-            while len(words) > 1 and aspect_noun(words[-1].rstrip(",")) \
-                    and (len(words) == 2 or words[-2].endswith(",") or not aspect_noun(words[-2])):
-                aspects.insert(0, words.pop().rstrip(","))
-                if not words[-1].endswith(","):
-                    break
-                words[-1] = words[-1].rstrip(",")
+            if len(words) == 2:  # a list of aspects reads to its first, past the two-word floor: "diabetes
+                aspects.insert(0, words.pop())  # symptoms and treatment" (had been "diabetes symptoms and")
     aspects = ([" ".join(tail)] if tail else []) + aspects
     if words and words[-1].casefold() in {"and", "&"}:  # "weather and climate" is two subjects, not "weather and"
         return head, []

@@ -1386,7 +1386,7 @@ def _is_year_number(text: str) -> bool:
 #: Himalayas 7,200 metres high and Manaus, which its sentence before gives 2,279,686 people, 1 million.
 _CLASS_BOUND_RE = re.compile(
     rf"(?P<noun>{_WORD})\s+"
-    r"(?:(?:in|on|of|at|across|within|from|around|along|dans|en|sur|del?|en)\s+[^,;:()]{0,40}?\s+)?"
+    r"(?:(?:in|on|of|at|across|within|from|around|along|dans|en|sur|del?)\s+[^,;:()]{0,40}?\s+)?"
     r"(?:(?:exceeding|surpassing|topping|dépassant|superando|que\s+superan|qui\s+dépassent)\s+"
     r"|(?:with|having|avec|con|de)\s+(?:(?:a|an|the|une?|una?)\s+)?(?:[^\W\d_]+\s+){0,2}?(?:(?:of|de)\s+)?"
     r"(?:over|above|more\s+than|under|below|less\s+than|fewer\s+than|at\s+least|plus\s+de|moins\s+de|"
@@ -1399,9 +1399,9 @@ _CLASS_BOUND_RE = re.compile(
 def _a_class_bound(before: str) -> bool:
     """Whether the text before a number ends on the bound of a class of things (:data:`_CLASS_BOUND_RE`), its
     noun a plural."""
-    starts = (w.start() for w in re.finditer(_WORD, before[-160:]))
+    tail = before[-160:]
     return any(m is not None and _is_plural(m.group("noun"))
-               for m in (_CLASS_BOUND_RE.match(before[-160:], at) for at in starts))
+               for m in (_CLASS_BOUND_RE.match(tail, w.start()) for w in re.finditer(_WORD, tail)))
 
 
 def _not_a_quantity(sentence: str, start: int, end: int) -> bool:
