@@ -1563,9 +1563,11 @@ def test_a_surname_is_the_one_person_an_article_is_titled_by():
             _doc("Ludwig van Beethoven", "Ludwig van Beethoven was a German composer. His symphonies are famous."),
             _doc("Pierre Curie", "Pierre Curie was a French physicist. He studied magnetism."),
             _doc("Marie Curie", "Marie Curie was a physicist and chemist; she won two Nobel prizes."),
-            _doc("Monty Python", "Monty Python were a British comedy troupe; the Pythons made films.")]
+            _doc("Monty Python", "Monty Python were a British comedy troupe; the Pythons made films."),
+            _doc("The Seventh Seal", "The Seventh Seal is a Swedish film. His knight plays chess with Death.")]
     search = FakeSearch(docs)
     assert resolve_subject(read_request("Python"), search, "en").subjects == ["Python"]  # no person
+    assert resolve_subject(read_request("Seal"), search, "en").subjects == ["Seal"]  # a work, no person
     mozart = resolve_subject(read_request("Mozart"), search, "en")
     assert mozart.subjects == ["Wolfgang Amadeus Mozart"] and mozart.title == "Mozart", mozart
     assert mozart.named_as == {"Mozart": "Wolfgang Amadeus Mozart"}

@@ -2904,8 +2904,11 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
 
 #: Words a person's full name may write in small letters between the capitalised ones ("Ludwig van Beethoven").
 _NAME_PARTICLES = frozenset("van von de da del der di du le la y bin ibn al".split())
-#: A pronoun only a person's article writes of its subject ("He composed …", "Her work …"), by language.
-_PERSONAL = re.compile(r"\b(?:he|she|his|her|him|il|elle|él|ella)\b", re.IGNORECASE)
+#: A sentence opening on a pronoun only a person's article writes of its subject ("He composed …", "Her work …"),
+#: by language.
+_PERSONAL = re.compile(r"(?:^|[.!?]\s+)(?:He|She|His|Her|Il|Elle|Él|Ella)\b")
+#: A title opening on an article names a work, not a person: *The Seventh Seal* is no one called Seal.
+_ARTICLE_OPENING = re.compile(r"^(?:the|a|an|le|la|les|el|los|las|un|une|una)\s", re.IGNORECASE)
 
 
 def _by_surname(request: Request, search: SearchBackend, lang: str) -> Request:
@@ -2913,8 +2916,9 @@ def _by_surname(request: Request, search: SearchBackend, lang: str) -> Request:
     article is titled by the subject: "Mozart" had been planned on the texts writing "Mozart", its introduction a
     sentence on *Don Giovanni* and *Wolfgang Amadeus Mozart* one section among the symphonies (a reader's find);
     "Einstein" is *Albert Einstein*, "Darwin" *Charles Darwin*. A full name is two to four words, each
-    capitalised but a particle (:data:`_NAME_PARTICLES`), whose article writes of a person (:data:`_PERSONAL`:
-    "Python" is no *Monty Python*). Two such articles are two people and the subject stays ("Gandhi": *Mahatma
+    capitalised but a particle (:data:`_NAME_PARTICLES`), none an opening article (:data:`_ARTICLE_OPENING`:
+    "Seal" is no *The Seventh Seal*), whose article writes of a person (:data:`_PERSONAL`: "Python" is no *Monty
+    Python*). Two such articles are two people and the subject stays ("Gandhi": *Mahatma
     Gandhi*, *Indira Gandhi*; "Curie"). The report keeps the title asked for and says at the
     top which title it was read as (:attr:`~reportgen.blueprint.request.Request.named_as`).
 
@@ -2932,7 +2936,7 @@ def _by_surname(request: Request, search: SearchBackend, lang: str) -> Request:
         return request
     named = {p.title for p in search.search(subject, k=PLAN_SEARCH_K)
              if p.title == bare_title(p.title) and 2 <= len(words := p.title.split()) <= 4
-             and fold(words[-1]) == fold(subject)
+             and fold(words[-1]) == fold(subject) and not _ARTICLE_OPENING.match(p.title)
              and all(w[:1].isupper() or w in _NAME_PARTICLES for w in words)}
     if len(named) != 1:
         return request
