@@ -1091,6 +1091,9 @@ def test_with_two_subjects_each_is_judged_alone():
     ("meltdown", "melt", "en", True),
     ("melancholy", "melt", "en", False),
     ("rate", "rat", "en", False),  # under four letters, a word is matched whole
+    ("singing", "sing", "en", True),
+    ("single", "sing", "en", False),  # no ending of English: "Why do birds sing?" had been answered by "a single genus"
+    ("mythology", "myth", "en", True),
 ])
 def test_a_title_word_made_from_an_aspect(word, term, lang, expected):
     """An aspect no article is titled by is answered by articles titled with a word made from it

@@ -2593,15 +2593,31 @@ _VERB_ENDINGS = {"en": ("e",), "fr": ("ent", "ons", "ez", "er", "ir", "es", "e")
                  "es": ("an", "en", "ar", "er", "ir", "as", "es", "a", "e")}
 
 
+#: The endings that make a word from another, by language (inflections and the common derivations): "erupt-ion",
+#: "migrat-ory", "sing-ing", not "sing-le" ("single" had written the "sing" of "Why do birds sing?", its report
+#: on bird families said to answer it).
+_SUFFIXES = {
+    "en": frozenset("s es ed d ing ings er ers or ors ion ions ation ations ment ments al ive ives ory ant ants ent "
+                    "ents ance ence ure y ly ic ous age ism ist ists able ible "
+                    "down up out off over ology ologies ological".split()),  # "meltdown", "mythology"
+    "fr": frozenset("s e es ent ons ez er ait aient é ée és ées ion ions ation ations age ement ment eur eurs euse "
+                    "if ive al aux ique".split()),
+    "es": frozenset("s es a o as os an en ar er ir ción ciones ación aciones miento mientos dor dora ido ida ado "
+                    "ada al ivo iva".split()),
+}
+
+
 def _derived(word: str, term: str, lang: str = "en") -> bool:
-    """Whether ``word`` is ``term`` with a suffix (:data:`SUFFIX_LETTERS`), a verb ending of ``term`` dropped
-    before it (:data:`_VERB_ENDINGS`: "migrat-ion", "migr-ation" for "migrent"), or mentions it
-    (:func:`~reportgen.agents.ranking.mentions`)."""
+    """Whether ``word`` is ``term`` with a suffix (:data:`_SUFFIXES`, at most :data:`SUFFIX_LETTERS`), a verb
+    ending of ``term`` dropped before it (:data:`_VERB_ENDINGS`: "migrat-ion", "migr-ation" for "migrent"), or
+    mentions it (:func:`~reportgen.agents.ranking.mentions`)."""
     ending = next((e for e in _VERB_ENDINGS.get(lang, _VERB_ENDINGS["en"])
                    if term.endswith(e) and len(term) - len(e) >= ASPECT_STEM), "")
     base = term[:len(term) - len(ending)]
+    suffix = word[len(base):]
     return mentions({word}, term) or (len(base) >= ASPECT_STEM and word.startswith(base)
-                                      and len(word) - len(base) <= SUFFIX_LETTERS)
+                                      and len(suffix) <= SUFFIX_LETTERS
+                                      and (not suffix or suffix in _SUFFIXES.get(lang, _SUFFIXES["en"])))
 
 
 def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
