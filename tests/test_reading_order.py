@@ -120,11 +120,14 @@ def test_the_conclusion_takes_the_sentences_naming_the_subject_first(tmp_path):
                "alternates": [gin]}  # a section's spare that does not name the subject never makes up the floor
     ctx = RunContext(topic="Mars", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
 
-    def conclusion(mars: list[str]) -> list[str]:
+    # what was fetched of Triton's article names Mars further on (a sentence the conclusion does not take)
+    fetched = [near, _passage("Triton", "Voyager 2 passed Triton years after the Viking probes landed on Mars.")]
+
+    def conclusion(mars: list[str], fetched: list[Passage] = fetched) -> list[str]:
         ranked = rank_sentences([_passage("Mars", " ".join(mars))], focus="Mars", topic="Mars", lang="en",
                                 keywords=["mars"])
         ranked += rank_sentences([near], focus="Triton", topic="Triton", lang="en", keywords=["triton"])
-        chosen, passages = _summary(ranked, [section], set(), ctx)
+        chosen, passages = _summary(ranked, [section], set(), ctx, fetched=fetched)
         assert [p.text for p in passages] == [s["text"] for s in chosen]  # kept for the citation check
         return [s["text"] for s in chosen]
 
@@ -132,6 +135,9 @@ def test_the_conclusion_takes_the_sentences_naming_the_subject_first(tmp_path):
     assert conclusion(facts[:1]) == [facts[0], near.text]  # one names Mars: Triton makes up the floor
     assert len(conclusion(facts[:1])) == CONCLUSION_FLOOR
     assert conclusion([]) == []  # none names Mars: Triton alone is no conclusion
+    # a source that never names the subject makes up no floor: "The most significant war was fought with the
+    # Seleucid Empire", of *Macedonian Wars*, had closed a report on the Ottoman Empire
+    assert conclusion(facts[:1], fetched=[near]) == [facts[0]]
     # a sentence writing the word, not of the subject, makes up no floor: "… horse-flies, crane flies …" had closed
     # a report on cranes (here Mars only as one item of a list)
     probe = _passage("Probe", "Probes have flown past Venus, Mars, Jupiter, Saturn and Neptune with cameras.")

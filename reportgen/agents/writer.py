@@ -243,7 +243,7 @@ class WriterBrain(Brain):
         if kind == "conclusion" and params["sections"]:
             sentences, extra = _summary(ranked, params["sections"], exclude, ctx, params.get("subject") or "",
                                         first=[quoted(r.text, r.source) for r in reserved], core=core_text,
-                                        proper=proper)
+                                        proper=proper, fetched=passages)
             passages += extra
             # a spare replaces a sentence the introduction also took (the coordinator's dedupe): it must be
             # on the subject as the conclusion's are, not "Road transport is a type of transport using roads"
@@ -622,6 +622,7 @@ def _left_for_conclusion(share: list[Any], subject: str, lang: str) -> list[Any]
 def _summary(
     ranked: list[Any], sections: list[dict[str, Any]], exclude: set[str], ctx: RunContext, subject_text: str = "",
     first: list[dict[str, Any]] | None = None, core: str = "", proper: bool = False,
+    fetched: list[Passage] | None = None,
 ) -> tuple[list[dict[str, Any]], list[Passage]]:
     """The conclusion: the unused source sentences most central to the finished body.
 
@@ -643,7 +644,21 @@ def _summary(
     The sentences the introduction left to the conclusion (``first``, :func:`_left_for_conclusion`) lead it.
     With the subject's own texts (``core``), a sentence of an article on a kind of it they never name is not on
     it (:func:`of_a_kind`: "Most launch vehicles operate from a launch pad" had closed a report on electric
-    vehicles).
+    vehicles). A sentence not naming the subject tops up only from a source whose ``fetched`` passages name it
+    somewhere: "The most significant war was fought with the Seleucid Empire", of *Macedonian Wars*, which
+    never names the Ottoman Empire, had closed a report on it (found on a request in no list).
+
+    Args:
+        ranked: The overview's ranked sentences (:func:`~reportgen.agents.ranking.rank_sentences`).
+        sections: The finished body sections (``sentences`` and ``alternates`` of quoted sentences).
+        exclude: Sentence texts already quoted in the report.
+        ctx: The run context (language, search backend, topic).
+        subject_text: The subject as the planner read it.
+        first: The sentences the introduction left to the conclusion.
+        core: The subject's own texts, joined.
+        proper: Whether the subject is a proper name by its own article.
+        fetched: Every passage the conclusion's task holds; without them, no source is known to name
+            the subject and only sentences naming it are taken.
 
     Returns:
         ``(sentences, passages)``: the chosen sentences, and a passage per
@@ -671,6 +686,7 @@ def _summary(
     # the overview's best sentences on the subject judge the ones not naming it: its best sentences alone
     # were, once the introduction took the Silk Road's, those of Road and Road transport
     own_best = [c.text for c in ranked if on_subject(quoted(c.text, c.source))][:INTRO_SENTENCES]
+    naming_sources = {p.source_id for p in fetched or [] if names_subject(p.text, subject_text)}
     about = Relatedness(own_best or [subject_text], [], ctx.lang, subject=subject_text, space=scorer.space)
     # the sentences naming the subject first; the others only make up a conclusion of fewer than
     # CONCLUSION_FLOOR ("Triton is the largest moon of Neptune" is near the planets, not about Mars)
@@ -692,6 +708,8 @@ def _summary(
                 continue  # "Gin is a distilled alcoholic drink", a spare of a section on drinks, is not about tea
             if not naming and names_subject(sentence["text"], subject_text):
                 continue  # it writes the word, yet not of the subject: "… horse-flies, crane flies …" under cranes
+            if not naming and sentence["sources"][0].get("source_id") not in naming_sources:
+                continue  # its source never names the subject: the Seleucid Empire's war under the Ottoman Empire
             if not naming and core and of_a_kind(str(sentence["sources"][0].get("title", "")), subject_text, core,
                                                  ctx.lang, siblings=True):
                 continue  # another kind's: *Indian cuisine*'s "these cuisines vary" had closed the Mexican cuisine
