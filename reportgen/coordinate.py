@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from reportgen.acp.codes import StatusCode
 from reportgen.blueprint.model import Blueprint, TaskStatus
 from reportgen.blueprint.planner import unanswered_note
 from reportgen.errors import RunError
@@ -211,15 +212,20 @@ def _limitations(blueprint: Blueprint, lang: str = "en") -> list[Limitation]:
             for t in blueprint.dependents(task.id)
             if t.degraded and t.status is TaskStatus.DONE
         ]
+        words = labels(lang)
         reason = f"{task.aim}: {task.reason}"
+        if task.kind == "write" and code == StatusCode.INCOMPLETE_INFORMATION and "title" in task.inputs:
+            # a section its sources hold no quotable sentence for, said in the report's language (the agent's
+            # words are logged): a Spanish report had read "the notes hold no usable sentence for 'Ramsés II'"
+            reason = words["section_unwritten"].format(title=task.inputs["title"].value)
         if degraded:
-            reason += f". Done without it: {'; '.join(degraded)}"
+            reason += ". " + words["done_without"].format(tasks="; ".join(degraded))
         # a chart the sources hold no data for leaves its section whole, and so does an introduction or a
         # conclusion the sources hold no sentence on the subject for that the body does not quote already:
         # listed, not counted at the top
         minor = blueprint.found_nothing(task)
         if minor and "subject" in task.inputs:  # said plainly, in the report's language (the details are logged)
-            reason = labels(lang)[f"no_{task.kind}"].format(title=task.inputs["subject"].value)
+            reason = words[f"no_{task.kind}"].format(title=task.inputs["subject"].value)
         out.append(Limitation(task_id=task.id, status_code=code, reason=reason, minor=minor))
     return _charts_together(blueprint, out, lang)
 

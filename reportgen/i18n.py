@@ -38,6 +38,8 @@ LABELS: dict[str, dict[str, str]] = {
                       "{subject!r}.",
         "unwritten": "No sentence quoted here writes of {aspects}, which the request asks about: this report gives "
                      "what the sources hold on {subject!r}.",
+        "written_apart": "No sentence quoted here writes of {aspects} as of {subject!r}: the sections give what "
+                         "the sources hold on each apart.",
         "senses_other": "The corpora also hold {others}: ask for one by its name for a report on it.",
         "aim_introduction": "Write the introduction from the overview and the finished sections",
         "aim_conclusion": "Write the conclusion from the overview and the finished sections",
@@ -58,6 +60,9 @@ LABELS: dict[str, dict[str, str]] = {
         "section_left_out": (
             "The section on {title} was left out: every sentence it found is already quoted earlier in the report"
         ),
+        "section_unwritten": "The section on {title} was left out: its sources hold no sentence on it the report "
+                             "could quote",
+        "done_without": "Done without it: {tasks}",
         "section_off_heading": (
             "The section on {title} was left out: its own article's sentences are already quoted earlier in the "
             "report, and the others it found are not on {title}"
@@ -116,6 +121,8 @@ LABELS: dict[str, dict[str, str]] = {
                       "contiennent sur « {subject} ».",
         "unwritten": "Aucune phrase citée ici ne parle de {aspects}, que la demande évoque : ce rapport donne ce "
                      "que les sources contiennent sur « {subject} ».",
+        "written_apart": "Aucune phrase citée ici ne parle de {aspects} à propos de « {subject} » : les sections "
+                         "donnent ce que les sources contiennent sur chacun séparément.",
         "senses_other": "Les corpus contiennent aussi {others} : demandez-en un par son nom pour un rapport sur lui.",
         "aim_introduction": "Rédiger l'introduction à partir de la synthèse et des sections",
         "aim_conclusion": "Rédiger la conclusion à partir de la synthèse et des sections",
@@ -136,6 +143,9 @@ LABELS: dict[str, dict[str, str]] = {
         "section_left_out": (
             "La section sur {title} a été omise : chaque phrase trouvée est déjà citée plus haut dans le rapport"
         ),
+        "section_unwritten": "La section sur {title} a été omise : ses sources ne contiennent aucune phrase sur "
+                             "elle que le rapport puisse citer",
+        "done_without": "Fait sans elle : {tasks}",
         "section_off_heading": (
             "La section sur {title} a été omise : les phrases de son propre article sont déjà citées plus haut dans "
             "le rapport, et les autres ne portent pas sur {title}"
@@ -194,6 +204,8 @@ LABELS: dict[str, dict[str, str]] = {
                       "contienen sobre «{subject}».",
         "unwritten": "Ninguna frase citada aquí habla de {aspects}, por lo que pregunta la solicitud: este informe "
                      "da lo que las fuentes contienen sobre «{subject}».",
+        "written_apart": "Ninguna frase citada aquí habla de {aspects} a propósito de «{subject}»: las secciones "
+                         "dan lo que las fuentes contienen sobre cada uno por separado.",
         "senses_other": "Los corpus también contienen {others}: pida uno por su nombre para un informe sobre él.",
         "aim_introduction": "Redactar la introducción a partir del panorama y las secciones",
         "aim_conclusion": "Redactar la conclusión a partir del panorama y las secciones",
@@ -215,6 +227,9 @@ LABELS: dict[str, dict[str, str]] = {
         "section_left_out": (
             "La sección sobre {title} se omitió: cada frase encontrada ya se cita antes en el informe"
         ),
+        "section_unwritten": "La sección sobre {title} se omitió: sus fuentes no contienen ninguna frase sobre "
+                             "ella que el informe pueda citar",
+        "done_without": "Hecho sin ella: {tasks}",
         "section_off_heading": (
             "La sección sobre {title} se omitió: las frases de su propio artículo ya se citan antes en el informe, "
             "y las demás no tratan de {title}"

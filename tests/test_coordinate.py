@@ -87,6 +87,24 @@ def test_failed_and_degraded_tasks_are_listed_as_limitations():
     assert not lim.minor and "Done without it: write the section on A" in lim.reason
 
 
+def test_a_section_its_sources_hold_no_sentence_for_is_said_in_the_reports_language():
+    """A Spanish report had listed "Redactar la sección sobre Ramsés II: the notes hold no usable sentence for
+    'Ramsés II' (gave up after the 'broaden' strategy too). Done without it: …": the agent's words are logged,
+    the report says it in its language."""
+    bp = compile_blueprint("r", "Pirámides de Egipto", ["Zoser", "Ramsés II"], "es")
+    _done(bp)
+    bp.task("write-2").status = TaskStatus.FAILED
+    bp.task("write-2").status_codes = [605, 605]
+    bp.task("write-2").reason = "the notes hold no usable sentence for 'Ramsés II'"
+    bp.task("conclusion").degraded = True
+    outputs = {"write-1": _section("s1", "Zoser", [("Zoser fue un faraón.", _src("Zoser"))])}
+    report = coordinate(bp, outputs, lang="es", corpora=["c"])
+    (lim,) = [lim for lim in report.limitations if lim.task_id == "write-2"]
+    assert lim.reason.startswith("La sección sobre Ramsés II se omitió: sus fuentes no contienen"), lim.reason
+    assert "Hecho sin ella: " in lim.reason
+    assert "notes" not in lim.reason and "Done without" not in lim.reason
+
+
 def test_a_sentence_pointing_back_to_a_repeat_goes_with_it():
     """*Xiangqi*'s first sentence went to the section on chess: its section was left with "It is the most
     popular board game in China", which points back to nothing."""
@@ -433,7 +451,18 @@ def test_one_word_asked_of_a_name_is_written_by_a_sentence_naming_it():
     # as the planner resolves "The climate of Peru": the subject *Peru*, the aspect "climate"
     elsewhere = _report_on("Peru", ["Peru is a country in South America.", "Bolivia has a wide range of climates."],
                            aspects=["climate"])
-    assert "No sentence quoted here writes of “climate”" in elsewhere.mode_note, elsewhere.mode_note
+    assert "No sentence quoted here writes of “climate” as of 'Peru'" in elsewhere.mode_note, elsewhere.mode_note
+    # written of nothing at all, it is unwritten; written of other things, it is written apart from the name (a
+    # reader found "No sentence … writes of 'deforestation'" false above a section on deforestation at large)
+    nowhere = _report_on("Peru", ["Peru is a country in South America."], aspects=["climate"])
+    assert "No sentence quoted here writes of “climate”, which the request asks about" in nowhere.mode_note
+    assert "as of 'Peru'" not in nowhere.mode_note
+    assert "which the request asks about" not in elsewhere.mode_note
+    # the pronoun goes on from the sentence's own subject, not from a place it names: "It" is Machu Picchu
+    citadel = _report_on("Peru", ["Machu Picchu is an Inca citadel in southern Peru.",
+                                  "It is situated above a valley with a subtropical mountain climate."],
+                         aspects=["climate"])
+    assert "writes of “climate” as of 'Peru'" in citadel.mode_note, citadel.mode_note
     named = _report_on("Peru", ["Peru has a tropical climate in the east."], aspects=["climate"])
     assert "No sentence" not in named.mode_note
     going_on = _report_on("Peru", ["Peru is a country.", "Its climate is dry on the coast."],

@@ -159,6 +159,28 @@ def test_a_document_named_with_a_sections_word_but_on_another_thing_is_no_compan
     assert groups == {"Leopard": ["Snow leopard"]}
 
 
+def test_a_document_nearer_the_whole_subject_than_to_any_section_is_no_companion():
+    """*Theodor Herzl*, who names the Ottoman Empire once, had been read under *Ottoman wars in Europe*: nearer
+    the subject's own article than any section's by GENERAL_MARGIN, it is on no section's aspect; *Osman I*,
+    near both, joins the wars."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    def doc(title: str) -> Passage:
+        return Passage(source_id=title, title=title, url="https://example.org/x", text="x", corpus="c")
+
+    def unit(*xs: float) -> list[float]:
+        return list(np.array(xs) / np.linalg.norm(xs))
+
+    space = SimpleNamespace(titles=["Empire", "Wars", "Herzl", "Osman"],
+                            documents=np.array([unit(1, 0, 0), unit(0, 1, 0), unit(1.4, 0.9, 1), unit(0.8, 1, 0.2)]))
+    groups = companion_themes([doc("Wars")], ["Herzl", "Osman"], space)  # type: ignore[arg-type]
+    assert groups == {"Wars": ["Herzl", "Osman"]}  # without the subject's own article, both join
+    groups = companion_themes([doc("Wars")], ["Herzl", "Osman"], space, general="Empire")  # type: ignore[arg-type]
+    assert groups == {"Wars": ["Osman"]}
+
+
 def test_the_overview_research_keeps_to_the_cores_sense(search, corpus, tmp_path):
     from reportgen.acp import MessageLog
     from reportgen.agents.browser import BrowserBrain, keep_to_sense

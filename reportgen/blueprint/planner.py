@@ -2017,7 +2017,10 @@ def gather_themes(
     # the periods of a history: a document joins the period it names (the Second Sino-Japanese War had joined
     # the Jōmon period, the nearest section in the topic space)
     periods = {p.title: f"{p.title} {docs[p.source_id]}" for p in scored} if _is_history(request, lang) else None
-    return [p.title for p in chosen], core, companion_themes(chosen, spare, space, naming=periods, lang=lang)
+    own = [p.title for p in core if terms(bare_title(p.title), lang) == terms(request.subject, lang)]
+    return [p.title for p in chosen], core, companion_themes(chosen, spare, space, naming=periods, lang=lang,
+                                                              general=own[0] if own and len(request.subjects) == 1
+                                                              else None)
 
 
 def a_kind_of(title: str, request: Request, lang: str) -> bool:
@@ -2519,10 +2522,17 @@ def passing_sibling(text: str, title: str, request: Request, core: list[Passage]
 COMPANION_SIMILARITY = 0.35
 #: Most documents joined to one section.
 MAX_COMPANIONS = 4
+#: Least margin by which a document nearer, in the topic space, to the subject's own article than to every section's
+#: joins none (:func:`companion_themes`): *Theodor Herzl*, who names the Ottoman Empire once, is 0.53 from its
+#: article and at best 0.40 from a section (*Ottoman wars in Europe*); *Mount Vesuvius*, 0.43 from *Volcano* and 0.40
+#: from *Ring of Fire*, joins. Over 92 requests it set three apart: *Herzl*; *South China Sea* under *Bandung* (Java);
+#: *Ancient Greek literature* under *Artemis* (Greek mythology).
+GENERAL_MARGIN = 0.1
 
 
 def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace | None,
-                     naming: dict[str, str] | None = None, lang: str = "en") -> dict[str, list[str]]:
+                     naming: dict[str, str] | None = None, lang: str = "en",
+                     general: str | None = None) -> dict[str, list[str]]:
     """The related documents each section reads besides its own: a section combines several sources.
 
     Each spare related document (on the subject, not chosen as a section)
@@ -2542,6 +2552,9 @@ def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace 
         lang: The language. A document named with a section's words but on another thing joins no
             section on that thing (:func:`~reportgen.agents.ranking.another_thing`): *Tiger shark* joins
             no section on the tiger.
+        general: The title of the subject's own article, when it has one: a document at least
+            :data:`GENERAL_MARGIN` nearer to it than to every section is on the subject as a whole, often in
+            passing, and on no section's aspect; it joins none.
 
     Returns:
         ``{section title: [companion titles]}`` (sections without one omitted).
@@ -2563,10 +2576,15 @@ def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace 
         for j, section in enumerate(sections):
             if another_thing(title, section.title, section.text, lang):
                 similarity[i, j] = -1.0
+    nearer_whole = None
+    if general is not None and general in row:
+        nearer_whole = space.documents[[row[t] for t in others]] @ space.documents[row[general]]
     joined: dict[str, list[str]] = {}
     for i, title in enumerate(others):
         j = int(similarity[i].argmax())
         if similarity[i, j] < COMPANION_SIMILARITY:
+            continue
+        if nearer_whole is not None and nearer_whole[i] - similarity[i, j] >= GENERAL_MARGIN:
             continue
         group = joined.setdefault(sections[j].title, [])
         if len(group) < MAX_COMPANIONS:
@@ -2637,7 +2655,10 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
     A history asked for is told by its sections' time order (:func:`tells_history`), not by the word, and is
     not named. One word asked of a name (a subject the quoted sentences always capitalise,
     :func:`~reportgen.agents.ranking.never_small`: "the climate of Peru") is written only by a sentence naming it
-    (:func:`~reportgen.agents.ranking.names_subject`) or opening on a pronoun. A question's aspects are parts of
+    (:func:`~reportgen.agents.ranking.names_subject`) or opening on a pronoun; where sentences write it of
+    other things only, the note says it is written apart from the name, not that nothing writes it (a reader
+    found "No sentence … writes of 'deforestation'" false above a section on deforestation at large, in a report
+    on the Amazon rainforest). A question's aspects are parts of
     one question: it is said to be unanswered when none is written, and nothing is said when one is ("How does
     the human eye see color?" is answered by sentences on colour and the eye that never write "see"). A question
     asking where is answered by a sentence writing the subject with a marker of place (:data:`_PLACE_MARKERS`:
@@ -2669,22 +2690,24 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
     # a name: a subject the quoted sentences always capitalise ("Coal power" is none: they write "coal")
     named = subject[:1].isupper() and never_small(subject.split()[0], " ".join(texts))
 
-    def writes(aspect: str) -> bool:
+    def writes(aspect: str, of_it: bool = True) -> bool:
         if is_cause(aspect):  # "triggered … the worldwide Great Depression" says what caused it, without "cause";
             # "Migraine is a neurological disorder that causes moderate-to-severe headaches" says what it causes
             return any(m.search(t) and names_subject(t, subject) for m in markers for t in texts)
         if placed is not None and any(placed.search(t) and names_subject(t, subject) for t in texts):
             return True  # "Where do tigers live?": "The tiger is native to Asia" says where, without "live"
         need = {_alike(w, lang) for w in terms(aspect, lang)}
-        # the one word asked of a name is written of it by a sentence naming it, or going on from one: Bolivia's
-        # "a wide range of climates" is not the climate of Peru (a reader found that report silent on its having
-        # no sentence on it)
-        of_a_name = named and len(aspect.split()) == 1
-        for text, words in zip(texts, written, strict=True):
+        # the one word asked of a name is written of it by a sentence naming it, or going on with a pronoun from
+        # one opening on it: Bolivia's "a wide range of climates" is not the climate of Peru (a reader found that
+        # report silent on its having no sentence on it), nor, after "Machu Picchu is … in southern Peru", is "It
+        # is situated … with a subtropical mountain climate"
+        of_a_name = of_it and named and len(aspect.split()) == 1
+        for i, (text, words) in enumerate(zip(texts, written, strict=True)):
             if 2 * sum(any(_derived(w, t, lang) for w in words) for t in need) <= len(need):
                 continue
-            if of_a_name and not names_subject(text, subject) \
-                    and text.split(maxsplit=1)[0].casefold() not in _PRONOUNS:
+            if of_a_name and not names_subject(text, subject) and not (
+                    text.split(maxsplit=1)[0].casefold() in _PRONOUNS and i > 0
+                    and fold(strip_article(texts[i - 1])).startswith(fold(subject))):
                 continue
             # written only as one item of a list, it is named, not written of: "Cat communication includes
             # meowing, purring, trilling, hissing …" says nothing of why cats purr (the comparison's rule)
@@ -2694,6 +2717,10 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
         return False
 
     missing = [a for a in blueprint.aspects if terms(a, lang) and fold(a) != _history_word(lang) and not writes(a)]
+    # written, yet never of the name: a section on deforestation at large in a report on the Amazon rainforest
+    # (a reader found "No sentence … writes of 'deforestation'" above it false)
+    apart = [a for a in missing if not asked.question and writes(a, of_it=False)]
+    missing = [a for a in missing if a not in apart]
     words = labels(lang)
     notes = []
     parts = subject_parts(subject)
@@ -2708,6 +2735,9 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
     elif missing:
         notes.append(words["unwritten"].format(
             aspects=join_list([words["quoted"].format(text=a) for a in missing], lang), subject=subject))
+    if apart:
+        notes.append(words["written_apart"].format(
+            aspects=join_list([words["quoted"].format(text=a) for a in apart], lang), subject=subject))
     return " ".join(notes)
 
 
