@@ -23,8 +23,11 @@ MIN_SENTENCE_CHARS = 25
 MAX_SENTENCE_CHARS = 600
 
 #: Sentences about the source itself ("This article deals only with ..."),
-#: which make no sense quoted in a report.
-_META = re.compile(r"\b(this article|cet article|este art[ií]culo|the following)\b", re.IGNORECASE)
+#: which make no sense quoted in a report, and what is left of a cross-reference once its link is gone ("For a
+#: discussion of the role of drainage practices in agriculture.", a reader found it under *Agriculture*).
+_META = re.compile(r"\b(this article|cet article|este art[ií]culo|the following)\b"
+                   r"|^for\s+(?:a\s+|an\s+|further\s+|more\s+)?(?:discussion|information|details|overview|treatment)"
+                   r"\s+(?:of|on|about)\b", re.IGNORECASE)
 #: Openers that point back to a sentence the quote would not carry ("It is
 #: ...", "In contrast, ...", "His total reign is the longest ...", whose king only the sentence before names):
 #: such a sentence is quoted only after the one before it.
@@ -146,10 +149,14 @@ _SEQUEL = {
 #: tend to have …", a reader found it under *Feather* with no species named), or before a rank in the first clause
 #: ("A member of this family is also called a felid", alone under *Felidae* in "Why do cats purr?"), and "the
 #: word", "the term" or "the name" whose word the sentence does not give ("In the sense of "flowing water", the
-#: word may also be applied …", of *Flood*, opened an introduction on tides).
+#: word may also be applied …", of *Flood*, opened an introduction on tides). A quantifier of "this" or "that" ("Most
+#: of this pressure results from …", a reader found it alone under *Heart*), and a possessive inside the noun phrase
+#: the sentence opens on ("The mass of its central supermassive black hole is …", before its galaxy was named).
 _STANDS_FOR = re.compile(
     r"^(?:(?:many|most|some|several|all|few|both|each|others)\s+(?:of\s+(?:them|these|those|which)\b|"
     r"(?:are|were|have|had|can)\b)"
+    r"|(?:many|most|much|some|all|part|half|none|one|each|any)\s+of\s+(?:this|that)\s"
+    r"|(?:the|a|an|one|most|much|part|some|many)\s+(?:[a-z-]+\s+){1,3}?of\s+(?:its|their|his|her)\s"
     r"|[^,;:()]{0,60}\b(?:of|among)\s+(?:these|those)\b(?!\s+(?:who|which|that|whose|where|with|in|of)\b)"
     r"|[^,;:()]{0,80}\b(?:of|among|in)\s+(?:this|these|those)\s+(?:family|families|genus|genera|group|groups|"
     r"species|order|orders|subfamily|class|kinds?|types?)\b"
