@@ -1170,6 +1170,20 @@ def test_another_articles_sentence_related_by_its_field_alone_is_kept_only_on_th
     ("Most of the world's tea is grown in Asia.", "en", True),
     ("The history of tea is long and complex.", "en", True),
     ("For centuries, tea was traded along the Silk Road.", "en", True),
+    # a second reader's finds: a pronoun after an opening phrase holding a list, or after "among", or an "it"
+    # that is no impersonal one; a noun standing for the article's subject; a Spanish preposition on a pronoun
+    ("Associated with genres including Afropop, jazz, and world music, she was an advocate against apartheid.", "en",
+     False),
+    ("Among his best-known works are the songs Swanee and Rhapsody.", "en", False),
+    ("In Japan it is known simply as pops.", "en", False),
+    ("In mathematics it is common to write x for the unknown.", "en", True),
+    ("The country's western border is formed by the Yellow Sea.", "en", False),
+    ("The group drew on the music of 1950s rock and roll.", "en", False),
+    ("In the composer's time clavier referred to any keyboard.", "en", False),
+    ("The city of Paris is the capital of France.", "en", True),
+    ("The band Queen was formed in London in 1970.", "en", True),
+    ("En él nacen los glaciares de Hubbard y Logan.", "es", False),
+    ("Avec lui, le groupe enregistre trois albums.", "fr", False),
 ])
 def test_a_time_or_a_thing_named_only_before_points_back(text, lang, alone):
     from reportgen.agents.ranking import quotable

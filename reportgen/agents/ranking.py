@@ -46,7 +46,9 @@ _ANAPHORIC = {
     "fr": ("il ", "elle ", "ils ", "elles ", "cette ", "ces ", "ce ", "cela ", "son ", "sa ", "ses ", "leur ",
            "leurs ", "en revanche", "cependant", "séchée",
            "ainsi,", "donc", "de plus", "par ailleurs", "toutefois", "néanmoins", "en outre", "par conséquent",
-           "de même,", "inversement", "à l'inverse", "à l’inverse", "en contrepartie"),
+           "de même,", "inversement", "à l'inverse", "à l’inverse", "en contrepartie",
+           "avec lui ", "avec elle ", "avec eux ", "chez lui ", "chez elle ", "pour lui ", "pour elle ", "selon lui ",
+           "selon elle ", "en lui ", "en elle ", "sur lui ", "sur elle "),
     "es": ("él ", "ella ", "ellos ", "ellas ", "esta ", "este ", "estos ", "estas ", "su ", "sus ", "sin embargo",
            "en cambio",
            "así,", "por lo tanto", "además,", "no obstante", "asimismo", "por consiguiente", "por ello",
@@ -58,7 +60,11 @@ _ANAPHORIC = {
            "es ", "está ", "fue ", "era ", "son ", "están ", "fueron ", "eran ", "tiene ", "tienen ", "tuvo ",
            "cuenta con ", "posee ", "limita ", "comunica ", "nació ", "murió ", "ocupa ", "abarca ", "alberga ",
            "forma parte ", "se encuentra ", "se ubica ", "se sitúa ", "se localiza ", "se extiende ", "ha sido ",
-           "recibe ", "representa ", "constituye "),
+           "recibe ", "representa ", "constituye ",
+           # a preposition on a pronoun: "En él nacen los glaciares de Hubbard y Logan." (of *Monte Logan*) had
+           # been the whole introduction of "¿Cómo se forman los glaciares?"
+           "en él ", "en ella ", "en ellos ", "en ellas ", "con él ", "con ella ", "por él ", "por ella ",
+           "para él ", "para ella ", "de él ", "sobre él ", "sobre ella "),
 }
 
 
@@ -71,9 +77,11 @@ _ANAPHORIC = {
 #: A bracketed group may stand in the phrase: "A member of the People's Action Party (PAP), his authoritarian
 #: governance …" (a reader found it under a section on the tiger).
 #: An impersonal "it" or "il" points nowhere: "In 2019, it was estimated that …", "En France, il existe …",
-#: "En 2020, il n'y a pas de vaccin".
+#: "En 2020, il n'y a pas de vaccin". English: up to four comma-ended parts before the pronoun, an opening phrase
+#: may hold a list ("Associated with musical genres including Afropop, jazz, and world music, she was an advocate
+#: against apartheid", a reader found it under *Jazz*).
 _ANAPHORIC_AFTER = {
-    "en": re.compile(r"^(?:(?:[^,;:()]|\([^()]{0,40}\)){1,100},\s+){1,2}(?:he|she|they|his|her|its|their|"
+    "en": re.compile(r"^(?:(?:[^,;:()]|\([^()]{0,40}\)){1,100},\s+){1,4}(?:he|she|they|his|her|its|their|"
                      r"it(?!\s+(?:is|was|has\s+been|had\s+been|will\s+be)\s+"
                      r"(?:estimated|thought|believed|said|known|reported|claimed|expected|"
                      r"possible|likely|clear|common|necessary|important)))\b", re.IGNORECASE),
@@ -95,10 +103,29 @@ _ANAPHORIC_AFTER = {
 #: time, …", "To its west it is connected to the Atlantic Ocean" (a reader found it under *Istanbul*),
 #: "Durante estos 35 años, México experimentó …" (a reader found it closing a report on Mexico's economy, the
 #: years named only before), "Pendant cette période, …".
+#: "Among his best-known works are the songs …", "In Japan it is known simply as pops" (a reader's finds under
+#: *George Gershwin* and *Japan*): the same after "among", "with", "despite", "like", "unlike", "besides",
+#: "through" or "of", and with "it" when it is no impersonal "it" ("In mathematics it is common to write …").
 _ANAPHORIC_UNMARKED = re.compile(
-    r"^(?:in|on|at|during|after|before|from|until|by|following|since|upon|throughout|under|around|within|to)\s"
+    r"^(?:in|on|at|during|after|before|from|until|by|following|since|upon|throughout|under|around|within|to|"
+    r"among|with|despite|like|unlike|besides|through|of)\s"
     r"(?:(?:this|these|those|that|such|its|their|his|her)\s|"
-    r"(?:(?!\b(?:where|which|that|who|whom|when|if|whose)\b)[^,;:()]){1,80}?\s(?:he|she|they)\s)", re.IGNORECASE)
+    r"(?:(?!\b(?:where|which|that|who|whom|when|if|whose)\b)[^,;:()]){1,80}?\s(?:he|she|they|"
+    r"it(?!\s+(?:is|was|has\s+been|had\s+been|will\s+be)\s+(?:\w+\s+)?(?:that|to|whether|if)\b))\s)",
+    re.IGNORECASE)
+#: A noun the encyclopedia refers back to its article's subject by, opening a sentence as its subject or possessor:
+#: "The country's western border is formed by the Yellow Sea" (Korea, under *Japan*), "The sea was the location
+#: for the Battle of the Coral Sea", "The group drew on the music of 1950s rock and roll", "In the composer's time
+#: clavier referred to …" (a reader's finds). Not when a name or "of" follows ("The band Queen", "The city of
+#: Paris"): the phrase names its own. English only.
+_REFERRING = re.compile(
+    r"^(?:(?:in|at|by|on|during|after|before|under|for)\s+)?the\s+"
+    r"(?:country|city|town|village|state|region|province|island|nation|empire|kingdom|republic|capital|sea|lake|"
+    r"river|mountain|company|firm|band|group|team|club|party|film|movie|novel|book|album|song|painting|poem|play|"
+    r"opera|symphony|building|church|cathedral|temple|ship|composer|author|artist|writer|poet|painter|singer|"
+    r"king|queen|emperor|empress|president|dynasty|treaty|festival)"
+    r"(?:(?:'s|’s)\s|\s+(?:is|was|were|are|has|had|became|remains|remained|drew|lies|lay|covers|consists|"
+    r"contains|includes|included|began|ended)\b)", re.IGNORECASE)
 #: The words an opening phrase starts on, by language: a preposition or a conjunction of time or manner. A
 #: possessive or a demonstrative before a comma points back only in such a phrase ("After her death, …"); in a
 #: main clause it is the clause's own ("Wolfgang Amadeus Mozart completed his Symphony No. 41 in C major, K. 551,
@@ -322,7 +349,8 @@ def quotable(sentence: str, position: int, lang: str) -> bool:
     return (not sentence.lower().startswith(_ANAPHORIC.get(lang, _ANAPHORIC["en"])) and not after.match(sentence)
             and not opening.match(sentence) and not (pointing and pointing.match(sentence))
             and not bridging.match(sentence)
-            and not (lang == "en" and (_ANAPHORIC_UNMARKED.match(sentence) or _SUCH.match(sentence)))
+            and not (lang == "en" and (_ANAPHORIC_UNMARKED.match(sentence) or _SUCH.match(sentence)
+                                       or _REFERRING.match(sentence)))
             and not _SEQUEL.get(lang, _SEQUEL["en"]).match(sentence)
             and not (lang == "en" and _STANDS_FOR.match(sentence)) and not _at_a_time_before(sentence, lang)
             and not (lang == "fr" and _THERE_FR.match(sentence)))
