@@ -1632,3 +1632,16 @@ def test_a_name_with_a_regnal_number_is_another_bearer(text, kept):
 
     assert names_subject(unnamed_for(text, "X", ["Napoleon"], "en"), "Napoleon") is kept
     assert unnamed_for("Louis XIV built Versailles.", "X", ["Louis XIV"], "en") == "Louis XIV built Versailles."
+
+
+def test_of_titles_folded_alike_the_core_is_the_one_written_as_asked():
+    """"blues" folds to "blue": *Blue* (the colour) had been in the core of "Jazz and blues" beside *Blues*, and
+    closed its report ("Blue is one of the three primary colours …", a reader's find). The title written as asked
+    is the core; "Dogs" still has *Dog*."""
+    docs = [_doc("Blues", "Blues is a music genre that originated among African Americans in the Deep South."),
+            _doc("Blue", "Blue is one of the three primary colours; blues and greens are cool colours."),
+            _doc("Dog", "The dog is a domesticated descendant of the wolf; dogs were bred for herding.")]
+    _, core, _ = gather_themes(read_request("Blues"), FakeSearch(docs), 6, "en")
+    assert [p.title for p in core] == ["Blues"]
+    _, core, _ = gather_themes(read_request("Dogs"), FakeSearch(docs), 6, "en")
+    assert [p.title for p in core] == ["Dog"]

@@ -838,6 +838,11 @@ def _core(
     """
     wanted = terms(subject, lang)
     own = [p for p in holding if terms(p.title, lang) == wanted]
+    # of titles folded alike, the one written as asked: "blues" is *Blues*, not *Blue* (the colour had closed a
+    # report on jazz and blues, a reader's find); "dogs" still has *Dog*
+    as_asked = [p for p in own if fold(bare_title(p.title)) == fold(subject)]
+    if as_asked:
+        return as_asked
     if own:
         return own
     sense = _main_sense(holding, subject, space)
