@@ -1286,3 +1286,27 @@ def test_a_sentence_naming_its_subject_by_its_titles_kind_is_quoted_elsewhere_on
     own = [s.text for s in rank_sentences([ford], focus="Ford Motor Company", topic="cars", lang="en",
                                           exclude=first)]
     assert any(t.startswith("The company") for t in own)
+
+
+def test_the_conclusion_takes_no_sentence_writing_the_subject_only_in_a_set_phrase(tmp_path):
+    """"Jade is an umbrella term for two different types of decorative rocks" had closed the report on the
+    umbrella: the documents fetched write "umbrella term" three times or more, a set phrase on other things."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import _summary
+
+    from fakes import FakeSearch
+
+    ctx = RunContext(topic="Umbrella", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    own = _passage("Umbrella", "An umbrella is a folding canopy on a pole. The umbrella protects from rain.")
+    others = [_passage(t, f"{t} is an umbrella term for {what}.")
+              for t, what in (("Jade", "two kinds of decorative rocks"), ("Textile", "fibre-based materials"),
+                              ("Gender", "many identities"))]
+    ranked = rank_sentences([own, *others], focus="Umbrella", topic="Umbrella", lang="en", keywords=["umbrella"])
+    section = {"id": "s1", "sentences": [{"text": "An umbrella is a folding canopy on a pole."}], "alternates": []}
+    chosen = [s["text"] for s in _summary(ranked, [section], {"An umbrella is a folding canopy on a pole."}, ctx,
+                                          "Umbrella", fetched=[own, *others])[0]]
+    assert chosen == ["The umbrella protects from rain."], chosen
+    unjudged = [s["text"] for s in _summary(ranked, [section], {"An umbrella is a folding canopy on a pole."}, ctx,
+                                            "Umbrella", fetched=[own])[0]]
+    assert any("umbrella term" in text for text in unjudged)  # the rule is what leaves them out

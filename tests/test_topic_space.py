@@ -671,6 +671,31 @@ def test_a_candidate_naming_the_subject_only_in_compounds_is_no_theme(monkeypatc
     assert "Passing" in gather_themes(request, search, 100, "en")[0]  # the rule is what drops it
 
 
+def test_a_candidate_naming_the_subject_only_in_a_set_phrase_is_no_theme_however_related(monkeypatch):
+    """*Jade* ("Jade is an umbrella term for two different types of decorative rocks"), 0.40 to the Umbrella
+    article, had been the one section of "Umbrella": a compound many candidates write the subject in
+    ("umbrella term" in Jade, Textile, Gnosticism, Transgender) is a set phrase, and a text writing the subject
+    only in it is off whatever its relatedness."""
+    request, search = _loosely_related(mix=2, sentence="Prices rose there as inflation measures show.")
+    monkeypatch.setattr(planner, "PASSING_DENSITY", 0.0)  # not dropped as a passing mention
+    monkeypatch.setattr(planner, "LOOSE_RELATEDNESS", 0.0)  # as near the subject as Jade is to the umbrella
+    assert "Passing" in gather_themes(request, search, 100, "en")[0]
+    monkeypatch.setattr(planner, "set_phrases", lambda texts, subject, lang: {"measure"})  # written in 3 texts
+    assert "Passing" not in gather_themes(request, search, 100, "en")[0]
+
+
+def test_set_phrases_are_the_compounds_several_texts_write_the_subject_in():
+    from reportgen.agents.ranking import IDIOM_DOCUMENTS, in_set_phrases_only, set_phrases
+
+    texts = ["Jade is an umbrella term for rocks.", "Textile is an umbrella term for fibres.",
+             "Gender is an umbrella term for identities.", "An umbrella stand holds umbrellas."]
+    assert set_phrases(texts, "Umbrella", "en") == {"term"}
+    assert set_phrases(texts[:IDIOM_DOCUMENTS - 1], "Umbrella", "en") == set()
+    assert in_set_phrases_only(texts[0], "Umbrella", "en", {"term"})
+    assert not in_set_phrases_only("The umbrella keeps off rain; an umbrella term too.", "Umbrella", "en", {"term"})
+    assert not in_set_phrases_only(texts[0], "Umbrella", "en", set())
+
+
 def test_a_compound_headed_by_the_kind_the_subject_is_defined_as_names_the_subject(monkeypatch):
     """Alexander Fleming's penicillin "was the first antibiotic substance discovered", and "An antibiotic is
     a type of antimicrobial substance": the compound is the subject itself, and Fleming a theme. Here

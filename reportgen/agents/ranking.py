@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -783,6 +784,46 @@ def compared_only(text: str, subject: str) -> bool:
             return False
         named = named or bool(mentions)
     return named
+
+
+#: Fewest texts writing a one-word subject in one compound for it to be a set phrase on other things ("umbrella
+#: term": *Jade*, *Textile*, *Gnosticism*, *Transgender*), which a text writing the subject only so is not on
+#: (:func:`set_phrases`, :func:`in_set_phrases_only`).
+IDIOM_DOCUMENTS = 3
+
+
+def set_phrases(texts: Iterable[str], subject: str, lang: str) -> set[str]:
+    """The compounds (by their head's stem, :func:`compounds`) at least :data:`IDIOM_DOCUMENTS` of ``texts`` write
+    a one-word subject in: set phrases on other things ("umbrella term").
+
+    Args:
+        texts: The candidate texts, one per document.
+        subject: The subject; one of several words gives none.
+        lang: Their language.
+
+    Returns:
+        The heads' stems (``{"term"}``).
+    """
+    written = Counter(head for text in texts for head in compounds(text, subject, lang) if head)
+    return {head for head, n in written.items() if n >= IDIOM_DOCUMENTS}
+
+
+def in_set_phrases_only(text: str, subject: str, lang: str, phrases: set[str]) -> bool:
+    """Whether ``text`` writes a one-word subject, and only in the set phrases ``phrases`` (:func:`set_phrases`):
+    "Jade is an umbrella term for two different types of decorative rocks" is not on the umbrella (a reader
+    found *Jade* the one section of "Umbrella", and the sentence closing it).
+
+    Args:
+        text: Any text.
+        subject: The subject.
+        lang: Its language.
+        phrases: The set phrases, by their heads' stems.
+
+    Returns:
+        True when every mention of the subject is in one of them.
+    """
+    found = compounds(text, subject, lang)
+    return bool(phrases) and bool(found) and found <= phrases
 
 
 def compounds(text: str, subject: str, lang: str) -> set[str]:

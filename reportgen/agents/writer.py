@@ -27,12 +27,14 @@ from reportgen.agents.ranking import (
     compared_only,
     compounded_only,
     head_noun,
+    in_set_phrases_only,
     listed,
     names_subject,
     of_its_own_kind,
     phrase_at,
     proper_word,
     rank_sentences,
+    set_phrases,
     stem,
     subject_parts,
     terms,
@@ -175,9 +177,13 @@ class WriterBrain(Brain):
         proper = kind != "write" and proper_word(focus, " ".join(  # the body judges it in _about_the_subject
             p.text for p in passages if terms(bare_title(p.title), ctx.lang) == subject_terms))
 
+        # the set phrases the passages write the subject in name other things: "Jade is an umbrella term …" had
+        # closed a report on the umbrella (the planner's rule, gather_themes)
+        idioms = _set_phrases_of(passages, focus, ctx.lang)
+
         def writes_it(r: Any) -> bool:
             return own(r) or _writes_subject(r.text, str(r.source.get("title", "")), focus, ctx.lang, core_text,
-                                             proper)
+                                             proper) and not in_set_phrases_only(r.text, focus, ctx.lang, idioms)
 
         naming = [r for r in ranked if writes_it(r)] if kind != "write" else []
         if kind == "introduction" and not naming and not led and exclude:
@@ -657,8 +663,10 @@ def _summary(
         first: The sentences the introduction left to the conclusion.
         core: The subject's own texts, joined.
         proper: Whether the subject is a proper name by its own article.
-        fetched: Every passage the conclusion's task holds; without them, no source is known to name
-            the subject and only sentences naming it are taken.
+        fetched: Every passage the conclusion's task holds, its own search's included; without them, no
+            source is known to name the subject and only sentences naming it are taken. A sentence writing the
+            subject only in the set phrases they write it in is not on it (:func:`_set_phrases_of`: "Jade is an
+            umbrella term …").
 
     Returns:
         ``(sentences, passages)``: the chosen sentences, and a passage per
@@ -680,9 +688,11 @@ def _summary(
     subject_text = subject_text or ctx.topic  # the subject as read, not the request's other words
     ordered = sorted(candidates, key=lambda c: -c[0])
 
+    idioms = _set_phrases_of(fetched or [], subject_text, ctx.lang)
+
     def on_subject(sentence: dict[str, Any]) -> bool:
         return _on_subject(sentence["text"], str(sentence["sources"][0].get("title", "")), subject_text, ctx.lang,
-                           core, proper)
+                           core, proper) and not in_set_phrases_only(sentence["text"], subject_text, ctx.lang, idioms)
     # the overview's best sentences on the subject judge the ones not naming it: its best sentences alone
     # were, once the introduction took the Silk Road's, those of Road and Road transport
     own_best = [c.text for c in ranked if on_subject(quoted(c.text, c.source))][:INTRO_SENTENCES]
@@ -720,6 +730,16 @@ def _summary(
                         url=s["sources"][0]["url"], corpus=s["sources"][0]["corpus"], text=s["text"])
                 for s in chosen]
     return chosen, passages
+
+
+def _set_phrases_of(passages: list[Passage], subject: str, lang: str) -> set[str]:
+    """The set phrases the passages' documents write a one-word subject in
+    (:func:`~reportgen.agents.ranking.set_phrases`, the planner's rule: "umbrella term" in *Jade*, *Textile*,
+    *Transgender*): a sentence writing the subject only in them is not on it."""
+    by_source: dict[str, list[str]] = {}
+    for p in passages:
+        by_source.setdefault(p.source_id, []).append(p.text)
+    return set_phrases([" ".join(texts) for texts in by_source.values()], subject, lang)
 
 
 #: Passages the conclusion searches on the subject besides the overview's (which the introduction uses up).

@@ -36,6 +36,7 @@ from reportgen.agents.ranking import (
     compounded_only,
     compounds,
     head_noun,
+    in_set_phrases_only,
     listed,
     mentions,
     names_subject,
@@ -43,6 +44,7 @@ from reportgen.agents.ranking import (
     never_small,
     of_its_own_kind,
     phrase_at,
+    set_phrases,
     stem,
     subject_parts,
     terms,
@@ -1921,6 +1923,15 @@ def gather_themes(
     # vehicles" and "electric power transmission lines", had led a report on electric vehicles)
     wholes = [t for t in (terms(x, lang) for x in request.subjects if x not in parts) if len(t) > 1]
 
+    # the compounds many candidates write the subject in, a set phrase on other things ("umbrella term", in Jade,
+    # Textile, Gnosticism, Transgender): a text writing the subject only so is off however near it is (*Jade*, 0.40
+    # to the Umbrella article, had been the one section of "Umbrella", a reader's find)
+    idioms = {subject: set_phrases(docs.values(), subject, lang) for subject in request.subjects}
+
+    def idiom_only(sid: str) -> bool:
+        return for_each_subject(docs[sid], request, lang, lambda subject: in_set_phrases_only(
+            docs[sid], subject, lang, idioms.get(subject, set())))
+
     @cache
     def density(sid: str) -> float:  # read by the passing-mention filter and the score: each list read once
         return subject_density(docs[sid], request, lang, made_from, thing=not name_whole)
@@ -1990,7 +2001,7 @@ def gather_themes(
                  and for_each_subject(docs[sid], request, lang,
                                       partial(of_its_own_kind, docs[sid], ps[0].title, core=core_text, lang=lang)))
         and not (space is not None and sid not in answers and sid not in core_ids
-                 and relatedness[sid] < LOOSE_RELATEDNESS
+                 and (relatedness[sid] < LOOSE_RELATEDNESS or idiom_only(sid))
                  and for_each_subject(docs[sid], request, lang, partial(
                      _in_compounds, f"{ps[0].title}. {docs[sid]}", core=core, core_text=core_text, lang=lang)))
         and not (space is not None and not parts and sid not in answers and relatedness[sid] < LOOSE_RELATEDNESS
