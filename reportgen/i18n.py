@@ -29,6 +29,8 @@ LABELS: dict[str, dict[str, str]] = {
                    "model.",
         "thin": "The corpora hold no text on {subject!r} as such; this report draws on the closest they hold: "
                 "{titles}.",
+        "mentioned": "The corpora hold no article on {subject!r}; this report draws on the texts that mention it: "
+                     "{titles}.",
         "senses": "This report reads {subject!r} as {chosen}; the corpora also hold {others}: ask for one by its "
                   "name for a report on it.",
         "quoted": "“{text}”",
@@ -112,6 +114,8 @@ LABELS: dict[str, dict[str, str]] = {
                    "documents ou configurez un modèle.",
         "thin": "Les corpus ne contiennent aucun texte sur « {subject} » en tant que tel ; ce rapport s'appuie "
                 "sur ce qu'ils contiennent de plus proche : {titles}.",
+        "mentioned": "Les corpus ne contiennent aucun article sur « {subject} » ; ce rapport s'appuie sur les "
+                     "textes qui le mentionnent : {titles}.",
         "senses": "Ce rapport prend « {subject} » au sens de {chosen} ; les corpus contiennent aussi {others} : "
                   "demandez-en un par son nom pour un rapport sur lui.",
         "quoted": "« {text} »",
@@ -195,6 +199,8 @@ LABELS: dict[str, dict[str, str]] = {
                    "documentos o configure un modelo.",
         "thin": "Los corpus no contienen ningún texto sobre «{subject}» como tal; este informe se basa en lo "
                 "más cercano que contienen: {titles}.",
+        "mentioned": "Los corpus no contienen ningún artículo sobre «{subject}»; este informe se basa en los "
+                     "textos que lo mencionan: {titles}.",
         "senses": "Este informe toma «{subject}» en el sentido de {chosen}; los corpus también contienen {others}: "
                   "pida uno por su nombre para un informe sobre él.",
         "quoted": "«{text}»",

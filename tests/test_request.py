@@ -1645,3 +1645,19 @@ def test_of_titles_folded_alike_the_core_is_the_one_written_as_asked():
     assert [p.title for p in core] == ["Blues"]
     _, core, _ = gather_themes(read_request("Dogs"), FakeSearch(docs), 6, "en")
     assert [p.title for p in core] == ["Dog"]
+
+
+def test_a_word_no_article_is_titled_by_is_said_to_be_drawn_from_texts_mentioning_it():
+    """"¿Cómo se forman los glaciares?": the Spanish encyclopedia has no article on glaciers, and the report drew on
+    *Cordillera del Karakórum* and *Monte Logan*, which mention them, saying nothing at the top."""
+    docs = [_doc("Karakoram", "The Karakoram holds many glaciers. Its glaciers are the longest outside the poles."),
+            _doc("Mount Logan", "Mount Logan is a mountain in Canada. Glaciers flow from it; the glaciers are vast."),
+            _doc("Rugby football", "Rugby football is a team sport."),
+            _doc("Association football", "Association football is a team sport played with a ball.")]
+    blueprint = plan_extractive("r", RunOptions(topic="Glaciers"), FakeSearch(docs))
+    assert blueprint.note.startswith("The corpora hold no article on 'Glaciers'; this report draws on the texts "
+                                     "that mention it: "), blueprint.note
+    assert "Karakoram" in blueprint.note
+    # kinds of the subject titled by its word are articles on it: no such note for "Football"
+    blueprint = plan_extractive("r", RunOptions(topic="Football"), FakeSearch(docs))
+    assert "no article on" not in blueprint.note

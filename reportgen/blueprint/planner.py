@@ -1549,11 +1549,21 @@ def thin_note(request: Request, core: list[Passage], lang: str) -> str:
     A subject's own article holds it. A compound (:func:`compound`) must be
     written by a core passage (:func:`~reportgen.agents.ranking.writes_phrase`):
     holding its words apart ("electric" power lines, "vehicles") is not;
-    another subject must have all its terms in one core passage.
+    another subject must have all its terms in one core passage. A one-word subject no core passage's title writes
+    (not even as a kind of it: *Rugby football*) is held only by texts that mention it, and the note says so (the
+    ``mentioned`` label).
     """
-    if not core or not request.asked and all(_holds(core, s, lang) or _holds_whose(core, s, lang)
-                                             for s in request.subjects):
+    if not core:
         return ""
+    if not request.asked and all(_holds(core, s, lang) or _holds_whose(core, s, lang) for s in request.subjects):
+        # a word no article is titled by, held by the texts that mention it: the report says so ("glaciares" in
+        # the Spanish encyclopedia, whose report was on the Karakórum and Mount Logan, and said nothing)
+        mentioned = [s for s in request.subjects if len(terms(s, lang)) == 1  # not a kind: *Rugby football*
+                     and not any(terms(s, lang) <= terms(p.title, lang) for p in core)]
+        if not mentioned:
+            return ""
+        return labels(lang)["mentioned"].format(subject=join_list(mentioned, lang),
+                                                titles=", ".join(dict.fromkeys(p.title for p in core)))
     return labels(lang)["thin"].format(subject=request.asked or request.subject,
                                        titles=", ".join(dict.fromkeys(p.title for p in core)))
 
