@@ -1310,3 +1310,28 @@ def test_the_conclusion_takes_no_sentence_writing_the_subject_only_in_a_set_phra
     unjudged = [s["text"] for s in _summary(ranked, [section], {"An umbrella is a folding canopy on a pole."}, ctx,
                                             "Umbrella", fetched=[own])[0]]
     assert any("umbrella term" in text for text in unjudged)  # the rule is what leaves them out
+
+
+def test_a_sentence_naming_the_sections_place_only_where_someone_died_is_not_on_it(tmp_path, monkeypatch):
+    """*Henri IV*, *Louis XVI* and *Eugène Ionesco*, each "mort … à Paris", had filled the section on Paris of a
+    report on the Eiffel Tower (a reader's find): however related, a place where someone was born or died is no
+    theme of the sentence (ranking.without_life_places)."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import _about_the_subject
+    from reportgen.blueprint import relevance
+    from reportgen.blueprint.planner import section_keywords
+
+    from fakes import FakeSearch
+
+    monkeypatch.setattr(relevance, "Relatedness", _relatedness_of(0.9))  # related to the subject's field
+    ctx = RunContext(topic="Eiffel Tower", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    notes = [{"text": "The Eiffel Tower is a wrought-iron lattice tower in Paris."}]
+    own = _passage("Paris", "Paris is the capital of France.")
+    life = _passage("Eugène Ionesco", "Eugène Ionesco, born in 1909 in Slatina and died in 1994 in Paris, was a "
+                                      "playwright. Ionesco often walked through Paris at night.")
+    ranked = rank_sentences([own, life], focus="Paris", topic="Eiffel Tower", lang="en")
+    kept = [s.text for s in _about_the_subject(ranked, notes, ctx, "Paris", (), "Eiffel Tower",
+                                               section_keywords("Paris", "en"))[0]]
+    assert "Ionesco often walked through Paris at night." in kept  # the place is its theme
+    assert not any(text.startswith("Eugène Ionesco, born") for text in kept)

@@ -432,3 +432,25 @@ def test_a_sense_of_a_word_takes_only_that_senses_events_from_other_articles() -
     assert {"Memphis (Egypt)", "Ptah"} <= {p.title for p in spec.points}
     plain = propose_timeline(passages(memphis), "Memphis", keywords, "en")  # no sense asked for
     assert plain is not None and "Elvis Presley" in {p.title for p in plain.points}
+
+
+def test_a_place_where_people_were_born_or_died_gives_no_events_of_its_own() -> None:
+    """"Dates clés : Paris, 1553–1940" had been made of Henri IV's, Louis XVI's and Ionesco's lives, each "mort …
+    à Paris" (a reader's find, in a report on the Eiffel Tower): a place named only where someone was born or
+    died is no event of that place; the place's own events stay."""
+    from reportgen.agents.plot import related_sources
+    from reportgen.agents.ranking import without_life_places
+
+    lives = {"Henri IV": "Henri IV, né le 13 décembre 1553 à Pau et mort le 14 mai 1610 à Paris, est roi de France.",
+             "Louis XVI": "Louis XVI, né le 23 août 1754 à Versailles et mort le 21 janvier 1793 à Paris, est roi.",
+             "Eugène Ionesco": "Eugène Ionesco, né en 1909 à Slatina et mort le 28 mars 1994 à Paris, est un écrivain."}
+    keywords = sorted(terms("Paris", "fr"))
+    assert propose_timeline(passages(lives), "Paris", keywords, "fr") is None
+    assert related_sources(passages(lives), "Paris", keywords, "fr") == set()
+    own = {"Paris": "En 1789, la Bastille est prise à Paris. En 1889, Paris accueille l'Exposition universelle. "
+                    "En 1900, Paris accueille les Jeux olympiques."}
+    spec = propose_timeline(passages({**lives, **own}), "Paris", keywords, "fr")
+    assert spec is not None and [p.value for p in spec.points] == [1789, 1889, 1900]
+    assert without_life_places("Ivan Bunin, born in 1870 in Voronezh and died in Paris, was a writer.", "en") \
+        .count("Paris") == 0
+    assert "Madrid" in without_life_places("Cervantes vivió en Madrid, donde murió en 1616.", "es").split("donde")[0]

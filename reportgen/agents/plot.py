@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from reportgen import charts  # charts.draw_svg: matplotlib is imported with the first chart (issue 15)
 from reportgen.acp import StatusCode
 from reportgen.agents.model_common import source_ref
-from reportgen.agents.ranking import about, terms
+from reportgen.agents.ranking import about, terms, without_life_places
 from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.blueprint.relevance import Relatedness
@@ -104,7 +104,8 @@ def related_sources(passages: list[Passage], subject: str, keywords: list[str], 
         Source ids: the core's and the related ones' (empty when no passage
         names the subject: nothing to relate to).
     """
-    core = [p for p in passages if about(f"{p.title} {p.text}", keywords, lang)]
+    # a place where someone was born or died does not make the text one on the place (without_life_places)
+    core = [p for p in passages if about(f"{p.title} {without_life_places(p.text, lang)}", keywords, lang)]
     if not core:
         return set()
     scorer = Relatedness([subject, *(p.text for p in core)], [p.text for p in passages], lang, subject=subject)
@@ -150,7 +151,8 @@ class PlotBrain(Brain):
                 if (extra.source_id, extra.text) not in seen:
                     passages.append(extra)
         found = extract_facts(passages, lang=ctx.lang)
-        on_subject = [f for f in found if about(f"{f.title} {f.sentence}", params["keywords"], ctx.lang)]
+        on_subject = [f for f in found if about(f"{f.title} {without_life_places(f.sentence, ctx.lang)}",
+                                                params["keywords"], ctx.lang)]
         related = related_sources(passages, params["subject"], params["keywords"], ctx.lang)
         spec = propose_chart(on_subject, params["subject"], [f for f in found if f.source_id in related], ctx.lang)
         if spec is None:  # no comparable numbers: the dated events, when there are enough of them

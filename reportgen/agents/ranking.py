@@ -786,6 +786,33 @@ def compared_only(text: str, subject: str) -> bool:
     return named
 
 
+#: Where a person was born, died or is buried, up to the clause's end: "né le 13 décembre 1553 à Pau et mort
+#: assassiné le 14 mai 1610 à Paris", "born in 1832 in Dijon", "murió en Madrid" (:func:`without_life_places`).
+_LIFE_PLACES = {
+    "en": re.compile(r"\b(?:born|died|buried)\b[^,;]*", re.IGNORECASE),
+    "fr": re.compile(r"\b(?:née?s?|morte?s?|décédée?s?|inhumée?s?)\b[^,;]*", re.IGNORECASE),
+    "es": re.compile(r"\b(?:nacid[oa]s?|naci[óo]|muri[óo]|fallecid[oa]s?|falleci[óo]|enterrad[oa]s?)\b[^,;]*",
+                     re.IGNORECASE),
+}
+
+
+def without_life_places(text: str, lang: str) -> str:
+    """``text`` without the clauses giving where a person was born, died or lies (:data:`_LIFE_PLACES`): a city
+    named only there is no theme of the sentence. *Henri IV*, *Louis XVI*, *Marcello Mastroianni* and *Eugène
+    Ionesco*, each "mort … à Paris", had filled a section on Paris in a report on the Eiffel Tower (a reader's
+    find), and their dates its timeline.
+
+    Args:
+        text: Any text.
+        lang: Its language; one without such clauses listed keeps the text whole.
+
+    Returns:
+        The text with those clauses removed.
+    """
+    pattern = _LIFE_PLACES.get(lang)
+    return pattern.sub(" ", text) if pattern else text
+
+
 #: Fewest texts writing a one-word subject in one compound for it to be a set phrase on other things ("umbrella
 #: term": *Jade*, *Textile*, *Gnosticism*, *Transgender*), which a text writing the subject only so is not on
 #: (:func:`set_phrases`, :func:`in_set_phrases_only`).

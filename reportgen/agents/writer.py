@@ -41,6 +41,7 @@ from reportgen.agents.ranking import (
     unnamed,
     unnamed_for,
     with_antecedents,
+    without_life_places,
     writes_phrase,
     writes_proper,
     written_subjects,
@@ -521,8 +522,10 @@ def _about_the_subject(
                 and (not proper or writes_proper(text, about))
         return names_subject(text, about)
 
-    def on_the_theme(s: Any) -> bool:  # rank_sentences' keyword rule, which a companion's sentences are spared
-        return any(holds_keywords(text, list(keywords), ctx.lang) for text in (s.text, str(s.source.get("title", ""))))
+    def on_the_theme(s: Any) -> bool:  # rank_sentences' keyword rule, which a companion's sentences are spared;
+        # a place where someone was born or died is no theme of the sentence ("mort … à Paris", under *Paris*)
+        return any(holds_keywords(text, list(keywords), ctx.lang)
+                   for text in (without_life_places(s.text, ctx.lang), str(s.source.get("title", ""))))
 
     related: list[Any] = []
     for s, score in zip(ranked, scores, strict=True):  # a sentence reading on from a related one is related

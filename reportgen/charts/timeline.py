@@ -36,7 +36,16 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.agents.ranking import about, common_terms, mentions, named_after, terms, unnamed, without_names
+from reportgen.agents.ranking import (
+    about,
+    common_terms,
+    mentions,
+    named_after,
+    terms,
+    unnamed,
+    without_life_places,
+    without_names,
+)
 from reportgen.charts.numbers import (
     _ADVERBS,
     _CONJUNCTIONS,
@@ -246,7 +255,9 @@ def _events(passages: list[Passage], keywords: list[str], lang: str, related: Co
             sentence = text[s:e]
             if not re.search(r"\d", sentence) or (passage.source_id, sentence) in seen:
                 continue
-            named = without_names(sentence, keywords, common)
+            # a place where someone was born or died is no event of that place ("mort … à Paris": a reader found
+            # "Dates clés : Paris" made of Henri IV's, Louis XVI's and Ionesco's lives, without_life_places)
+            named = without_names(without_life_places(sentence, lang), keywords, common)
             core = (about(unnamed(named, name, keywords, lang), keywords, lang) if named_other
                     else about(f"{passage.title} {named}", keywords, lang))
             joins = (not core and passage.source_id in related and passage.source_id not in joined
