@@ -2079,9 +2079,9 @@ def gather_themes(
     # the periods of a history: a document joins the period it names (the Second Sino-Japanese War had joined
     # the Jōmon period, the nearest section in the topic space)
     periods = {p.title: f"{p.title} {docs[p.source_id]}" for p in scored} if _is_history(request, lang) else None
-    own = [p.title for p in core if terms(bare_title(p.title), lang) == terms(request.subject, lang)]
+    whole = [p.title for p in core if terms(bare_title(p.title), lang) == terms(request.subject, lang)]
     return [p.title for p in chosen], core, companion_themes(chosen, spare, space, naming=periods, lang=lang,
-                                                              general=own[0] if own and len(request.subjects) == 1
+                                                              general=whole[0] if whole and len(request.subjects) == 1
                                                               else None)
 
 
