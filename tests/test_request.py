@@ -1661,3 +1661,10 @@ def test_a_word_no_article_is_titled_by_is_said_to_be_drawn_from_texts_mentionin
     # kinds of the subject titled by its word are articles on it: no such note for "Football"
     blueprint = plan_extractive("r", RunOptions(topic="Football"), FakeSearch(docs))
     assert "no article on" not in blueprint.note
+    # nor for texts defining their thing as a kind of it: the French *Iguanodon*, "un genre fossile de dinosaures"
+    # (the edition titles its article *Dinosauria*; a reader found the note false)
+    kinds = [_doc("Iguanodon", "Iguanodon is a genus of dinosaurs that lived in Europe. These dinosaurs ate plants."),
+             _doc("Allosaurus", "Allosaurus is a genus of large dinosaurs. The dinosaurs of this genus hunted."),
+             *docs]
+    blueprint = plan_extractive("r", RunOptions(topic="Dinosaurs"), FakeSearch(kinds))
+    assert "no article on" not in blueprint.note, blueprint.note

@@ -1550,16 +1550,21 @@ def thin_note(request: Request, core: list[Passage], lang: str) -> str:
     written by a core passage (:func:`~reportgen.agents.ranking.writes_phrase`):
     holding its words apart ("electric" power lines, "vehicles") is not;
     another subject must have all its terms in one core passage. A one-word subject no core passage's title writes
-    (not even as a kind of it: *Rugby football*) is held only by texts that mention it, and the note says so (the
-    ``mentioned`` label).
+    (not even as a kind of it: *Rugby football*) and no core passage defines its thing as a kind of (:func:`kind_of`:
+    "Iguanodon est un genre fossile de dinosaures") is held only by texts that mention it, and the note says so
+    (the ``mentioned`` label).
     """
     if not core:
         return ""
     if not request.asked and all(_holds(core, s, lang) or _holds_whose(core, s, lang) for s in request.subjects):
         # a word no article is titled by, held by the texts that mention it: the report says so ("glaciares" in
         # the Spanish encyclopedia, whose report was on the Karakórum and Mount Logan, and said nothing)
-        mentioned = [s for s in request.subjects if len(terms(s, lang)) == 1  # not a kind: *Rugby football*
-                     and not any(terms(s, lang) <= terms(p.title, lang) for p in core)]
+        # not where a core text is titled by a kind of it (*Rugby football*) or defines its thing as one (the
+        # French *Iguanodon*, "un genre fossile de dinosaures": a reader found the note false above a report on
+        # dinosaurs, which the French edition titles *Dinosauria*)
+        mentioned = [s for s in request.subjects if len(terms(s, lang)) == 1
+                     and not any(terms(s, lang) <= terms(p.title, lang) or kind_of(p.text, bare_title(p.title), s, lang)
+                                 for p in core)]
         if not mentioned:
             return ""
         return labels(lang)["mentioned"].format(subject=join_list(mentioned, lang),
