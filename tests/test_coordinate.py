@@ -475,6 +475,25 @@ def test_one_word_asked_of_a_name_is_written_by_a_sentence_naming_it():
     assert "No sentence" not in coal.mode_note
 
 
+def test_a_section_titled_by_the_subject_and_what_is_asked_answers_the_question():
+    """"Why did the Titanic sink?" quoted *Sinking of the Titanic* ("… when she struck an iceberg") and said no
+    sentence answered it (a reader's find): the article titled by the subject and a word made from what is asked
+    is the answer's own text."""
+    request = read_request("Why did the Titanic sink?")
+    sentences = [("RMS Titanic sank in the North Atlantic Ocean on 15 April 1912.", _src("Sinking of the Titanic")),
+                 ("Titanic was on her maiden voyage when she struck an iceberg.", _src("Sinking of the Titanic"))]
+
+    def note(title: str) -> str:
+        bp = compile_blueprint("r", request.text, [title], "en", subject=request.title or request.subject,
+                               held="Titanic")
+        bp.aspects = ["sink"]
+        _done(bp)
+        return coordinate(bp, {"write-1": _section("s1", title, sentences)}, lang="en", corpora=["c"]).mode_note
+
+    assert "No sentence" not in note("Sinking of the Titanic")
+    assert "No sentence quoted here answers" in note("RMS Titanic")  # a section on the ship says nothing of why
+
+
 def test_a_question_asking_where_is_answered_by_a_sentence_placing_its_subject():
     """A reader found "Where do tigers live?" noted as unanswered while it quoted "The tiger is native to Asia":
     a marker of place in a sentence on the subject answers where, without the question's verb."""

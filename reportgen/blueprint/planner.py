@@ -55,7 +55,7 @@ from reportgen.agents.ranking import (
     writes_phrase,
     written_subjects,
 )
-from reportgen.blueprint.model import Blueprint, Task, TaskInput
+from reportgen.blueprint.model import Blueprint, Task, TaskInput, TaskStatus
 from reportgen.blueprint.relevance import (
     SEMANTIC_SENSE_FLOOR,
     Relatedness,
@@ -2757,13 +2757,21 @@ def unanswered_note(blueprint: Blueprint, texts: list[str], lang: str) -> str:
     # a name: a subject the quoted sentences always capitalise ("Coal power" is none: they write "coal")
     named = subject[:1].isupper() and never_small(subject.split()[0], " ".join(texts))
 
+    # the sections titled by the subject and a word made from what is asked: the article *Sinking of the Titanic*,
+    # quoted, answers "Why did the Titanic sink?" ("… when she struck an iceberg"; a reader found the note false)
+    titled = [{_alike(w, lang) for w in terms(str(t.inputs["title"].value), lang)} for t in blueprint.tasks
+              if t.kind == "write" and t.status is TaskStatus.DONE and "title" in t.inputs
+              and names_subject(str(t.inputs["title"].value), subject)]
+
     def writes(aspect: str, of_it: bool = True) -> bool:
+        need = {_alike(w, lang) for w in terms(aspect, lang)}
+        if need and any(all(any(_derived(w, t, lang) for w in words) for t in need) for words in titled):
+            return True
         if is_cause(aspect):  # "triggered … the worldwide Great Depression" says what caused it, without "cause";
             # "Migraine is a neurological disorder that causes moderate-to-severe headaches" says what it causes
             return any(m.search(t) and names_subject(t, subject) for m in markers for t in texts)
         if placed is not None and any(placed.search(t) and names_subject(t, subject) for t in texts):
             return True  # "Where do tigers live?": "The tiger is native to Asia" says where, without "live"
-        need = {_alike(w, lang) for w in terms(aspect, lang)}
         # the one word asked of a name is written of it by a sentence naming it, or going on with a pronoun from
         # one opening on it: Bolivia's "a wide range of climates" is not the climate of Peru (a reader found that
         # report silent on its having no sentence on it), nor, after "Machu Picchu is … in southern Peru", is "It
