@@ -1335,3 +1335,32 @@ def test_a_sentence_naming_the_sections_place_only_where_someone_died_is_not_on_
                                                section_keywords("Paris", "en"))[0]]
     assert "Ionesco often walked through Paris at night." in kept  # the place is its theme
     assert not any(text.startswith("Eugène Ionesco, born") for text in kept)
+
+
+def test_a_name_written_only_inside_a_longer_name_is_another_thing(tmp_path, monkeypatch):
+    """"Elected in 1658, Leopold ruled the Holy Roman Empire until his death in 1705" stood in a report on why the
+    Roman Empire fell (a reader's find): the subject written only inside a longer name opening on another
+    capitalised word is another thing; "the Western Roman Empire" is a part of it."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.ranking import in_longer_names_only
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import _about_the_subject, _writes_subject
+    from reportgen.blueprint import relevance
+
+    from fakes import FakeSearch
+
+    leopold = "Elected in 1658, Leopold ruled the Holy Roman Empire until his death in 1705."
+    western = "The Western Roman Empire collapsed in 476 AD."
+    assert in_longer_names_only(leopold, "Roman Empire")
+    assert not in_longer_names_only(western, "Roman Empire")
+    assert not in_longer_names_only("Holy Roman Empire lords fought the Roman Empire's heirs.", "Roman Empire")
+    assert not in_longer_names_only(leopold, "roman empire")  # no name
+    assert not _writes_subject(leopold, "Leopold I", "Roman Empire", "en")
+    assert _writes_subject(western, "Western Roman Empire", "Roman Empire", "en")
+    monkeypatch.setattr(relevance, "Relatedness", _relatedness_of(0.0))  # kept by naming alone, or not at all
+    ctx = RunContext(topic="Roman Empire", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    ranked = rank_sentences([_passage("Leopold I", leopold), _passage("Western Roman Empire", western)],
+                            focus="Western Roman Empire", topic="Roman Empire", lang="en")
+    kept = [s.text for s in _about_the_subject(ranked, [{"text": "The Roman Empire ruled the Mediterranean."}], ctx,
+                                               "Fall of Rome", (), "Roman Empire", ["fall"])[0]]
+    assert kept == [western]

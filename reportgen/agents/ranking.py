@@ -1054,6 +1054,34 @@ def of_its_own_kind(text: str, title: str, subject: str, core: str, lang: str) -
                                                                                                      lang)
 
 
+#: Words before a name that make a part or a period of the same thing, not another: "the Western Roman Empire",
+#: "Ancient Egypt", "Upper Egypt" (:func:`in_longer_names_only`).
+_PART_QUALIFIERS = frozenset("western eastern northern southern ancient early late later old greater upper lower "
+                             "central classical medieval modern imperial".split())
+
+
+def in_longer_names_only(text: str, subject: str) -> bool:
+    """Whether ``text`` writes a capitalised subject of several words only inside a longer name that opens on
+    another capitalised word: "Leopold ruled the Holy Roman Empire until his death in 1705" is on the Holy Roman
+    Empire, not the Roman Empire (a reader found it in a report on why the Roman Empire fell). A part or a period
+    of the same thing is not another (:data:`_PART_QUALIFIERS`: "the Western Roman Empire"), nor is an article
+    before the name ("The Roman Empire").
+
+    Args:
+        text: Any text.
+        subject: The subject as the planner read it; one of one word or written in lower case gives ``False``.
+
+    Returns:
+        True when every mention of the subject is inside such a longer name.
+    """
+    if len(subject.split()) < 2 or not subject[:1].isupper():
+        return False
+    found = list(re.finditer(rf"(?:(?<![\w-])([A-Z][\w'’-]*)\s+)?{re.escape(subject)}(?![\w-])", text))
+    return bool(found) and all(
+        m.group(1) is not None and m.group(1).lower() not in _PART_QUALIFIERS
+        and m.group(1) not in ("The", "A", "An") for m in found)
+
+
 def names_subject(text: str, subject: str) -> bool:
     """Whether ``text`` writes the subject, or one of two subjects joined by "and"
     (:func:`writes_phrase`): "mental health" is named by "a regulated mental health profession", not by

@@ -27,6 +27,7 @@ from reportgen.agents.ranking import (
     compared_only,
     compounded_only,
     head_noun,
+    in_longer_names_only,
     in_set_phrases_only,
     listed,
     names_subject,
@@ -301,7 +302,8 @@ def _writes_subject(text: str, title: str, subject: str, lang: str, core: str = 
     ferns, bananas, and bamboos", of *Tree*, had opened a report on bananas), nor only in compounds the
     subject's own texts never write headed by its article's own word (:func:`~reportgen.agents.ranking.of_its_own_kind`,
     the planner's rule: "the bass trumpet", of *Trumpet*, had opened a report on the bass; "an
-    American jazz pianist", of *Duke Ellington*, is on jazz).
+    American jazz pianist", of *Duke Ellington*, is on jazz), nor only inside a longer name
+    (:func:`~reportgen.agents.ranking.in_longer_names_only`: "Leopold ruled the Holy Roman Empire").
 
     Nor is a sentence of an article on one kind of the subject ("Launch vehicle", "Pipe organ":
     :func:`of_a_kind`) on it: an introduction says what the subject is, and the issue found a report on electric
@@ -326,7 +328,8 @@ def _writes_subject(text: str, title: str, subject: str, lang: str, core: str = 
         return False
     text = unnamed_for(text, bare_title(title), subject_parts(subject), lang)  # "The tiger shark": after tigers
     written = [part for part in subject_parts(subject) if writes_phrase(text, part)]
-    return names_subject(text, subject) and not compared_only(text, subject) and not (
+    return names_subject(text, subject) and not compared_only(text, subject) \
+        and not in_longer_names_only(text, subject) and not (
         core and of_its_own_kind(text, title, subject, core, lang)) and not (
         written and all(listed(text, part, lang) for part in written))  # "…, tree ferns, bananas, and bamboos"
 
@@ -520,7 +523,8 @@ def _about_the_subject(
         if len(subject) < 2:
             return bool(subject & terms(text, ctx.lang)) and not compounded_only(text, about, core_text, ctx.lang) \
                 and (not proper or writes_proper(text, about))
-        return names_subject(text, about)
+        # nor does a name written only inside a longer one: "Leopold ruled the Holy Roman Empire" (in_longer_names_only)
+        return names_subject(text, about) and not in_longer_names_only(text, about)
 
     def on_the_theme(s: Any) -> bool:  # rank_sentences' keyword rule, which a companion's sentences are spared;
         # a place where someone was born or died is no theme of the sentence ("mort … à Paris", under *Paris*)
