@@ -190,6 +190,36 @@ async def test_delete_a_finished_report_and_its_files(tmp_path, finished):
         assert (await http.delete(f"/reports/{finished}")).status_code == 404
 
 
+@pytest.mark.parametrize("browse", [False, True])
+async def test_a_delete_does_not_hold_up_the_server(tmp_path, finished, browse):
+    """A delete removes a folder and writes the store: done on the event loop, it held every other request up
+    (a browser test had waited 60 s for its answer in a loaded suite). Here the deletion waits until another
+    request has been answered, which it could never be if the delete ran on the loop."""
+    import threading
+
+    app = make_app(tmp_path)
+    answered = threading.Event()
+    async with client(app) as http:
+        worker = app.state.worker
+        real = worker.delete
+
+        def slow_delete(report_id: str) -> bool:
+            assert answered.wait(timeout=10), "the server answered nothing while the delete ran"
+            return real(report_id)
+
+        async def other() -> None:
+            await asyncio.sleep(0.05)
+            assert (await http.get("/reports")).status_code == 200
+            answered.set()
+
+        worker.delete = slow_delete
+        call = (http.post(f"/browse/{finished}/delete", headers={"origin": "http://testserver"}) if browse
+                else http.delete(f"/reports/{finished}"))
+        response, _ = await asyncio.gather(call, other())
+        assert response.status_code == (303 if browse else 204), response.text[:300]
+        assert not (tmp_path / "out" / finished).exists()
+
+
 async def test_the_agent_card(tmp_path):
     app = make_app(tmp_path)
     async with client(app, lifespan=False) as http:

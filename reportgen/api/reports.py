@@ -265,7 +265,7 @@ async def delete_report(request: Request, report_id: ReportId) -> Response:
     if not job.status.terminal:
         job = worker.cancel(report_id) or job
         return JSONResponse(job_view(job).model_dump(mode="json", by_alias=True), status_code=202)
-    worker.delete(report_id)
+    await asyncio.to_thread(worker.delete, report_id)  # off the event loop (browse.delete_submit)
     return Response(status_code=204)
 
 
