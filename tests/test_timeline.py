@@ -454,3 +454,6 @@ def test_a_place_where_people_were_born_or_died_gives_no_events_of_its_own() -> 
     assert without_life_places("Ivan Bunin, born in 1870 in Voronezh and died in Paris, was a writer.", "en") \
         .count("Paris") == 0
     assert "Madrid" in without_life_places("Cervantes vivió en Madrid, donde murió en 1616.", "es").split("donde")[0]
+    # an event's toll is no place of a life: "died in the 2004 Indian Ocean earthquake" stays on the earthquake
+    toll = "About 230,000 people died in the 2004 Indian Ocean earthquake and tsunami."
+    assert without_life_places(toll, "en") == toll

@@ -796,9 +796,14 @@ _LIFE_PLACES = {
 }
 
 
+#: A preposition of place before a capitalised name, inside such a clause ("in Paris", "à Pau", "en Madrid").
+_AT_A_PLACE = re.compile(r"\b(?:in|at|near|à|au|en|près\s+de|cerca\s+de)\s+[A-ZÀ-Ý]")
+
+
 def without_life_places(text: str, lang: str) -> str:
-    """``text`` without the clauses giving where a person was born, died or lies (:data:`_LIFE_PLACES`): a city
-    named only there is no theme of the sentence. *Henri IV*, *Louis XVI*, *Marcello Mastroianni* and *Eugène
+    """``text`` without the clauses giving where a person was born, died or lies (:data:`_LIFE_PLACES`, naming a
+    place: :data:`_AT_A_PLACE`): a city named only there is no theme of the sentence; "died in the 2004 Indian
+    Ocean earthquake" stays, the event's toll. *Henri IV*, *Louis XVI*, *Marcello Mastroianni* and *Eugène
     Ionesco*, each "mort … à Paris", had filled a section on Paris in a report on the Eiffel Tower (a reader's
     find), and their dates its timeline.
 
@@ -810,7 +815,10 @@ def without_life_places(text: str, lang: str) -> str:
         The text with those clauses removed.
     """
     pattern = _LIFE_PLACES.get(lang)
-    return pattern.sub(" ", text) if pattern else text
+    if pattern is None:
+        return text
+    # only a clause naming a place: "died in the 2004 Indian Ocean earthquake" is the event's toll, on the event
+    return pattern.sub(lambda m: " " if _AT_A_PLACE.search(m.group(0)) else m.group(0), text)
 
 
 #: Fewest texts writing a one-word subject in one compound for it to be a set phrase on other things ("umbrella
