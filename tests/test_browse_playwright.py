@@ -129,6 +129,10 @@ def test_review_a_plan_watch_it_run_and_download_every_file(tmp_path):
             assert "completed" in row.inner_text()
             page.screenshot(path=str(SHOTS / "05-list.png"), full_page=True)
             page.goto(f"{server.url}/browse/{report_id}")
+            # The page embeds the report (figures, fonts): the browser keeps six connections per host, so the
+            # form's post can queue behind those loads. Let them finish first (the post had waited 60 s three
+            # times in one day's full suites, never alone).
+            page.wait_for_load_state("networkidle", timeout=60_000)
             # The form posts, the server answers 303 to the list: wait for the post's answer first, so a
             # refusal says why (its status and page) instead of a bare navigation timeout.
             with page.expect_response(lambda r: r.url.endswith(f"/browse/{report_id}/delete"),
