@@ -181,7 +181,7 @@ class WriterBrain(Brain):
 
         # the set phrases the passages write the subject in name other things: "Jade is an umbrella term …" had
         # closed a report on the umbrella (the planner's rule, gather_themes)
-        idioms = _set_phrases_of(passages, focus, ctx.lang)
+        idioms = _set_phrases_of(passages, focus, ctx.lang) if kind != "write" else set()  # writes_it's, below
 
         def writes_it(r: Any) -> bool:
             return own(r) or _writes_subject(r.text, str(r.source.get("title", "")), focus, ctx.lang, core_text,
