@@ -599,6 +599,32 @@ def test_a_long_subject_takes_its_part_the_corpus_holds(text, subjects, aspect):
     assert "Protectionism" not in themes + [p.title for p in core]
 
 
+def test_a_placed_plural_is_its_articles_or_the_word_passages_write_and_of_places_it_too():
+    """ "Women in science", "Railways in India" and "Castles of Wales" had found no sources though "Women",
+    "Railways" and "Castles" alone make reports: the head of a placed subject is read in the singular its article
+    is titled by (*Woman*), or as the word passages write when no article is titled by either ("Railways"). Things
+    "of" a named place are placed as "in" it, when the whole is no phrase the corpora hold; "Bank of America" is
+    no plural. The report says at the top that it holds no text on the whole."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [*PARTS, _doc("Woman", "A woman is an adult female human. Women have worked in every field."),
+            _doc("Railway track", "A railway track carries trains. Railways laid tracks across continents."),
+            _doc("Train station", "A train station serves railways; railways stop at stations for passengers."),
+            _doc("Castle", "A castle is a fortified structure built in the Middle Ages by nobility."),
+            _doc("America", "America is a landmass of two continents.")]
+    read = {text: resolve_subject(read_request(text), FakeSearch(docs), "en")
+            for text in ("Women in science", "Railways in India", "Castles of Wales", "Bank of America")}
+    assert (read["Women in science"].subjects, read["Women in science"].aspects) == (["Woman"], ["science"])
+    assert (read["Railways in India"].subjects, read["Railways in India"].aspects) == (["Railways"], ["India"])
+    assert read["Railways in India"].asked == "Railways in India"  # said at the top
+    assert read["Castles of Wales"].aspects == ["Wales"] and read["Castles of Wales"].title == "Castles of Wales"
+    themes, core, _ = gather_themes(read["Castles of Wales"], FakeSearch(docs), 4, "en")
+    assert [p.title for p in core] == ["Castle"], core
+    assert read["Bank of America"].subjects == ["Bank of America"]
+    blueprint = plan_extractive("r", RunOptions(topic="Railways in India"), FakeSearch(docs))
+    assert "Railways in India" in blueprint.note
+
+
 def test_a_part_spelled_apart_in_the_corpus_is_found_and_the_report_says_what_it_lacks():
     from reportgen.blueprint.planner import resolve_subject
 

@@ -1694,6 +1694,38 @@ def test_an_aspect_of_a_thing_no_article_is_titled_by_is_the_thing_with_that_asp
     assert (iceland.subjects, iceland.aspects) == (["Islande"], ["volcans"]), iceland
 
 
+def test_an_aspect_capitalised_only_as_the_requests_first_word_is_still_an_aspect():
+    """ "Economy of Japan", "Climate of India", "Music of Brazil" and "Food of Mexico" had found no sources while
+    "the economy of Japan" was read: the first word's capital is the sentence's, not a name's
+    (``planner._sentence_case``). Such a word is an aspect where it names one (``aspect_noun``) or where the
+    thing's article writes it in small letters; a name stays whole: "Bank of America" (*America* writes no
+    "bank"), "Siege of Leningrad", "Prince of Wales" (*Wales* writes "Prince of Wales" with its capital). A
+    place's adjective holds the aspect as before ("Music of Brazil": *Brazilian music*), its kin title too
+    (:func:`test_a_subject_no_article_is_titled_by_is_read_as_its_kins_title`)."""
+    docs = [*_corpus(),
+            {"title": "Japan", "text": "Japan is an island country in East Asia; its economy is large."},
+            {"title": "America", "text": "America is a landmass of two continents."},
+            {"title": "Wales", "text": "Wales is a country of the United Kingdom; the Prince of Wales is its title."},
+            {"title": "Madagascar", "text": "Madagascar is an island off Africa; its flora is unique."},
+            {"title": "Baobab", "text": "The baobab is a tree of the flora of Africa and Australia."},
+            {"title": "Brazil", "text": "Brazil is the largest country in South America. Brazilian cities are large."},
+            {"title": "Bossa nova", "text": "Bossa nova is a style of Brazilian music from Rio. Bossa nova made "
+                                            "Brazilian music known abroad."},
+            {"title": "Samba", "text": "Samba is a genre of Brazilian music with African roots."}]
+    search = SpaceSearch(docs)
+    asked = ("Economy of Japan", "Bank of America", "Siege of Leningrad", "Prince of Wales", "Flora of Madagascar",
+             "Music of Brazil")
+    read = {text: (r.subjects, r.aspects, r.title) for text, r in _resolved(search, *asked).items()}
+    assert read["Economy of Japan"] == (["Japan"], ["economy"], "Economy of Japan"), read
+    assert read["Flora of Madagascar"] == (["Madagascar"], ["flora"], "Flora of Madagascar"), read
+    assert read["Music of Brazil"][0] == ["Brazilian music"], read
+    for name in ("Bank of America", "Siege of Leningrad", "Prince of Wales"):
+        assert read[name][0] == [name], read
+    # the subject opens the request after the instruction it is read off
+    assert _resolved(search, "Write a report on Economy of Japan")["Write a report on Economy of Japan"].subjects \
+        == ["Japan"]
+
+
 def test_a_thing_and_an_aspect_noun_is_the_thing_with_that_aspect_though_passages_write_it():
     """ "Tsunami causes" had found no sources: passages write "a tsunami causes …" (a verb), and the tsunami is no
     name its article capitalises, the two tests that keep "King penguin" a penguin. A noun that only names an
@@ -1899,6 +1931,11 @@ def test_a_subject_no_article_is_titled_by_is_read_as_its_kins_title():
                     "Italy food": (["Italian cuisine"], {"Italy food": "Italian cuisine"}, "Italy food"),
                     "electric vehicle": (["electric vehicle"], {}, ""),
                     "Italian poems": (["Italian poems"], {}, "")}, read
+    # "Food of China", "food of China": the place's adjective and its kin (had found no sources)
+    search = SpaceSearch([*_kin_corpus(), {"title": "China", "text": "China is a country in East Asia. Chinese "
+                                                                       "cities are large; Beijing is its capital."}])
+    for text in ("Food of China", "food of China"):
+        assert _resolved(search, text)[text].subjects == ["Chinese cuisine"], text
 
 
 @pytest.mark.parametrize("word, other, same", [

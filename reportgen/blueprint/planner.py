@@ -1083,10 +1083,36 @@ def _of_its_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     if len(request.subjects) != 1:
         return request
     parts = _OF_ANOTHER.split(request.subjects[0], maxsplit=1)
-    if len(parts) != 2 or not parts[0].strip() or parts[0] != parts[0].lower() or not is_aspect(parts[0]):
+    if len(parts) != 2 or not parts[0].strip() or not is_aspect(parts[0]):
         return request
     aspect, thing = parts[0].strip(), strip_article(parts[1])
-    return _of_its_people(request, aspect, thing, search, lang) or _with_aspect(request, aspect, thing, search, lang)
+    opening = aspect != aspect.lower() and _sentence_case(aspect, request)
+    if aspect != aspect.lower() and not opening:
+        return request
+    aspect = aspect.lower()
+    read = _of_its_people(request, aspect, thing, search, lang)
+    if read is not None:
+        return read
+    if opening and not (aspect_noun(aspect) or _writes_in_small_letters(thing, aspect, search, lang)):
+        return request  # "Siege of Leningrad", "Bank of America": a name, its first capital no sentence's
+    return _with_aspect(request, aspect, thing, search, lang)
+
+
+def _sentence_case(word: str, request: Request) -> bool:
+    """Whether ``word`` is one word capitalised only because it opens the request ("Economy of Japan", "Music of
+    Brazil"), not a name typed with its capitals: its first letter alone is a capital, and the request opens on it
+    (after any instruction it was read off, :attr:`~reportgen.blueprint.request.Request.text`)."""
+    return " " not in word and word[1:] == word[1:].lower() \
+        and re.match(rf"(?:.*?\b(?:on|about|of)\s+(?:the\s+)?)?{re.escape(word)}\b", request.text) is not None
+
+
+def _writes_in_small_letters(thing: str, word: str, search: SearchBackend, lang: str) -> bool:
+    """Whether the article titled by ``thing`` (:func:`_titled_as`) writes ``word`` as a common noun, in small
+    letters ("flora" in *Madagascar*): what a place or thing has, not part of a name (*Wales* writes "Prince of
+    Wales" with its capital)."""
+    own = _titled_as(thing, search, lang)
+    return own is not None and re.search(rf"(?<![\w-]){re.escape(word.lower())}(?![\w-])",
+                                         _article_text(own, search)) is not None
 
 
 def _of_its_people(request: Request, aspect: str, place: str, search: SearchBackend, lang: str) -> Request | None:
@@ -1130,6 +1156,11 @@ def _of_its_people(request: Request, aspect: str, place: str, search: SearchBack
         subject = next((reading for reading in (f"{adjective} {aspect}" for adjective in adjectives
                                                 if _same_people(place, adjective))
                         if _held_as_asked(reading, search, lang)), None)
+    if subject is None and not _held_as_asked(whole, search, lang):
+        # "Food of Mexico": "Mexican food" is *Mexican cuisine*, the kin title its adjective and a word for food
+        kin = (_kin_titled(replace(request, subjects=[f"{adjective} {aspect}"]), search, lang).subjects[0]
+               for adjective in adjectives[:1] if _same_people(place, adjective))
+        subject = next((title for title in kin if title.casefold() != f"{adjectives[0]} {aspect}".casefold()), None)
     if subject is None:
         return None
     return replace(request, subjects=[subject], alternatives=[], title=request.title or whole,
@@ -3714,8 +3745,17 @@ def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request
             continue
         none_on_it = not _relevant(found, subject, lang)[0]
         at = next((i for i, w in enumerate(words) if 0 < i < len(words) - 1 and fold(w) in _PLACING), None)
+        of_placed = at is None and len(words) >= 3 and fold(words[1]) in _OF_PLACING and words[2][:1].isupper() \
+            and singular(words[0], lang) != words[0] and not _held_as_asked(subject, search, lang)
+        if of_placed:
+            at = 1  # "Castles of Wales", "Forests of Canada": things of a place, as "in" it
         head = " ".join(words[:at]) if at is not None else ""
         title = _own_title(head, search, lang) if head else None
+        if head and title is None and " " not in head and not of_placed:
+            # "Women in science": the plural's article (*Woman*); "Railways in India": a word passages write
+            title = _titled_reading(head, search, lang) or (
+                head if passages_writing(head, search) >= MIN_SUBJECT_SENTENCES else None)
+            of_placed = title is not None and not _held_as_asked(subject, search, lang)  # said at the top
         if head and title is None and none_on_it:  # "photosynthsis in plants": the head misspelled (_misspelled)
             spelled = _spelled_title(head, search, lang, topic_space(search))
             title = str(spelled) if spelled is not None else None
@@ -3725,7 +3765,7 @@ def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request
         if title and at is not None:
             subjects.append(title)  # "Deforestation in the Amazon": deforestation, where
             aspects.append(strip_article(" ".join(words[at + 1:])))
-            unheld = unheld or none_on_it
+            unheld = unheld or none_on_it or of_placed
             continue
         if part is None:
             subjects.append(subject)
@@ -3753,6 +3793,10 @@ def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request
 #: what precedes is the subject when it has an article of its own, what follows an aspect.
 _PLACING = {"in", "for", "on", "at", "across", "among", "during", "within", "around", "under", "throughout",
             "dans", "pour", "chez", "durant", "para", "durante", "entre"}
+
+
+#: "of" placing a plural's things, in English, French and Spanish: "Castles of Wales", "Châteaux de la Loire".
+_OF_PLACING = frozenset({"of", "de", "del", "des", "du"})
 
 
 def _longest_titled(words: list[str], search: SearchBackend, lang: str) -> tuple[int, int, str] | None:
