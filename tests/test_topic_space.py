@@ -1938,6 +1938,44 @@ def test_a_subject_no_article_is_titled_by_is_read_as_its_kins_title():
         assert _resolved(search, text)[text].subjects == ["Chinese cuisine"], text
 
 
+#: Words of a corpus's fish articles and radiation articles (:func:`test_two_subjects_keep_each_others_sense`).
+FISH = "fish fin gill sea scale swim shark reef cartilage tail predator ocean".split()
+RADIATION = "radiation energy photon wavelength beam emission nucleus particle detector spectrum decay dose".split()
+
+
+def test_two_subjects_keep_each_others_sense():
+    """ "sharks and rays" had taken *X-ray* for its rays and drawn it as a section (``planner._beside_each_other``):
+    beside another subject, a word without an article titled by it alone is read in the passages near that
+    subject's core, as near as passages of one sense are (``SAME_SENSE``), and the passages writing it in another
+    sense are no candidates. "rays" alone keeps reading the corpus's main sense, and a subject titled as asked
+    keeps its article."""
+    rng = random.Random(5)
+    docs = [*_corpus()]
+    for sense, words in (("Fish", FISH), ("Radiation", RADIATION)):
+        for i in range(60):
+            docs.append({"title": f"{sense} {i}", "text": " ".join(rng.choice(words) for _ in range(30)) + "."})
+    docs += [{"title": "Shark", "text": "Sharks are cartilage fish with fins and gills; a shark is a predator of "
+                                        "the sea and the reef."},
+             {"title": "X-ray", "text": "An X-ray is a ray of radiation: X-rays are photons of high energy; rays "
+                                        "of this wavelength pass a detector."},
+             {"title": "Gamma ray", "text": "A gamma ray is radiation from the decay of a nucleus; gamma rays are "
+                                            "the photons of highest energy in the spectrum."},
+             {"title": "Cosmic ray", "text": "A cosmic ray is a particle of high energy; cosmic rays hit the "
+                                             "detector as radiation from space."},
+             {"title": "Batomorphi", "text": "Batomorphi are cartilage fish commonly known as rays; rays swim the "
+                                             "sea floor with wide fins, near the reef."},
+             {"title": "Stingray", "text": "Stingrays are a group of rays, fish of the sea with a tail spine; "
+                                           "rays have gills below their fins."}]
+    search = SpaceSearch(docs)
+    alone = _resolved(search, "rays")["rays"]
+    assert [p.title for p in gather_themes(alone, search, 4, "en")[1]] == ["X-ray"]  # the main sense, alone
+    both = _resolved(search, "sharks and rays")["sharks and rays"]
+    themes, core, _ = gather_themes(both, search, 4, "en")
+    titles = [p.title for p in core]
+    assert titles[0] == "Shark" and set(titles[1:]) <= {"Batomorphi", "Stingray"} and titles[1:], titles
+    assert not {"X-ray", "Gamma ray", "Cosmic ray"} & set(themes), themes
+
+
 @pytest.mark.parametrize("word, other, same", [
     ("Italy", "Italian", True), ("Japan", "Japanese", True), ("Greece", "Greek", True), ("Mexico", "Mexican", True),
     ("Chinese", "Chinese", True), ("Austria", "Australian", False), ("Iran", "Iraqi", False),

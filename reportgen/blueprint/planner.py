@@ -783,13 +783,16 @@ def names_densely(text: str, request: Request, lang: str, derived: frozenset[str
 CORE_PASSAGES = 5
 
 
-def _main_sense(holding: list[Passage], subject: str, space: TopicSpace | None) -> list[Passage]:
+def _main_sense(holding: list[Passage], subject: str, space: TopicSpace | None,
+                near: list[Passage] | None = None) -> list[Passage]:
     """The document of the word's main sense, when the corpus holds only disambiguated ones.
 
     "Mercury" has no article of its own but "Mercury (planet)" and "Mercury
     (element)": a report keeps to one sense, the one most of the passages
     naming the word are about — each passage votes for the sense document it
-    is nearest in the topic space (without a space, the search's first).
+    is nearest in the topic space (without a space, the search's first). Beside another subject (``near``, its
+    core) the sense is the one nearest that, when one is at least :data:`SAME_SENSE` near it, as passages of one
+    sense are ("Mercury and Venus").
 
     Returns:
         The main sense's passages, or ``[]`` when no title is "<subject> (...)".
@@ -806,6 +809,10 @@ def _main_sense(holding: list[Passage], subject: str, space: TopicSpace | None) 
     if space is None or len(order) == 1:
         return senses[order[0]]
     sense_vectors = space.vectors([" ".join(f"{q.title} {q.text}" for q in senses[sid]) for sid in order])
+    if near:
+        nearness = (sense_vectors @ space.vectors([" ".join(f"{q.title} {q.text}" for q in near)]).T)[:, 0]
+        if float(nearness.max()) >= SAME_SENSE:
+            return senses[order[int(nearness.argmax())]]
     others = [p for p in holding if p.source_id not in senses]
     if not others:
         return senses[order[0]]
@@ -816,6 +823,7 @@ def _main_sense(holding: list[Passage], subject: str, space: TopicSpace | None) 
 
 def _core(
     holding: list[Passage], subject: str, lang: str, space: TopicSpace | None = None, phrase: bool = True,
+    near: list[Passage] | None = None,
 ) -> list[Passage]:
     """The subject's core: its own document when the corpus has one, else the passages densest in its terms.
 
@@ -837,8 +845,13 @@ def _core(
     and "security" apart). A longer
     subject ("building resilient healthcare supply chains") keeps the
     densest passages.
+
+    Beside another subject of the request (``near``, its core), only the passages near that count, when some are
+    (:func:`_near_passages`), and of disambiguated articles the one nearest it (:func:`_main_sense`): "sharks and
+    rays" had taken *X-ray* for the rays.
     """
     wanted = terms(subject, lang)
+    holding = _near_passages(holding, near, space) or holding
     own = [p for p in holding if terms(p.title, lang) == wanted]
     # of titles folded alike, the one written as asked: "blues" is *Blues*, not *Blue* (the colour had closed a
     # report on jazz and blues, a reader's find); "dogs" still has *Dog*
@@ -847,7 +860,7 @@ def _core(
         return as_asked
     if own:
         return own
-    sense = _main_sense(holding, subject, space)
+    sense = _main_sense(holding, subject, space, near)
     if sense:
         return sense
     if phrase and compound(subject, lang):
@@ -925,6 +938,58 @@ def one_sense(core: list[Passage], space: TopicSpace | None) -> list[Passage]:
     similar = (vectors @ vectors.T) >= SAME_SENSE
     anchor = max(range(len(core)), key=lambda i: (int(similar[i].sum()), -i))
     return [p for i, p in enumerate(core) if similar[anchor, i] or i == anchor]
+
+
+def _beside_each_other(request: Request, cores: dict[str, list[Passage]],
+                       held: dict[str, tuple[list[Passage], bool]], lang: str,
+                       space: TopicSpace | None) -> tuple[dict[str, list[Passage]], set[str]]:
+    """The cores of a request's two subjects, each of a word without an article titled by it alone read again in
+    the sense nearest the other's core (:func:`_core` with ``near``), and the passages holding it in another sense.
+
+    "sharks and rays" had taken *X-ray* for the rays and drawn it as a section, "bass and trout" *Double bass*:
+    the fishes are the passages near the other subject (:func:`_near_passages`). "Mercury and Venus" keeps
+    *Mercury (planet)* and loses *Mercury (element)* and *Amalgam (chemistry)*. A subject titled as asked keeps its
+    article ("Jaguar and leopard").
+
+    Args:
+        request: The resolved request.
+        cores: Each subject's core as read alone, by subject (acronyms too).
+        held: Each subject's passages holding it and whether it is read as a phrase (:func:`_core`).
+        lang: Report language.
+        space: The corpus's topic space; without one ``cores`` is returned as is.
+
+    Returns:
+        ``cores``, or a copy with a subject's core read again; and the source ids of the passages holding a subject
+        read again that are not near the other (no candidate section).
+    """
+    far: set[str] = set()
+    if space is None or len(request.subjects) != 2 or not all(cores.get(s) for s in request.subjects):
+        return cores, far
+    again = dict(cores)
+    for subject, other in (request.subjects, request.subjects[::-1]):
+        asked = {fold(subject), fold(singular(subject, lang))}
+        if subject not in held or any(fold(p.title) in asked for p in cores[subject]):
+            continue  # its own article as asked: "Jaguar" beside "leopard" (not *X-ray* for "rays")
+        holding, phrase = held[subject]
+        near = _near_passages(holding, cores[other], space)
+        read = _core(holding, subject, lang, space, phrase=phrase, near=cores[other]) if near else []
+        if read and not _in_passing(read, subject, lang):
+            again[subject] = read
+            kept = {p.source_id for p in near} | {p.source_id for p in cores[other]}
+            far |= {p.source_id for p in holding} - kept
+    return again, far
+
+
+def _near_passages(holding: list[Passage], near: list[Passage] | None, space: TopicSpace | None) -> list[Passage]:
+    """The passages of ``holding`` at least :data:`SAME_SENSE` near the core ``near`` of a request's other subject
+    in the topic space (as near as passages of one sense are), in their order: the fishes among the texts writing
+    "rays" beside sharks (0.37 to 0.51), not *X-ray* (0.12) or *Gamma ray* (0.19). ``[]`` without a space or
+    another subject's core."""
+    if space is None or not near or not holding:
+        return []
+    nearness = (space.vectors([f"{p.title} {p.text}" for p in holding])
+                @ space.vectors([" ".join(f"{q.title} {q.text}" for q in near)]).T)[:, 0]
+    return [p for p, x in zip(holding, nearness, strict=True) if x >= SAME_SENSE]
 
 
 def _core_terms(subject: str, found: list[Passage], lang: str) -> str:
@@ -1857,6 +1922,8 @@ def gather_themes(
     parts: dict[str, Passage] = {}  # subject → the article of its part that stands for it (_part_article)
     space = topic_space(search)
     part_of_request = len(request.subjects) > 1 or bool(request.aspects)
+    cores: dict[str, list[Passage]] = {}  # each subject's core, in the request's order
+    holdings: dict[str, tuple[list[Passage], bool]] = {}  # each subject's passages holding it, whether a phrase
     for subject in [*request.subjects, *request.acronyms]:
         # "Thé" is not the "The" of an English title: a text must write the subject's accents (writes_accents)
         found = [p for p in search.search(subject, k=PLAN_SEARCH_K)
@@ -1870,6 +1937,7 @@ def gather_themes(
         subject_core = _core(holding, subject, lang, space, phrase=not fallback)  # "resilient wind farms": "wind farm"
         if not fallback and _in_passing(subject_core, subject, lang):
             subject_core = []  # "Quantum computing", written once in the encyclopedia (in Google), is not held
+        holdings[subject] = (holding, not fallback)
         if not subject_core:
             subject_core = (_part_article(subject, search, lang)
                             or (_part_article(subject, search, lang, named=False) if part_of_request else [])
@@ -1878,8 +1946,11 @@ def gather_themes(
                 parts[subject] = subject_core[0]
                 found = search.search(subject_core[0].title, k=PLAN_SEARCH_K)
                 holding, linked = _relevant(found, subject_core[0].title, lang)
-        core += subject_core
+        cores[subject] = subject_core
         candidates += holding + linked + found[:40] + subject_core
+    cores, far = _beside_each_other(request, cores, holdings, lang, space)
+    core = [p for subject_core in cores.values() for p in subject_core]
+    candidates = [p for p in candidates if p.source_id not in far] + core
     if not core and request.aspects:
         core = _aspect_core(request, search, lang)
     if not core:
