@@ -1938,6 +1938,26 @@ def test_a_subject_no_article_is_titled_by_is_read_as_its_kins_title():
         assert _resolved(search, text)[text].subjects == ["Chinese cuisine"], text
 
 
+def test_of_parts_more_passages_hold_than_a_search_returns_the_rarest_stands_for_the_subject(monkeypatch):
+    """ "Health benefits of green tea" had been planned on *Green*, the colour: no passage writes "green tea", and
+    of its parts with an article, the one the fewest passages hold stands for it (``planner._part_article``); both
+    searches returned as many passages as a search returns, and the first part won. The rarer word in the topic
+    space, the head noun here, is the more specific."""
+    monkeypatch.setattr(planner, "PLAN_SEARCH_K", 8)
+    rng = random.Random(3)
+    colours = "green red blue paint light colour dye leaf".split()
+    docs = [*_corpus(),
+            *({"title": f"Colour {i}", "text": " ".join(rng.choice(colours) for _ in range(12)) + " green."}
+              for i in range(40)),
+            *({"title": f"Drink {i}", "text": f"A drink of tea in cup {i}, brewed with leaves and water."}
+              for i in range(12)),
+            {"title": "Green", "text": "Green is the colour between blue and yellow; leaves are green."},
+            {"title": "Tea", "text": "Tea is an aromatic beverage brewed from the leaves of Camellia sinensis."}]
+    request = _resolved(SpaceSearch(docs), "Health benefits of green tea")["Health benefits of green tea"]
+    _, core, _ = gather_themes(request, SpaceSearch(docs), 3, "en")
+    assert [p.title for p in core] == ["Tea"], core
+
+
 #: Words of a corpus's fish articles and radiation articles (:func:`test_two_subjects_keep_each_others_sense`).
 FISH = "fish fin gill sea scale swim shark reef cartilage tail predator ocean".split()
 RADIATION = "radiation energy photon wavelength beam emission nucleus particle detector spectrum decay dose".split()

@@ -1044,7 +1044,11 @@ def _part_article(subject: str, search: SearchBackend, lang: str, named: bool = 
             subjects: "the effect of sleep deprivation on memory"): then the
             most specific part with an article of its own is taken, the one
             the fewest passages hold ("Sleep", not a broader "Production"
-            for "coffee production").
+            for "coffee production"), and of parts more passages hold than a
+            search returns, the rarest in the topic space ("Tea", not the
+            colour, for the health benefits of green tea: both had returned
+            :data:`PLAN_SEARCH_K` passages, and the first, *Green*, had been
+            taken).
 
     Returns:
         The article's passages, or ``[]``.
@@ -1053,7 +1057,8 @@ def _part_article(subject: str, search: SearchBackend, lang: str, named: bool = 
     words = subject.split()
     if not compound(subject, lang) and (named or not compound(subject, lang, most=UNNAMED_PART_WORDS)):
         return []  # "global semiconductor supply chain" and its risks: *Semiconductor* (had been *Nuclear weapon*)
-    unnamed: list[tuple[int, list[Passage]]] = []
+    unnamed: list[tuple[int, float, list[Passage]]] = []
+    space = topic_space(search)
     for n in range(len(words) - 1, 0, -1):
         for i in range(len(words) - n + 1):
             part = " ".join(words[i:i + n])
@@ -1064,10 +1069,11 @@ def _part_article(subject: str, search: SearchBackend, lang: str, named: bool = 
             if own and wanted <= terms(" ".join(f"{p.title} {p.text}" for p in own), lang):
                 return own
             if own:
-                unnamed.append((len(found), own))
+                rarest = max((space.rarity(t) for t in terms(part, lang)), default=0.0) if space is not None else 0.0
+                unnamed.append((len(found), -rarest, own))
     if named or not unnamed:
         return []
-    return min(unnamed, key=lambda item: item[0])[1]
+    return min(unnamed, key=lambda item: item[:2])[2]
 
 
 def _qualified_article(subject: str, search: SearchBackend, lang: str, space: TopicSpace | None) -> list[Passage]:
