@@ -3850,7 +3850,10 @@ def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request
         i, j, title = part
         subjects.append(title)  # as the corpus spells it: "Health care" for "healthcare"
         unheld = True
-        rest = " ".join(w for w in [" ".join(words[:i]), " ".join(words[j:])] if w)
+        around = [*words[:i], *words[j:]]
+        while around and fold(around[-1]) in stopwords(lang):  # "EV adoption in the EU": "EV adoption"
+            around.pop()
+        rest = " ".join(around)
         rests[title.casefold()] = [*rests.get(title.casefold(), []), rest]
         aspects += [rest] if terms(rest, lang) and is_aspect(rest) else []
     if subjects == request.subjects:
