@@ -1958,6 +1958,41 @@ def test_of_parts_more_passages_hold_than_a_search_returns_the_rarest_stands_for
     assert [p.title for p in core] == ["Tea"], core
 
 
+def test_an_acronym_is_the_article_whose_words_it_spells():
+    """ "UK", "USA" and "AI" had been drawn from the texts mentioning them, "WWII", "WW2" and "AI in healthcare" had
+    found no sources (``planner._expanded``, ``planner._spelled_out``): the words an acronym spells are read from
+    the passages writing it, as a run of capitalised words ("United Kingdom") or the words before it in brackets
+    ("artificial intelligence (AI)"); else the article opening on them ("The United States of America (USA)");
+    else the one title whose initials spell it ("World War II"), a number in Roman numerals too. An acronym the
+    corpus titles stays ("DNA"), and so does one it spells out nowhere."""
+    docs = [*_corpus(),
+            {"title": "United Kingdom", "text": "The United Kingdom is a country of islands in north-west Europe."},
+            {"title": "Palace of Westminster", "text": "The palace is the centre of political life in the United "
+                                                       "Kingdom; Westminster is a metonym for the UK Parliament."},
+            {"title": "Artificial intelligence", "text": "Artificial intelligence (AI) is the capability of "
+                                                         "computers to perform tasks of human intelligence."},
+            {"title": "Large language model", "text": "A large language model is an AI model trained on text."},
+            {"title": "United States", "text": "The United States of America (USA) is a country in North America."},
+            {"title": "Margaret Atwood", "text": "Atwood won the PEN Center USA award for her novels."},
+            {"title": "World War II", "text": "World War II was a global conflict between the Allies and the Axis."},
+            {"title": "Syngas", "text": "Wood gas was used to power cars in Europe during WWII."},
+            {"title": "Health care", "text": "Health care is the improvement of health by prevention and treatment."},
+            {"title": "DNA", "text": "DNA is a polymer of two strands coiled around each other, a double helix."},
+            {"title": "Ribosome", "text": "A ribosome reads RNA copied from DNA to make proteins."}]
+    search = SpaceSearch(docs)
+    asked = ("UK", "AI", "USA", "WWII", "WW2", "DNA", "XQZ")
+    read = {text: (r.subjects, r.named_as) for text, r in _resolved(search, *asked).items()}
+    assert read == {"UK": (["United Kingdom"], {"UK": "United Kingdom"}),
+                    "AI": (["Artificial intelligence"], {"AI": "Artificial intelligence"}),
+                    "USA": (["United States"], {"USA": "United States"}),
+                    "WWII": (["World War II"], {"WWII": "World War II"}),
+                    "WW2": (["World War II"], {"WW2": "World War II"}),
+                    "DNA": (["DNA"], {}), "XQZ": (["XQZ"], {})}, read
+    inside = _resolved(search, "AI in healthcare")["AI in healthcare"]
+    assert (inside.subjects, inside.aspects) == (["Artificial intelligence"], ["healthcare"]), inside
+    assert inside.named_as == {"AI": "Artificial intelligence"} and inside.title == "AI in healthcare"
+
+
 #: Words of a corpus's fish articles and radiation articles (:func:`test_two_subjects_keep_each_others_sense`).
 FISH = "fish fin gill sea scale swim shark reef cartilage tail predator ocean".split()
 RADIATION = "radiation energy photon wavelength beam emission nucleus particle detector spectrum decay dose".split()

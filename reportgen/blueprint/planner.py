@@ -3104,8 +3104,8 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     request = _singular(_written_apart(_unshared(_borne_on_a_word(_bracketed_sense(request, search, lang), search,
                                                                   lang), search, lang), search, lang), search, lang)
     request = _by_surname(request, search, lang)
-    request = _history_of(_event_of(_misspelled(_respelled(request, search, lang), search, lang), search, lang),
-                          search, lang)
+    request = _history_of(_event_of(_misspelled(_respelled(_spelled_out(request, search, lang), search, lang),
+                                                search, lang), search, lang), search, lang)
     request = _of_its_subject(_unqualified(request, search, lang), search, lang)
     request = _aspect_last(_kin_titled(request, search, lang), search, lang)
     request = _written_aspects(_done_to(request, search, lang), search, lang)
@@ -3475,6 +3475,101 @@ def _in_roman(subject: str) -> str:
                     for i, w in enumerate(words))
 
 
+#: A subject written as an acronym: a capital, then one to five capitals or digits ("UK", "WWII", "WW2", "AI").
+_ACRONYM_SUBJECT = re.compile(r"[A-Z][A-Z0-9]{1,5}")
+#: Words an acronym's letters skip ("United States *of* America", "Organisation *des* Nations unies").
+_ACRONYM_SKIPS = frozenset("of the and for in on de des du la le et del los las y".split())
+#: Most words an acronym stands for (:func:`_expanded`).
+ACRONYM_WORDS = 6
+
+
+def _initials(words: list[str]) -> str:
+    """The acronym ``words`` make: each word's first letter in capitals, a Roman numeral or a number whole, the
+    words of :data:`_ACRONYM_SKIPS` skipped ("World War II" → "WWII", "United States of America" → "USA")."""
+    return "".join(w if re.fullmatch(r"[IVX]+|\d+", w) else w[0].upper()
+                   for w in words if w.casefold() not in _ACRONYM_SKIPS)
+
+
+def _expanded(subject: str, search: SearchBackend, lang: str) -> str | None:
+    """The title of the article an acronym stands for, when no article is titled by the acronym: "UK", "USA" and
+    "AI" had been drawn from the texts mentioning them (*Bobby Fischer* in the core of "USSR"), or had found no
+    sources ("AI", "WWII"). The words it stands for are read from the passages writing it as a word: the run
+    of capitalised words whose initials spell it ("United Kingdom", "World War II", :func:`_initials`), or
+    the words just before it in brackets ("artificial intelligence (AI)"); the most written whose article the
+    corpora hold (:func:`_titled_as`) is the subject; else the article opening on them ("The United States of
+    America (USA) is …"); else the one title of the corpus whose initials spell it ("WWII": *World War II*). A
+    number is tried in Roman numerals too ("WW2" as "WWII").
+
+    Args:
+        subject: The subject as read.
+        search: The search backend over every configured corpus.
+        lang: Report language.
+
+    Returns:
+        The article's title (bracketed qualifier aside), or ``None``.
+    """
+    if not _ACRONYM_SUBJECT.fullmatch(subject):
+        return None
+    import roman
+
+    spelled = {subject, re.sub(r"\d+", lambda m: roman.toRoman(int(m.group())) if 0 < int(m.group()) <= ROMAN_MAX
+                              else m.group(), subject)}
+    written: Counter[str] = Counter()
+    defining: list[str] = []  # articles opening on the words in full and the acronym in brackets
+    for acronym in spelled:
+        at = re.compile(rf"(?<![\w-]){re.escape(acronym)}(?![\w-])")
+        for p in search.search(acronym, k=PLAN_SEARCH_K):
+            if not at.search(p.text):
+                continue
+            words = re.findall(r"[^\W_]+(?:['’-][^\W_]+)*|\(", p.text)
+            for i in range(len(words)):
+                for n in range(2, ACRONYM_WORDS + 1):
+                    run = words[i:i + n]
+                    if len(run) < n or "(" in run or run[0].casefold() in _ACRONYM_SKIPS \
+                            or run[-1].casefold() in _ACRONYM_SKIPS or _initials(run) != acronym:
+                        continue
+                    bracketed = words[i + n:i + n + 2] == ["(", acronym]
+                    if bracketed or all(w[:1].isupper() or w.casefold() in _ACRONYM_SKIPS for w in run):
+                        written[" ".join(run)] += 1
+                    if bracketed and all(w.casefold() in _ACRONYM_SKIPS for w in words[:i]):
+                        defining.append(bare_title(p.title))  # "The United States of America (USA) is …"
+    for phrase, _ in written.most_common():
+        own = _titled_as(phrase, search, lang)
+        if own is not None:
+            return bare_title(own.title)
+    if defining:
+        return defining[0]
+    space = topic_space(search)
+    titled = {bare_title(t) for t in (space.titles if space is not None else [])
+              if _initials(bare_title(t).split()) in spelled and len(bare_title(t).split()) > 1}
+    return titled.pop() if len(titled) == 1 else None  # "WWII": *World War II*, which no passage writes so
+
+
+def _spelled_out(request: Request, search: SearchBackend, lang: str) -> Request:
+    """The request with each acronym inside a longer subject no article is titled by written out as the article it
+    stands for (:func:`_expanded`): "AI in healthcare" had found no sources, and is artificial intelligence with
+    the aspect "healthcare" (:func:`_titled_parts`). The report keeps the title asked for and says at the top what
+    it read the acronym as (:attr:`~reportgen.blueprint.request.Request.named_as`); an acronym alone is renamed
+    by :func:`_respelled`.
+
+    Returns:
+        ``request`` itself, or a copy with the acronyms written out.
+    """
+    subjects, named = [], dict(request.named_as)
+    for subject in request.subjects:
+        words = subject.split()
+        if len(words) > 1 and any(_ACRONYM_SUBJECT.fullmatch(w) for w in words) \
+                and _article_on(subject, search, lang) is None:
+            for i, word in enumerate(words):
+                expanded = _expanded(word, search, lang)
+                if expanded is not None:
+                    words[i], named[word] = expanded, expanded
+        subjects.append(" ".join(words))
+    if subjects == request.subjects:
+        return request
+    return replace(request, subjects=subjects, title=request.title or request.subject, named_as=named)
+
+
 def _titled_exactly(phrase: str, search: SearchBackend, k: int) -> Passage | None:
     """The article among the first ``k`` results for ``phrase`` titled by it letter for letter (its bracketed
     qualifier aside, accents and case folded): "World War I", not *Window* for "Windows X" as the terms would
@@ -3536,6 +3631,9 @@ def _respelled(request: Request, search: SearchBackend, lang: str) -> Request:
             own = _titled_exactly(numbered, search, k=20)
             if own is not None:
                 return bare_title(own.title)
+        expanded = _expanded(subject, search, lang)  # "UK" is *United Kingdom*, "AI" *Artificial intelligence*
+        if expanded is not None:
+            return expanded
         return next((bare_title(p.title) for p in found if written_as_adjective(subject, bare_title(p.title), lang)),
                     None) or next((bare_title(p.title) for p in found if names_subject_as(subject, p, lang)), None)
 
