@@ -448,6 +448,8 @@ def resolve_language(topic: str, lang: str | None, *, encyclopedia: bool, model:
                 or not _function_words_of(latin, detected):
             return "en"
         return detected
+    if detected == "en" and ascii_only:
+        return _opening_edition(latin) or detected
     if detected in LANGUAGES:
         return detected
     if not ascii_only:
@@ -492,6 +494,9 @@ def _phrase_of_edition(topic: str) -> str:
     among, probability = detect_language_with_confidence(topic, LANGUAGES)
     if among in LANGUAGES and among != "en" and _article_of_edition(topic, among):
         return among
+    opening = _opening_edition(topic)
+    if opening:
+        return opening
     if among == "en" or among not in LANGUAGES or probability < OTHER_EDITION_CONFIDENCE:
         return "en"
     if _english_words_alone(topic, among):
@@ -505,6 +510,20 @@ def _phrase_of_edition(topic: str) -> str:
     held = set(tokenize(topic))
     own_only = len(own & held) >= 2 and not held & (stopwords("en") - stopwords(among))
     return among if own & held and lower or own_only else "en"
+
+
+def _opening_edition(topic: str) -> str:
+    """The edition other than English whose article an unaccented topic opens on (:func:`_article_of_edition`),
+    whatever the detector read: "Le fromage" had been an English report (py3langid: Nigerian Pidgin, then English
+    at 0.60 among the editions). Of two editions sharing the article ("La …"), the one py3langid prefers
+    between them. ``""`` when it opens on none.
+    """
+    from reportgen.i18n import detect_language_with_confidence
+
+    opening = [lang for lang in LANGUAGES if lang != "en" and _article_of_edition(topic, lang)]
+    if len(opening) > 1:
+        return detect_language_with_confidence(topic, opening)[0]
+    return opening[0] if opening else ""
 
 
 def _article_of_edition(topic: str, lang: str) -> bool:

@@ -57,9 +57,13 @@ _ADJ = (rf"(?:{_LONG_WORDS}|{_SHORT_WORDS}|balanced|critical|technical|executive
         r"simples?|synthétique|claro|clara|sencill[oa]|general|générale?)")
 _DOC = (r"(?:report|briefing|brief|overview|analysis|summary|paper|study|article|essay|review|primer|explainer|"
         r"rapport|synthèse|synthese|étude|etude|note|informe|resumen|estudio|análisis|analisis)")
+#: The verbs may carry their pronoun, hyphened in French ("Fais-moi un rapport sur …") and joined in Spanish
+#: ("Hazme un informe sobre …"); those requests had been read whole as their subject.
 _VERB = (r"(?:write|prepare|produce|create|draft|compile|give|make|generate|provide|put\s+together|"
-         r"rédige[rz]?|redige[rz]?|écri[sr]e?z?|ecri[sr]e?z?|prépare[rz]?|prepare[rz]?|fais|faites|"
-         r"escribe|escribir|redacta|redactar|prepara|preparar|haz|elabora)")
+         r"(?:rédige[rz]?|redige[rz]?|écri[sr]e?z?|ecri[sr]e?z?|écrivez|ecrivez|prépare[rz]?|prepare[rz]?|fais|"
+         r"faites|donne[rz]?)(?:-(?:moi|nous))?|"
+         r"escribe|escribir|escr[íi]be(?:me|nos)|redacta|redactar|red[áa]cta(?:me|nos)|prepara|preparar|"
+         r"prep[áa]ra(?:me|nos)|haz(?:me|nos)?|elabora|elab[óo]ra(?:me|nos)|d[áa](?:me|nos))")
 #: A word of an instruction that is not a preposition, an article or a document noun.
 _PLAIN_WORD = (r"(?!(?:of|on|about|for|in|into|to|the|a|an|regarding|covering|de|du|des|sur|sobre|en|el|la|le|les|"
                r"acerca)\b)"
