@@ -522,7 +522,7 @@ def _opening_edition(topic: str) -> str:
 
     opening = [lang for lang in LANGUAGES if lang != "en" and _article_of_edition(topic, lang)]
     if len(opening) > 1:
-        return detect_language_with_confidence(topic, opening)[0]
+        return detect_language_with_confidence(topic, tuple(opening))[0]
     return opening[0] if opening else ""
 
 
