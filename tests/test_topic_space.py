@@ -1993,6 +1993,36 @@ def test_an_acronym_is_the_article_whose_words_it_spells():
     assert inside.named_as == {"AI": "Artificial intelligence"} and inside.title == "AI in healthcare"
 
 
+def test_a_shorter_reading_written_only_in_passing_is_no_subject():
+    """ "Informe sobre el cambio climático en América Latina" had made a report of one sentence on the Dead Sea:
+    two passages of the Spanish edition write "cambio climático", in passing, and the shorter reading had been
+    taken as the subject with the place as its aspect, the place's texts standing in. A reading the corpora
+    write but do not hold as asked (``planner._held_as_asked``) is no subject, as it is none alone; the Spanish
+    request now ends in the closest subjects. (In English here: the test's topic space reads English.)"""
+    docs = [*_corpus(),
+            {"title": "Dead Sea", "text": "The Dead Sea is a salt lake between Jordan and Israel. Its salt brine "
+                                          "holds minerals, and bathers float on the salt lake. Irrigation lowers the "
+                                          "lake level; with climate change its level falls a metre a year."},
+            {"title": "Glacier", "text": "A glacier is a mass of ice on a mountain. Snow packs into ice, and the "
+                                         "ice creeps down the mountain valley as a glacier. Climate change shrinks "
+                                         "the glacier's ice."},
+            {"title": "Latin America", "text": "Latin America is the region of the Americas where Romance "
+                                               "languages are spoken."},
+            {"title": "History of Canada", "text": "The history of Canada covers North America from the arrival "
+                                                   "of its first peoples."}]
+    rng = random.Random(9)
+    for sense, words in (("Lake", "salt lake brine minerals float level irrigation jordan".split()),
+                         ("Ice", "ice glacier mountain snow valley creeps packs mass".split())):
+        docs += [{"title": f"{sense} {i}", "text": " ".join(rng.choice(words) for _ in range(20)) + "."}
+                 for i in range(30)]
+    text = "Write a report on climate change in Latin America"
+    request = resolve_subject(read_request(text), SpaceSearch(docs), "en")
+    assert "climate change" not in request.subjects, request  # here the titled part, *Latin America*, with its note
+    assert resolve_subject(read_request("climate change"), SpaceSearch(docs), "en").subjects == ["climate change"]
+    with pytest.raises(NoSourcesError):  # and alone it is none
+        planner.plan_extractive("r", RunOptions(topic="climate change"), SpaceSearch(docs))
+
+
 #: Words of a corpus's fish articles and radiation articles (:func:`test_two_subjects_keep_each_others_sense`).
 FISH = "fish fin gill sea scale swim shark reef cartilage tail predator ocean".split()
 RADIATION = "radiation energy photon wavelength beam emission nucleus particle detector spectrum decay dose".split()

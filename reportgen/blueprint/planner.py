@@ -3118,7 +3118,8 @@ def resolve_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     space = topic_space(search)
     for at, reading in enumerate(request.alternatives):
         titled = _titled_reading(reading, search, lang)
-        if titled is None and _written_whole(reading, request.alternatives[at + 1:], search, lang):
+        if titled is None and _written_whole(reading, request.alternatives[at + 1:], search, lang) \
+                and _held_as_asked(reading, search, lang):  # not "cambio climático", once in *Mar Muerto*
             titled = reading  # a phrase the corpus writes, which no shorter reading's article stands for
         # "how to grow potatos at home": the shorter reading may be misspelled too (_misspelled)
         spelled = _spelled_title(reading, search, lang, space) if titled is None else None
