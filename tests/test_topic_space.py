@@ -2023,6 +2023,40 @@ def test_a_shorter_reading_written_only_in_passing_is_no_subject():
         planner.plan_extractive("r", RunOptions(topic="climate change"), SpaceSearch(docs))
 
 
+def test_a_text_writing_the_subject_only_in_another_senses_title_is_no_section():
+    """ "Mouse" had had *Douglas Engelbart* as one of its two sections, for his "computer mouse", while the note at
+    the top named *Computer mouse* as the sense to ask for (``planner._in_named_kinds_only``). A text writing the
+    word also alone stays."""
+    rng = random.Random(4)
+    docs = [*_corpus()]
+    for sense, words in (("Rodent", "rodent tail whiskers fur burrow seeds nest litter pest cheese".split()),
+                         ("Computing", "computer screen cursor pointer interface software keyboard user".split())):
+        docs += [{"title": f"{sense} {i}", "text": " ".join(rng.choice(words) for _ in range(25)) + "."}
+                 for i in range(40)]
+    docs += [{"title": "Mouse", "text": "A mouse is a small rodent with whiskers, fur and a long tail; the rodent "
+                                        "nests in a burrow, eats seeds and cheese, and its litter grows fast, a "
+                                        "pest with fur and whiskers."},
+             {"title": "Computer mouse", "text": "A computer mouse is a pointer for a computer screen: the user moves "
+                                                 "the cursor on the screen of a computer interface, beside the "
+                                                 "keyboard, as the software shows. The pointer, the cursor and the "
+                                                 "keyboard make the user interface of computer software, on a "
+                                                 "screen the user reads."},
+             # near the rodent's texts (his pet), but writing the word only in the device's title
+             {"title": "Douglas Engelbart", "text": "Douglas Engelbart kept a rodent with fur and whiskers in a "
+                                                    "burrow cage, fed on seeds; he invented the computer mouse."},
+             {"title": "Rat", "text": "A rat is a rodent with fur, whiskers and a long tail; the rat, like the "
+                                      "mouse, lives in a burrow, eats seeds and is a pest."},
+             {"title": "Owl", "text": "An owl is a bird that hunts the rodent at night: a mouse is its usual prey, "
+                                      "caught in its burrow by the tail."},
+             *({"title": f"Laptop {i}", "text": "A laptop has a touchpad for the cursor, so the user needs no "
+                                                "mouse beside its keyboard and screen."} for i in range(4))]
+    search = SpaceSearch(docs)
+    request = _resolved(search, "Mouse")["Mouse"]
+    themes, core, _ = gather_themes(request, search, 4, "en")
+    assert [p.title for p in core] == ["Mouse"] and "Owl" in themes, (core, themes)
+    assert "Douglas Engelbart" not in themes, themes
+
+
 #: Words of a corpus's fish articles and radiation articles (:func:`test_two_subjects_keep_each_others_sense`).
 FISH = "fish fin gill sea scale swim shark reef cartilage tail predator ocean".split()
 RADIATION = "radiation energy photon wavelength beam emission nucleus particle detector spectrum decay dose".split()

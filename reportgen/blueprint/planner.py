@@ -1770,6 +1770,36 @@ def _named_kinds(subject: str, core: list[Passage], search: SearchBackend, lang:
     return found[:OTHER_SENSE_TITLES]
 
 
+def _in_named_kinds_only(text: str, subject: str, kinds: list[str], lang: str) -> bool:
+    """Whether ``text`` writes a one-word subject, and only inside the titles of its other senses (``kinds``,
+    :func:`_named_kinds`): *Douglas Engelbart*, who invented "the computer mouse", had been one of the two
+    sections of "Mouse", whose note names *Computer mouse* as the sense to ask for.
+
+    Args:
+        text: A candidate's text.
+        subject: The subject, one word.
+        kinds: Titles of the subject's other senses headed by its word ("Computer mouse").
+        lang: The language.
+
+    Returns:
+        True when every mention of the subject is one of those titles'.
+    """
+    wanted = terms(subject, lang)
+    tokens = [fold(t) for t in tokenize(text)]
+    titles = [[fold(t) for t in tokenize(bare_title(kind))] for kind in kinds]
+    mentions = [i for i, t in enumerate(tokens) if terms(t, lang) == wanted]
+
+    def in_a_kind(i: int) -> bool:
+        for title in titles:
+            head = next((h for h, t in enumerate(title) if terms(t, lang) == wanted), None)
+            if head is not None and i >= head and tokens[i - head:i] == title[:head] \
+                    and tokens[i + 1:i + len(title) - head] == title[head + 1:]:
+                return True
+        return False
+
+    return bool(mentions) and bool(titles) and all(in_a_kind(i) for i in mentions)
+
+
 #: The preposition saying whose a thing is, before the ones it is found in ("in humans, the heart …").
 _WHOSE = {"en": r"in|among|including", "fr": r"chez|dont", "es": r"en|incluidos|incluidas"}
 #: The pronouns standing for the head in such a sentence ("In humans, it is located …", of *Liver*).
@@ -2100,6 +2130,8 @@ def gather_themes(
         answers |= {sid for sid in docs if sid not in core_ids and relatedness[sid] >= KIND_FLOOR
                     and not other_sense[sid] and not dense_other[sid] and causes_it(docs[sid], request, lang)}
     core_text = " ".join(f"{p.title}. {p.text}" for p in core)  # "umbrella term" is no umbrella (compounded_only)
+    # the other senses the note names, headed by the subject's word: "the computer mouse" is no mouse
+    named_kinds = _named_kinds(request.subject, core, search, lang) if len(request.subjects) == 1 else []
     # a title writing the subject's common noun with a capital inside is a name: "Mickey Mouse" is no section of
     # a report on mice, nor "The Lion King" of one on lions (a_name)
     scored = [
@@ -2120,6 +2152,8 @@ def gather_themes(
                  and not spoken_of(ps[0].title, core_text, request, lang))
         and not _compared(unnamed_each(f"{ps[0].title} {docs[sid]}", bare_title(ps[0].title), request, lang),
                           request)  # "resemble a tiger's pattern", once "tiger shark" is blanked (unnamed)
+        and not (sid not in answers and sid not in core_ids
+                 and _in_named_kinds_only(docs[sid], request.subject, named_kinds, lang))
         and not (sid not in answers and sid not in core_ids
                  and for_each_subject(docs[sid], request, lang,
                                       partial(of_its_own_kind, docs[sid], ps[0].title, core=core_text, lang=lang)))
