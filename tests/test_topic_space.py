@@ -2057,6 +2057,30 @@ def test_a_text_writing_the_subject_only_in_another_senses_title_is_no_section()
     assert "Douglas Engelbart" not in themes, themes
 
 
+def test_another_sense_the_note_names_is_no_section():
+    """ "Spring" is read as the season and its note names *Spring (device)*, which had still been a section,
+    filled with the Prague Spring and a hot spring (``planner._another_sense``)."""
+    rng = random.Random(6)
+    docs = [*_corpus()]
+    for sense, words in (("Season", "season summer winter weather blossom flowers equinox warm days".split()),
+                         ("Mechanics", "coil force elastic energy metal compress stretch tension load".split())):
+        docs += [{"title": f"{sense} {i}", "text": " ".join(rng.choice(words) for _ in range(25)) + "."}
+                 for i in range(40)]
+    docs += [{"title": "Spring (season)", "text": "Spring is the season after winter and before summer, when days "
+                                                  "grow warm, flowers blossom and the weather turns mild."},
+             {"title": "Spring (device)", "text": "A spring is an elastic object that stores energy: a metal coil "
+                                                  "spring resists a force that would compress or stretch it; every "
+                                                  "spring has a tension under load in spring mechanics."},
+             {"title": "Summer", "text": "Summer is the warmest season, after spring; its days are long and its "
+                                         "weather warm."},
+             {"title": "Blossom", "text": "Blossom is the flowers of fruit trees in spring, when the season warms."}]
+    search = SpaceSearch(docs)
+    request = _resolved(search, "Spring")["Spring"]
+    themes, core, _ = gather_themes(request, search, 4, "en")
+    assert [p.title for p in core] == ["Spring (season)"] and "Summer" in themes, (core, themes)
+    assert "Spring (device)" not in themes, themes
+
+
 #: Words of a corpus's fish articles and radiation articles (:func:`test_two_subjects_keep_each_others_sense`).
 FISH = "fish fin gill sea scale swim shark reef cartilage tail predator ocean".split()
 RADIATION = "radiation energy photon wavelength beam emission nucleus particle detector spectrum decay dose".split()

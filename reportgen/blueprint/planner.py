@@ -1770,6 +1770,19 @@ def _named_kinds(subject: str, core: list[Passage], search: SearchBackend, lang:
     return found[:OTHER_SENSE_TITLES]
 
 
+def _another_sense(title: str, request: Request, core: list[Passage], kinds: list[str]) -> bool:
+    """Whether ``title`` is one of the other senses of a one-subject request's word that the note at the top names
+    (:func:`sense_note`): titled by the word with another bracketed sense than the core's, or headed by it far
+    from its article (``kinds``, :func:`_named_kinds`). *Spring (device)* had been a section of "Spring", read as
+    the season, under the note naming it, and filled with the Prague Spring, the Arab Spring and a hot spring."""
+    if len(request.subjects) != 1:
+        return False
+    key = fold(request.subject).strip()
+    folded = fold(title)
+    return (folded.startswith(f"{key} (") and folded.endswith(")") and title not in {p.title for p in core}) \
+        or title in kinds
+
+
 def _in_named_kinds_only(text: str, subject: str, kinds: list[str], lang: str) -> bool:
     """Whether ``text`` writes a one-word subject, and only inside the titles of its other senses (``kinds``,
     :func:`_named_kinds`): *Douglas Engelbart*, who invented "the computer mouse", had been one of the two
@@ -2154,6 +2167,7 @@ def gather_themes(
                           request)  # "resemble a tiger's pattern", once "tiger shark" is blanked (unnamed)
         and not (sid not in answers and sid not in core_ids
                  and _in_named_kinds_only(docs[sid], request.subject, named_kinds, lang))
+        and not (sid not in core_ids and _another_sense(ps[0].title, request, core, named_kinds))
         and not (sid not in answers and sid not in core_ids
                  and for_each_subject(docs[sid], request, lang,
                                       partial(of_its_own_kind, docs[sid], ps[0].title, core=core_text, lang=lang)))
