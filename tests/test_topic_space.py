@@ -2117,6 +2117,23 @@ def test_two_subjects_keep_each_others_sense():
     titles = [p.title for p in core]
     assert titles[0] == "Shark" and set(titles[1:]) <= {"Batomorphi", "Stingray"} and titles[1:], titles
     assert not {"X-ray", "Gamma ray", "Cosmic ray"} & set(themes), themes
+    # a word the corpora title in several senses keeps the one near the other subject, and loses the others' texts
+    chemistry = "metal element chemical liquid alloy atom compound toxic vapour reaction".split()
+    docs += [{"title": f"Chemistry {i}", "text": " ".join(rng.choice(chemistry) for _ in range(30)) + "."}
+             for i in range(60)]
+    docs += [{"title": "Mercury (planet)", "text": "Mercury is the planet nearest the Sun: its gravity, its light "
+                                                   "and its orbit among the stars were seen by telescope."},
+             {"title": "Mercury (element)", "text": "Mercury is a chemical element, a liquid metal whose toxic "
+                                                    "vapour forms an alloy with other metals."},
+             {"title": "Amalgam", "text": "An amalgam is an alloy of mercury with another metal, a chemical "
+                                          "compound of the element."},
+             {"title": "Venus", "text": "Venus is the second planet from the Sun; its light outshines the stars "
+                                        "and its gravity and space orbit resemble the planet Mercury's."}]
+    search = SpaceSearch(docs)
+    both = _resolved(search, "Mercury and Venus")["Mercury and Venus"]
+    themes, core, _ = gather_themes(both, search, 4, "en")
+    assert [p.title for p in core] == ["Mercury (planet)", "Venus"], core
+    assert not {"Mercury (element)", "Amalgam"} & set(themes), themes
 
 
 @pytest.mark.parametrize("word, other, same", [

@@ -973,7 +973,11 @@ def _beside_each_other(request: Request, cores: dict[str, list[Passage]],
         holding, phrase = held[subject]
         near = _near_passages(holding, cores[other], space)
         read = _core(holding, subject, lang, space, phrase=phrase, near=cores[other]) if near else []
-        if read and not _in_passing(read, subject, lang):
+        if not read or _in_passing(read, subject, lang):
+            continue
+        # read in another sense, or in the one sense of a word the corpora title in several ("Mercury (planet)")
+        if {p.source_id for p in read} != {p.source_id for p in cores[subject]} \
+                or any(bare_title(p.title) != p.title for p in read):
             again[subject] = read
             kept = {p.source_id for p in near} | {p.source_id for p in cores[other]}
             far |= {p.source_id for p in holding} - kept
@@ -1986,13 +1990,15 @@ def gather_themes(
         subject_core = _core(holding, subject, lang, space, phrase=not fallback)  # "resilient wind farms": "wind farm"
         if not fallback and _in_passing(subject_core, subject, lang):
             subject_core = []  # "Quantum computing", written once in the encyclopedia (in Google), is not held
-        holdings[subject] = (holding, not fallback)
+        if not fallback:  # a subject read from most of its terms, or through a part's article, is not read again
+            holdings[subject] = (holding, True)
         if not subject_core:
             subject_core = (_part_article(subject, search, lang)
                             or (_part_article(subject, search, lang, named=False) if part_of_request else [])
                             or _qualified_article(subject, search, lang, space))
             if subject_core:  # the part's article stands for the subject: what it names and what names it join
                 parts[subject] = subject_core[0]
+                holdings.pop(subject, None)
                 found = search.search(subject_core[0].title, k=PLAN_SEARCH_K)
                 holding, linked = _relevant(found, subject_core[0].title, lang)
         cores[subject] = subject_core
