@@ -636,6 +636,24 @@ def test_a_placed_plural_is_its_articles_or_the_word_passages_write_and_of_place
     assert "Railways in India" in blueprint.note
 
 
+@pytest.mark.parametrize(("text", "lang", "subject", "aspect"), [
+    ("Économie du Japon", "fr", "Japon", "économie"),
+    ("Géographie du Chili", "fr", "Chili", "géographie"),
+    ("Economía de México", "es", "México", "economía"),
+])
+def test_a_places_aspect_opening_a_french_or_spanish_request_is_an_aspect(text, lang, subject, aspect):
+    """ "Économie du Japon" and "Economía de México" had found no sources while "économie du Japon" was read: the
+    capital is the sentence's (``planner._sentence_case``), and the word names what a place is asked
+    (``request.aspect_noun``), as "Economy of Japan" does in English."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Japon", "Le Japon est un pays insulaire d'Asie de l'Est."),
+            _doc("Chili", "Le Chili est un pays d'Amérique du Sud, long et étroit."),
+            _doc("México", "México es un país de América del Norte.")]
+    request = resolve_subject(read_request(text, lang), FakeSearch(docs), lang)
+    assert (request.subjects, request.aspects, request.title) == ([subject], [aspect], text)
+
+
 def test_a_part_spelled_apart_in_the_corpus_is_found_and_the_report_says_what_it_lacks():
     from reportgen.blueprint.planner import resolve_subject
 

@@ -467,7 +467,11 @@ _ASPECT_NOUNS = (r"(?:rates?|adoption|costs?|prices?|trends?|challenges?|risks?|
                  r"habitat|diet|symptoms|treatment|pros|cons|advantages|disadvantages|drawbacks|limitations|"
                  # what a place is asked: "Australia economy and geography" (had been two subjects, "Australia
                  # economy" and the science of geography, a reader's find)
-                 r"economy|geography|culture|climate|politics|demographics|population|wildlife|government)")
+                 r"economy|geography|culture|climate|politics|demographics|population|wildlife|government|"
+                 # and in French and Spanish, opening their request: "Économie du Japon", "Economía de México"
+                 r"[ée]conomie|g[ée]ographie|climat|politique|d[ée]mographie|faune|flore|gouvernement|"
+                 r"econom[íi]a|geograf[íi]a|cultura|clima|pol[íi]tica|demograf[íi]a|poblaci[óo]n|fauna|flora|"
+                 r"gobierno)")
 # "World War I causes": the war, and its causes; "Electric cars pros and cons" (had been two subjects,
 # "Electric cars pros" and "cons")
 #: Function words a subject never ends on: "Why do leaves change colour in autumn?" with "autumn" an aspect.
