@@ -1723,3 +1723,18 @@ def test_a_word_no_article_is_titled_by_is_said_to_be_drawn_from_texts_mentionin
              *docs]
     blueprint = plan_extractive("r", RunOptions(topic="Dinosaurs"), FakeSearch(kinds))
     assert "no article on" not in blueprint.note, blueprint.note
+    # a subject of several words too: "economy of Germany", held by texts naming both, had said nothing (a blind
+    # reader's find); a possessor is whose it is ("Einstein's theory of relativity" is *Theory of relativity*)
+    economies = [_doc("Economy of the European Union", "The economy of the European Union is large; Germany has its "
+                      "largest economy, and the economy of Germany leads its exports."),
+                 _doc("Great Depression", "The Great Depression hit the economy of Germany hard; the German economy "
+                      "shrank as trade fell."),
+                 _doc("Theory of relativity", "The theory of relativity is Einstein's theory of space and time."),
+                 _doc("Albert Einstein", "Albert Einstein developed the theory of relativity; Einstein's theory "
+                      "changed physics."),
+                 *docs]
+    blueprint = plan_extractive("r", RunOptions(topic="economy of Germany"), FakeSearch(economies))
+    assert blueprint.note.startswith("The corpora hold no article on 'economy of Germany'; this report draws on "
+                                     "the texts that mention it: "), blueprint.note
+    blueprint = plan_extractive("r", RunOptions(topic="Einstein's theory of relativity"), FakeSearch(economies))
+    assert "no article on" not in blueprint.note, blueprint.note

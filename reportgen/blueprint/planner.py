@@ -1649,16 +1649,22 @@ def explained(request: Request, texts: list[Passage], search: SearchBackend, lan
     return found
 
 
+#: A possessor in a subject ("Einstein's", "Newton’s").
+_POSSESSOR = re.compile(r"[^\W\d_][\w-]*['’]s?(?=\s|$)")
+
+
 def thin_note(request: Request, core: list[Passage], lang: str) -> str:
     """A note for the top of the report when the core passages do not hold the subject ("" otherwise).
 
     A subject's own article holds it. A compound (:func:`compound`) must be
     written by a core passage (:func:`~reportgen.agents.ranking.writes_phrase`):
     holding its words apart ("electric" power lines, "vehicles") is not;
-    another subject must have all its terms in one core passage. A one-word subject no core passage's title writes
-    (not even as a kind of it: *Rugby football*) and no core passage defines its thing as a kind of (:func:`kind_of`:
-    "Iguanodon est un genre fossile de dinosaures") is held only by texts that mention it, and the note says so
-    (the ``mentioned`` label).
+    another subject must have all its terms in one core passage. A subject no core passage's title writes whole
+    (not even as a kind of it: *Rugby football*), that no core passage defines its thing as a kind of
+    (:func:`kind_of`: "Iguanodon est un genre fossile de dinosaures") and that no core article holds as whose it is
+    (:func:`_holds_whose`: "In humans, the heart …") is held only by texts that mention it, and the note says so
+    (the ``mentioned`` label): "glaciares", and "economy of Germany", drawn from *Economy of the European Union*
+    and *Great Depression* (it had said nothing, a blind reader's find), "Heat pumps".
     """
     if not core:
         return ""
@@ -1668,9 +1674,11 @@ def thin_note(request: Request, core: list[Passage], lang: str) -> str:
         # not where a core text is titled by a kind of it (*Rugby football*) or defines its thing as one (the
         # French *Iguanodon*, "un genre fossile de dinosaures": a reader found the note false above a report on
         # dinosaurs, which the French edition titles *Dinosauria*)
-        mentioned = [s for s in request.subjects if len(terms(s, lang)) == 1
-                     and not any(terms(s, lang) <= terms(p.title, lang) or kind_of(p.text, bare_title(p.title), s, lang)
-                                 for p in core)]
+        # nor where a core article holds it as whose it is: *Heart*'s "In humans, the heart …" (_holds_whose)
+        # a possessor is whose it is, not what: "Einstein's theory of relativity" is held by *Theory of relativity*
+        mentioned = [s for s in request.subjects if not _holds_whose(core, s, lang)
+                     and not any((terms(_POSSESSOR.sub("", s), lang) or terms(s, lang)) <= terms(p.title, lang)
+                                 or kind_of(p.text, bare_title(p.title), s, lang) for p in core)]
         if not mentioned:
             return ""
         return labels(lang)["mentioned"].format(subject=join_list(mentioned, lang),
