@@ -44,6 +44,13 @@ def _corpus(seed: int = 7) -> list[dict[str, str]]:
     return docs
 
 
+def _filler(rng: random.Random, senses: dict[str, list[str]], count: int, length: int) -> list[dict[str, str]]:
+    """``count`` documents per sense, each ``length`` of its words drawn by ``rng`` and titled "<sense> <i>": the
+    clusters that give a test's topic space its senses."""
+    return [{"title": f"{sense} {i}", "text": " ".join(rng.choice(words) for _ in range(length)) + "."}
+            for sense, words in senses.items() for i in range(count)]
+
+
 class SpaceSearch(FakeSearch):
     """The fake search with the topic space of its own documents (as an indexed corpus has)."""
 
@@ -2010,11 +2017,8 @@ def test_a_shorter_reading_written_only_in_passing_is_no_subject():
                                                "languages are spoken."},
             {"title": "History of Canada", "text": "The history of Canada covers North America from the arrival "
                                                    "of its first peoples."}]
-    rng = random.Random(9)
-    for sense, words in (("Lake", "salt lake brine minerals float level irrigation jordan".split()),
-                         ("Ice", "ice glacier mountain snow valley creeps packs mass".split())):
-        docs += [{"title": f"{sense} {i}", "text": " ".join(rng.choice(words) for _ in range(20)) + "."}
-                 for i in range(30)]
+    docs += _filler(random.Random(9), {"Lake": "salt lake brine minerals float level irrigation jordan".split(),
+                                       "Ice": "ice glacier mountain snow valley creeps packs mass".split()}, 30, 20)
     text = "Write a report on climate change in Latin America"
     request = resolve_subject(read_request(text), SpaceSearch(docs), "en")
     assert "climate change" not in request.subjects, request  # here the titled part, *Latin America*, with its note
@@ -2027,12 +2031,9 @@ def test_a_text_writing_the_subject_only_in_another_senses_title_is_no_section()
     """ "Mouse" had had *Douglas Engelbart* as one of its two sections, for his "computer mouse", while the note at
     the top named *Computer mouse* as the sense to ask for (``planner._in_named_kinds_only``). A text writing the
     word also alone stays."""
-    rng = random.Random(4)
-    docs = [*_corpus()]
-    for sense, words in (("Rodent", "rodent tail whiskers fur burrow seeds nest litter pest cheese".split()),
-                         ("Computing", "computer screen cursor pointer interface software keyboard user".split())):
-        docs += [{"title": f"{sense} {i}", "text": " ".join(rng.choice(words) for _ in range(25)) + "."}
-                 for i in range(40)]
+    docs = [*_corpus(), *_filler(random.Random(4), {
+        "Rodent": "rodent tail whiskers fur burrow seeds nest litter pest cheese".split(),
+        "Computing": "computer screen cursor pointer interface software keyboard user".split()}, 40, 25)]
     docs += [{"title": "Mouse", "text": "A mouse is a small rodent with whiskers, fur and a long tail; the rodent "
                                         "nests in a burrow, eats seeds and cheese, and its litter grows fast, a "
                                         "pest with fur and whiskers."},
@@ -2060,12 +2061,9 @@ def test_a_text_writing_the_subject_only_in_another_senses_title_is_no_section()
 def test_another_sense_the_note_names_is_no_section():
     """ "Spring" is read as the season and its note names *Spring (device)*, which had still been a section,
     filled with the Prague Spring and a hot spring (``planner._another_sense``)."""
-    rng = random.Random(6)
-    docs = [*_corpus()]
-    for sense, words in (("Season", "season summer winter weather blossom flowers equinox warm days".split()),
-                         ("Mechanics", "coil force elastic energy metal compress stretch tension load".split())):
-        docs += [{"title": f"{sense} {i}", "text": " ".join(rng.choice(words) for _ in range(25)) + "."}
-                 for i in range(40)]
+    docs = [*_corpus(), *_filler(random.Random(6), {
+        "Season": "season summer winter weather blossom flowers equinox warm days".split(),
+        "Mechanics": "coil force elastic energy metal compress stretch tension load".split()}, 40, 25)]
     docs += [{"title": "Spring (season)", "text": "Spring is the season after winter and before summer, when days "
                                                   "grow warm, flowers blossom and the weather turns mild."},
              {"title": "Spring (device)", "text": "A spring is an elastic object that stores energy: a metal coil "
@@ -2093,10 +2091,7 @@ def test_two_subjects_keep_each_others_sense():
     sense are no candidates. "rays" alone keeps reading the corpus's main sense, and a subject titled as asked
     keeps its article."""
     rng = random.Random(5)
-    docs = [*_corpus()]
-    for sense, words in (("Fish", FISH), ("Radiation", RADIATION)):
-        for i in range(60):
-            docs.append({"title": f"{sense} {i}", "text": " ".join(rng.choice(words) for _ in range(30)) + "."})
+    docs = [*_corpus(), *_filler(rng, {"Fish": FISH, "Radiation": RADIATION}, 60, 30)]
     docs += [{"title": "Shark", "text": "Sharks are cartilage fish with fins and gills; a shark is a predator of "
                                         "the sea and the reef."},
              {"title": "X-ray", "text": "An X-ray is a ray of radiation: X-rays are photons of high energy; rays "
@@ -2119,8 +2114,7 @@ def test_two_subjects_keep_each_others_sense():
     assert not {"X-ray", "Gamma ray", "Cosmic ray"} & set(themes), themes
     # a word the corpora title in several senses keeps the one near the other subject, and loses the others' texts
     chemistry = "metal element chemical liquid alloy atom compound toxic vapour reaction".split()
-    docs += [{"title": f"Chemistry {i}", "text": " ".join(rng.choice(chemistry) for _ in range(30)) + "."}
-             for i in range(60)]
+    docs += _filler(rng, {"Chemistry": chemistry}, 60, 30)
     docs += [{"title": "Mercury (planet)", "text": "Mercury is the planet nearest the Sun: its gravity, its light "
                                                    "and its orbit among the stars were seen by telescope."},
              {"title": "Mercury (element)", "text": "Mercury is a chemical element, a liquid metal whose toxic "
