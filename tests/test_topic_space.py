@@ -166,6 +166,30 @@ def test_a_document_named_with_a_sections_word_but_on_another_thing_is_no_compan
     assert groups == {"Leopard": ["Snow leopard"]}
 
 
+def test_of_two_subjects_a_document_on_one_joins_no_section_on_the_other_alone():
+    """ "Bats and birds": *Loons*, *Hoatzin* and *Eagle* had stood under *Vampire bat*, *Flamingo* and *Goose* under
+    *Megabat*, the nearest sections in the topic space. A document on one subject joins no section on the other
+    alone; a section on both takes either (``written``, what each document is on)."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    def doc(title: str) -> Passage:
+        return Passage(source_id=title, title=title, url="https://example.org/x", text="x", corpus="c")
+
+    space = SimpleNamespace(titles=["Vampire bat", "Bird", "Loon", "Fruit bat"],
+                            documents=np.array([[1.0, 0.0], [0.0, 1.0], [0.9, 0.4], [0.95, 0.1]]))
+    chosen = [doc("Vampire bat"), doc("Bird")]
+    assert companion_themes(chosen, ["Loon", "Fruit bat"], space) == {  # type: ignore[arg-type]
+        "Vampire bat": ["Loon", "Fruit bat"]}
+    written = {"Vampire bat": {"bats"}, "Bird": {"birds"}, "Loon": {"birds"}, "Fruit bat": {"bats"}}
+    groups = companion_themes(chosen, ["Loon", "Fruit bat"], space, written=written)  # type: ignore[arg-type]
+    assert groups == {"Vampire bat": ["Fruit bat"], "Bird": ["Loon"]}
+    written["Vampire bat"] = {"bats", "birds"}  # a section on both takes either
+    groups = companion_themes(chosen, ["Loon", "Fruit bat"], space, written=written)  # type: ignore[arg-type]
+    assert groups == {"Vampire bat": ["Loon", "Fruit bat"]}
+
+
 def test_a_document_nearer_the_whole_subject_than_to_any_section_is_no_companion():
     """*Theodor Herzl*, who names the Ottoman Empire once, had been read under *Ottoman wars in Europe*: nearer
     the subject's own article than any section's by GENERAL_MARGIN, it is on no section's aspect; *Osman I*,

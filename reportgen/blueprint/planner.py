@@ -2255,9 +2255,16 @@ def gather_themes(
     # the Jōmon period, the nearest section in the topic space)
     periods = {p.title: f"{p.title} {docs[p.source_id]}" for p in scored} if _is_history(request, lang) else None
     whole = [p.title for p in core if terms(bare_title(p.title), lang) == terms(request.subject, lang)]
+    # which of two subjects each document is on: those its title writes, else those its text writes ("Bat" is on
+    # bats though its text says they fly better than birds), where each is written by some section
+    written = {p.title: {s for s in request.subjects if writes_phrase(bare_title(p.title), s)}
+               or {s for s in request.subjects if writes_phrase(docs[p.source_id], s)}
+               for p in scored if p.source_id in docs} if len(request.subjects) == 2 else {}
+    if not all(any(s in written.get(p.title, set()) for p in chosen) for s in request.subjects):
+        written = {}
     return [p.title for p in chosen], core, companion_themes(chosen, spare, space, naming=periods, lang=lang,
                                                               general=whole[0] if whole and len(request.subjects) == 1
-                                                              else None)
+                                                              else None, written=written or None)
 
 
 def a_kind_of(title: str, request: Request, lang: str) -> bool:
@@ -2769,7 +2776,7 @@ GENERAL_MARGIN = 0.1
 
 def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace | None,
                      naming: dict[str, str] | None = None, lang: str = "en",
-                     general: str | None = None) -> dict[str, list[str]]:
+                     general: str | None = None, written: dict[str, set[str]] | None = None) -> dict[str, list[str]]:
     """The related documents each section reads besides its own: a section combines several sources.
 
     Each spare related document (on the subject, not chosen as a section)
@@ -2792,6 +2799,10 @@ def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace 
         general: The title of the subject's own article, when it has one: a document at least
             :data:`GENERAL_MARGIN` nearer to it than to every section is on the subject as a whole, often in
             passing, and on no section's aspect; it joins none.
+        written: For a request of two subjects, the subjects each document writes, by title (sections and spare
+            documents): a document writing one of them only joins no section writing only the other. *Loons*,
+            *Hoatzin* and *Eagle* had stood under *Vampire bat* in "Bats and birds", *Flamingo* and *Goose*
+            under *Megabat*, the nearest sections in the topic space.
 
     Returns:
         ``{section title: [companion titles]}`` (sections without one omitted).
@@ -2813,6 +2824,9 @@ def companion_themes(chosen: list[Passage], spare: list[str], space: TopicSpace 
         for j, section in enumerate(sections):
             if another_thing(title, section.title, section.text, lang):
                 similarity[i, j] = -1.0
+            elif written and written.get(title) and written.get(section.title) \
+                    and not written[title] & written[section.title]:
+                similarity[i, j] = -1.0  # a bird joins no section on bats alone
     nearer_whole = None
     if general is not None and general in row:
         nearer_whole = space.documents[[row[t] for t in others]] @ space.documents[row[general]]
