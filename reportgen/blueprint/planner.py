@@ -783,6 +783,12 @@ def names_densely(text: str, request: Request, lang: str, derived: frozenset[str
 CORE_PASSAGES = 5
 
 
+def _a_sense_of(title: str, subject: str) -> bool:
+    """Whether ``title`` is the subject's word with a sense in brackets ("Mercury (planet)" for "Mercury")."""
+    folded = fold(title)
+    return folded.startswith(f"{fold(subject).strip()} (") and folded.endswith(")")
+
+
 def _main_sense(holding: list[Passage], subject: str, space: TopicSpace | None,
                 near: list[Passage] | None = None) -> list[Passage]:
     """The document of the word's main sense, when the corpus holds only disambiguated ones.
@@ -797,11 +803,9 @@ def _main_sense(holding: list[Passage], subject: str, space: TopicSpace | None,
     Returns:
         The main sense's passages, or ``[]`` when no title is "<subject> (...)".
     """
-    key = fold(subject).strip()
     senses: dict[str, list[Passage]] = {}
     for p in holding:
-        title = fold(p.title)
-        if title.startswith(f"{key} (") and title.endswith(")"):
+        if _a_sense_of(p.title, subject):
             senses.setdefault(p.source_id, []).append(p)
     if not senses:
         return []
@@ -846,12 +850,11 @@ def _core(
     subject ("building resilient healthcare supply chains") keeps the
     densest passages.
 
-    Beside another subject of the request (``near``, its core), only the passages near that count, when some are
-    (:func:`_near_passages`), and of disambiguated articles the one nearest it (:func:`_main_sense`): "sharks and
+    Beside another subject of the request (``near``, its core; ``holding`` then the passages near it,
+    :func:`_beside_each_other`), of disambiguated articles the one nearest it (:func:`_main_sense`): "sharks and
     rays" had taken *X-ray* for the rays.
     """
     wanted = terms(subject, lang)
-    holding = _near_passages(holding, near, space) or holding
     own = [p for p in holding if terms(p.title, lang) == wanted]
     # of titles folded alike, the one written as asked: "blues" is *Blues*, not *Blue* (the colour had closed a
     # report on jazz and blues, a reader's find); "dogs" still has *Dog*
@@ -972,7 +975,7 @@ def _beside_each_other(request: Request, cores: dict[str, list[Passage]],
             continue  # its own article as asked: "Jaguar" beside "leopard" (not *X-ray* for "rays")
         holding, phrase = held[subject]
         near = _near_passages(holding, cores[other], space)
-        read = _core(holding, subject, lang, space, phrase=phrase, near=cores[other]) if near else []
+        read = _core(near, subject, lang, space, phrase=phrase, near=cores[other]) if near else []
         if not read or _in_passing(read, subject, lang):
             continue
         # read in another sense, or in the one sense of a word the corpora title in several ("Mercury (planet)")
@@ -1231,11 +1234,12 @@ def _of_its_people(request: Request, aspect: str, place: str, search: SearchBack
         subject = next((reading for reading in (f"{adjective} {aspect}" for adjective in adjectives
                                                 if _same_people(place, adjective))
                         if _held_as_asked(reading, search, lang)), None)
-    if subject is None and not _held_as_asked(whole, search, lang):
+    if subject is None and not _held_as_asked(whole, search, lang) and adjectives \
+            and _same_people(place, adjectives[0]):
         # "Food of Mexico": "Mexican food" is *Mexican cuisine*, the kin title its adjective and a word for food
-        kin = (_kin_titled(replace(request, subjects=[f"{adjective} {aspect}"]), search, lang).subjects[0]
-               for adjective in adjectives[:1] if _same_people(place, adjective))
-        subject = next((title for title in kin if title.casefold() != f"{adjectives[0]} {aspect}".casefold()), None)
+        reading = f"{adjectives[0]} {aspect}"
+        kin = _kin_titled(replace(request, subjects=[reading]), search, lang).subjects[0]
+        subject = kin if kin.casefold() != reading.casefold() else None
     if subject is None:
         return None
     return replace(request, subjects=[subject], alternatives=[], title=request.title or whole,
@@ -1675,10 +1679,13 @@ def thin_note(request: Request, core: list[Passage], lang: str) -> str:
         # French *Iguanodon*, "un genre fossile de dinosaures": a reader found the note false above a report on
         # dinosaurs, which the French edition titles *Dinosauria*)
         # nor where a core article holds it as whose it is: *Heart*'s "In humans, the heart …" (_holds_whose)
-        # a possessor is whose it is, not what: "Einstein's theory of relativity" is held by *Theory of relativity*
-        mentioned = [s for s in request.subjects if not _holds_whose(core, s, lang)
-                     and not any((terms(_POSSESSOR.sub("", s), lang) or terms(s, lang)) <= terms(p.title, lang)
-                                 or kind_of(p.text, bare_title(p.title), s, lang) for p in core)]
+        def titled(subject: str) -> bool:
+            # a possessor is whose it is, not what: "Einstein's theory of relativity" is *Theory of relativity*'s
+            wanted = terms(_POSSESSOR.sub("", subject), lang) or terms(subject, lang)
+            return any(wanted <= terms(p.title, lang) or kind_of(p.text, bare_title(p.title), subject, lang)
+                       for p in core)
+
+        mentioned = [s for s in request.subjects if not _holds_whose(core, s, lang) and not titled(s)]
         if not mentioned:
             return ""
         return labels(lang)["mentioned"].format(subject=join_list(mentioned, lang),
@@ -1736,7 +1743,7 @@ def sense_note(request: Request, core: list[Passage], search: SearchBackend, lan
     key = fold(request.subject).strip()
     mine = {p.title for p in core}
     others = [t for t in dict.fromkeys(p.title for p in search.search(request.subject, k=PLAN_SEARCH_K))
-              if fold(t).startswith(f"{key} (") and fold(t).endswith(")") and t not in mine]
+              if _a_sense_of(t, request.subject) and t not in mine]
     others += [t for t in _named_kinds(request.subject, core, search, lang) if t not in others]
     if not others:
         return ""
@@ -1789,10 +1796,7 @@ def _another_sense(title: str, request: Request, core: list[Passage], kinds: lis
     the season, under the note naming it, and filled with the Prague Spring, the Arab Spring and a hot spring."""
     if len(request.subjects) != 1:
         return False
-    key = fold(request.subject).strip()
-    folded = fold(title)
-    return (folded.startswith(f"{key} (") and folded.endswith(")") and title not in {p.title for p in core}) \
-        or title in kinds
+    return _a_sense_of(title, request.subject) and title not in {p.title for p in core} or title in kinds
 
 
 def _in_named_kinds_only(text: str, subject: str, kinds: list[str], lang: str) -> bool:
@@ -4001,13 +4005,14 @@ def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request
             and singular(words[0], lang) != words[0] and not _held_as_asked(subject, search, lang)
         if of_placed:
             at = 1  # "Castles of Wales", "Forests of Canada": things of a place, as "in" it
+        whole_unheld = of_placed  # the note at the top says the corpora hold no text on the whole
         head = " ".join(words[:at]) if at is not None else ""
         title = _own_title(head, search, lang) if head else None
         if head and title is None and " " not in head and not of_placed:
             # "Women in science": the plural's article (*Woman*); "Railways in India": a word passages write
             title = _titled_reading(head, search, lang) or (
                 head if passages_writing(head, search) >= MIN_SUBJECT_SENTENCES else None)
-            of_placed = title is not None and not _held_as_asked(subject, search, lang)  # said at the top
+            whole_unheld = title is not None and not _held_as_asked(subject, search, lang)
         if head and title is None and none_on_it:  # "photosynthsis in plants": the head misspelled (_misspelled)
             spelled = _spelled_title(head, search, lang, topic_space(search))
             title = str(spelled) if spelled is not None else None
@@ -4017,7 +4022,7 @@ def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request
         if title and at is not None:
             subjects.append(title)  # "Deforestation in the Amazon": deforestation, where
             aspects.append(strip_article(" ".join(words[at + 1:])))
-            unheld = unheld or none_on_it or of_placed
+            unheld = unheld or none_on_it or whole_unheld
             continue
         if part is None:
             subjects.append(subject)
