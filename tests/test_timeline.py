@@ -457,3 +457,41 @@ def test_a_place_where_people_were_born_or_died_gives_no_events_of_its_own() -> 
     # an event's toll is no place of a life: "died in the 2004 Indian Ocean earthquake" stays on the earthquake
     toll = "About 230,000 people died in the 2004 Indian Ocean earthquake and tsunami."
     assert without_life_places(toll, "en") == toll
+
+
+#: A section on a place in a report on a trade route: the place's own article, a text on the route naming the place,
+#: and texts on the place alone (a reader found "Key dates: India and related subjects" made of the Asian Games in a
+#: report on the Silk Road).
+SILK_ROAD_INDIA = {
+    "India": "India is a country in South Asia. In 1947, India became independent. "
+             "In 1950, India adopted its constitution. In 1991, India opened its economy.",
+    "Marco Polo": "Marco Polo travelled through Asia along the Silk Road between 1271 and 1295. "
+                  "In 1298, Marco Polo dictated his travels, which describe India.",
+    "Asian Games": "The Asian Games were first held in New Delhi, India, in 1951. "
+                   "In 1982, India hosted the Asian Games again.",
+    "Indian cricket": "In 1932, India played its first Test match. In 1983, India won the Cricket World Cup.",
+}
+
+
+def test_a_section_on_another_theme_charts_its_own_article_and_texts_naming_the_report_subject(tmp_path) -> None:
+    ctx = ctx_for(SILK_ROAD_INDIA, tmp_path)
+    brain = PlotBrain()
+    task = Task(id="chart-1", agent="plot", kind="chart", aim="chart", outputs=["chart"])
+    inputs = {"notes": [p.model_dump() for p in passages(SILK_ROAD_INDIA)], "subject": "India", "keywords": ["india"]}
+    # without the report's subject every text on India is charted: the Asian Games and cricket among them
+    alone = brain.call(brain.build_request(task, inputs, "default", ctx), ctx)["spec"]
+    assert {p.title for p in alone.points} >= {"Asian Games", "Indian cricket"}
+    spec = brain.call(brain.build_request(task, {**inputs, "report_subject": "Silk Road"}, "default", ctx), ctx)["spec"]
+    assert spec is not None and {p.title for p in spec.points} <= {"India", "Marco Polo"}
+    assert "Marco Polo" in {p.title for p in spec.points}
+    # a section on the subject itself, or a report on the theme, charts as before
+    for subject in ("India", "India and the Silk Road"):
+        same = brain.call(brain.build_request(task, {**inputs, "report_subject": subject}, "default", ctx), ctx)["spec"]
+        assert [p.quote for p in same.points] == [p.quote for p in alone.points]
+
+
+def test_the_blueprint_gives_each_chart_the_report_subject() -> None:
+    blueprint = compile_blueprint("r1", "Write a short report on the Silk Road", ["India", "Khazars"],
+                                  subject="Silk Road")
+    charts = [t for t in blueprint.tasks if t.kind == "chart"]
+    assert charts and all(t.inputs["report_subject"].value == "Silk Road" for t in charts)

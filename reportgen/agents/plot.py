@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from reportgen import charts  # charts.draw_svg: matplotlib is imported with the first chart (issue 15)
 from reportgen.acp import StatusCode
 from reportgen.agents.model_common import source_ref
-from reportgen.agents.ranking import about, terms, without_life_places
+from reportgen.agents.ranking import about, subject_parts, terms, without_life_places
 from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.blueprint.relevance import Relatedness
@@ -35,6 +35,7 @@ from reportgen.charts import ChartPoint, ChartSpec, caption, extract_facts, prop
 from reportgen.errors import AgentError
 from reportgen.i18n import chart_word
 from reportgen.sources.models import Passage
+from reportgen.sources.text import bare_title
 
 __all__ = ["RELATED_THRESHOLD", "PlotBrain", "related_sources", "series_chart"]
 
@@ -113,6 +114,31 @@ def related_sources(passages: list[Passage], subject: str, keywords: list[str], 
     return ids | {p.source_id for p in passages if scorer.score(f"{p.title} {p.text}") >= RELATED_THRESHOLD}
 
 
+def on_the_report(passages: list[Passage], theme: str, subject: str, lang: str) -> list[Passage]:
+    """The passages a section's chart may draw on, in a report whose subject is not the section's theme: the
+    theme's own article, and the other passages that name the report's subject (each of two subjects counting
+    alone; every term of one, in the title or the text: :func:`~reportgen.agents.ranking.about`, the chart's own
+    rule for its numbers' sentences). A reader found "Key dates: India and related subjects" in a report on the
+    Silk Road drawn from the Asian Games (1951, 1982), which no sentence of the report quotes: the section's
+    research had found it by the theme's word, and the timeline's events need only name the theme.
+
+    Args:
+        passages: The section's research notes (and any found by broadening).
+        theme: The section's theme (its title, the chart's ``subject``).
+        subject: The report's subject as the planner read it (the input ``report_subject``); empty keeps all.
+        lang: Language of the passages.
+
+    Returns:
+        The passages kept, in their order: all of them when ``subject`` is empty or the theme writes it.
+    """
+    parts = [sorted(terms(part, lang)) for part in subject_parts(subject)]
+    if not subject or not all(parts) or any(set(part) <= terms(theme, lang) for part in parts):
+        return passages
+    own = terms(bare_title(theme), lang)
+    return [p for p in passages if terms(bare_title(p.title), lang) == own
+            or any(about(f"{p.title} {without_life_places(p.text, lang)}", part, lang) for part in parts)]
+
+
 class PlotBrain(Brain):
     """Finds comparable numbers, builds a chart spec and draws it as SVG.
 
@@ -132,7 +158,7 @@ class PlotBrain(Brain):
         subject = inputs.get("subject") or ctx.topic
         keywords = list(inputs.get("keywords") or sorted(terms(subject, ctx.lang)))
         return {"notes": notes, "subject": subject, "keywords": keywords, "broaden": strategy == "broaden",
-                "series": inputs.get("series")}
+                "series": inputs.get("series"), "report_subject": inputs.get("report_subject") or ""}
 
     def call(self, params: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
         series = params["series"]
@@ -150,6 +176,7 @@ class PlotBrain(Brain):
             for extra in ctx.search.search(f"{params['subject']} {ctx.topic}", k=25):
                 if (extra.source_id, extra.text) not in seen:
                     passages.append(extra)
+        passages = on_the_report(passages, params["subject"], params.get("report_subject") or "", ctx.lang)
         found = extract_facts(passages, lang=ctx.lang)
         on_subject = [f for f in found if about(f"{f.title} {without_life_places(f.sentence, ctx.lang)}",
                                                 params["keywords"], ctx.lang)]

@@ -372,6 +372,7 @@ def compile_blueprint(
                 inputs={
                     "notes": TaskInput(from_task=f"research-{n}", output="notes"),
                     "subject": TaskInput(value=theme),
+                    "report_subject": TaskInput(value=subject),
                     "keywords": TaskInput(value=keywords[n - 1]),
                     "chart_ideas": TaskInput(value=list(details[n - 1].get("chart_ideas", []))),
                 },
