@@ -209,8 +209,12 @@ def test_a_pronoun_after_an_opening_phrase_points_back_too():
                  "Despite this, trade grew.",
                  # a longer opening phrase (64 characters): the kingdom is named only before
                  "One of the Germanic successor states to the Western Roman Empire, it was originally created by "
-                 "the settlement of the Visigoths."):
+                 "the settlement of the Visigoths.",
+                 # a number's thousands separator is no end of the opening phrase: the São Francisco River's "it"
+                 # had opened the introduction on the rivers of South America, the river named only before
+                 "With a length of 2,914 kilometres (1,811 mi), it is the longest river that runs entirely in Brazil."):
         assert not quotable(text, 0, "en"), text
+    assert quotable("With a length of 2,914 kilometres (1,811 mi), the river is the longest in Brazil.", 0, "en")
     assert not quotable("En 1770, il épousa Marie-Antoinette.", 0, "fr")
     assert not quotable("Selon eux, la route était ancienne.", 0, "fr")
     assert not quotable("Por ello, el comercio creció.", 0, "es")
@@ -1364,3 +1368,50 @@ def test_a_name_written_only_inside_a_longer_name_is_another_thing(tmp_path, mon
     kept = [s.text for s in _about_the_subject(ranked, [{"text": "The Roman Empire ruled the Mediterranean."}], ctx,
                                                "Fall of Rome", (), "Roman Empire", ["fall"])[0]]
     assert kept == [western]
+
+
+def test_an_introduction_on_a_subject_no_sentence_writes_quotes_the_texts_it_is_drawn_from(tmp_path):
+    """A subject without an article of its own ("Music of Cuba") is drawn from the texts that mention it, as the note at
+    the top says; where no sentence writes it, those texts open the report, searched when the overview's notes do
+    not hold them, not the best ranked of any source ("Cuba, officially the Republic of Cuba, is an island country"
+    and the Cuban Missile Crisis had opened it)."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    salsa = ("Salsa is a style of dance music influenced by music from Cuba and Puerto Rico. Most salsa songs are "
+             "based on son montuno and son cubano.")
+    notes = [_passage("Cuba", "Cuba is an island country in the Caribbean. Its music of many kinds is famous."),
+             _passage("Cuban Missile Crisis", "The Cuban Missile Crisis was a confrontation over missiles in Cuba.")]
+    search = FakeSearch([{"title": "Salsa music", "text": salsa}, {"title": "Cuba", "text": notes[0].text}])
+    ctx = RunContext(topic="Music of Cuba", lang="en", search=search, log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="introduction", agent="writer", kind="introduction", section="introduction", aim="intro")
+    section = {"id": "s1", "title": "Celia Cruz", "sentences": [{"text": "Celia Cruz was a Cuban singer."}]}
+    inputs = {"notes": [p.model_dump() for p in notes], "subject": "Music of Cuba", "section_1": section}
+
+    def introduction(extra: dict) -> list[str]:
+        params = writer.build_request(task, {**inputs, **extra}, "direct", ctx)
+        return [s["text"] for s in writer.call(params, ctx)["section"]["sentences"]]
+
+    assert any("Cuba is an island" in s or "Missile" in s for s in introduction({}))  # without the core's titles
+    opened = introduction({"sense": ["Salsa music"]})
+    assert opened and all(s in salsa for s in opened), opened
+
+
+def test_a_name_of_several_words_in_a_subject_is_written_whole_by_its_core():
+    """ "Rivers of South America" had the Columbia River in its core (its article writes "then south" and "North
+    America"), and it opened the report."""
+    from reportgen.blueprint.planner import _core
+
+    from factories import passage
+
+    columbia = passage("Columbia River", "The Columbia River is the largest river of North America. It flows north "
+                       "and then south into Washington; rivers join it.")
+    amazon = passage("Amazon River", "The Amazon River in South America is the largest river by discharge.")
+    assert [p.title for p in _core([columbia, amazon], "Rivers of South America", "en")] == ["Amazon River"]
+    # without a name of several words in it, the densest passages are the core as before
+    assert {p.title for p in _core([columbia, amazon], "Rivers of America", "en")} == {"Columbia River", "Amazon River"}

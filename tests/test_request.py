@@ -1738,3 +1738,25 @@ def test_a_word_no_article_is_titled_by_is_said_to_be_drawn_from_texts_mentionin
                                      "the texts that mention it: "), blueprint.note
     blueprint = plan_extractive("r", RunOptions(topic="Einstein's theory of relativity"), FakeSearch(economies))
     assert "no article on" not in blueprint.note, blueprint.note
+
+
+@pytest.mark.parametrize(("text", "lang", "subject", "aspect"), [
+    ("L'impressionnisme en peinture", "fr", "impressionnisme", "peinture"),
+    ("Le vin en France", "fr", "vin", "France"),
+    ("El café en Colombia", "es", "café", "Colombia"),
+])
+def test_a_subject_placed_by_en_is_its_head_as_in_english(text, lang, subject, aspect):
+    """French and Spanish place a subject with "en" as English does with "in": "L'impressionnisme en peinture" had
+    been drawn from *Postimpressionnisme* and *Édouard Manet* under a note that the corpora hold no article on it,
+    though *Impressionnisme* is one (a reader's find); "Le vin en France" and "El café en Colombia" had found no
+    sources."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Impressionnisme", "L'impressionnisme est un mouvement pictural né en France. Les peintres "
+                 "impressionnistes peignent en plein air."),
+            _doc("Peinture", "La peinture est un art visuel; la peinture à l'huile est ancienne."),
+            _doc("Vin", "Le vin est une boisson alcoolisée obtenue par la fermentation du raisin."),
+            _doc("Café", "El café es una bebida que se obtiene de las semillas tostadas del cafeto.")]
+    request = resolve_subject(read_request(text, lang), FakeSearch(docs, lang=lang), lang)
+    assert (request.subjects, request.aspects) == ([subject], [aspect])
+    assert request.title == read_request(text, lang).subject  # titled as asked

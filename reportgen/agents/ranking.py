@@ -82,7 +82,8 @@ _ANAPHORIC = {
 #: may hold a list ("Associated with musical genres including Afropop, jazz, and world music, she was an advocate
 #: against apartheid", a reader found it under *Jazz*).
 _ANAPHORIC_AFTER = {
-    "en": re.compile(r"^(?:(?:[^,;:()]|\([^()]{0,40}\)){1,100},\s+){1,4}(?:he|she|they|his|her|its|their|"
+    "en": re.compile(r"^(?:(?:[^,;:()]|(?<=\d),(?=\d{3})|\([^()]{0,40}\)){1,100},\s+){1,4}(?:he|she|they|his|her|its|"
+                     r"their|"
                      r"it(?!\s+(?:is|was|has\s+been|had\s+been|will\s+be)\s+"
                      r"(?:estimated|thought|believed|said|known|reported|claimed|expected|"
                      r"possible|likely|clear|common|necessary|important)))\b", re.IGNORECASE),

@@ -188,6 +188,14 @@ class WriterBrain(Brain):
                                              proper) and not in_set_phrases_only(r.text, focus, ctx.lang, idioms)
 
         naming = [r for r in ranked if writes_it(r)] if kind != "write" else []
+        if kind == "introduction" and not naming and not led and sense:
+            # no sentence writes the subject: the texts the planner drew it from are read, when the overview's
+            # research did not keep them (below)
+            extra = _sense_passages(passages, sense, ctx)
+            if extra:
+                passages += extra
+                ranked = rank_sentences(passages, focus=focus, topic=topic, lang=ctx.lang, exclude=exclude,
+                                        keywords=params["keywords"], companions=params.get("companions") or ())
         if kind == "introduction" and not naming and not led and exclude:
             # the body quoted every sentence on the subject: the introduction takes them back (the coordinator
             # gives the body its spares in their place) rather than open on whatever is left ("Pumping stations
@@ -203,7 +211,8 @@ class WriterBrain(Brain):
             again = rank_sentences(passages, focus=focus, topic=topic, lang=ctx.lang, exclude=needed,
                                    keywords=params["keywords"], companions=params.get("companions") or ())
             naming = [r for r in again if writes_it(r)]
-            ranked = naming or ranked
+            # where none writes it, the texts the planner drew it from (below) are taken back so
+            ranked = naming or [r for r in again if r.source.get("title") in sense] or ranked
         # only sentences writing the subject, or its own article's ("Solar panels use the photovoltaic
         # effect"), open the report ("a regulated mental health profession", not "sexual and reproductive
         # health"); where sections titled by the subjects say what each is, only sentences writing them all
@@ -211,6 +220,12 @@ class WriterBrain(Brain):
         need = written_subjects(focus, focus) if led else 1
         opening = sorted((r for r in naming if written_subjects(r.text, focus) >= need or own(r)),
                          key=lambda r: -written_subjects(r.text, focus)) if naming or led else ranked  # both first
+        if kind == "introduction" and not naming and not led and sense:
+            # no sentence writes the subject: the texts the planner drew it from open the report, as the note at the
+            # top says ("this report draws on the texts that mention it: Celia Cruz, Salsa music"), not the best
+            # ranked of any source: "Cuba, officially the Republic of Cuba, is an island country" and the Cuban
+            # Missile Crisis had opened the report on the music of Cuba, opossums that on the rivers of South America
+            opening = [r for r in ranked if r.source.get("title") in sense] or ranked
         # another article's sentence defining its own thing as one of the subject's kind is on that thing, not on
         # the subject: "Thrushes are small to medium-sized ground living birds" had stood in the introduction of
         # "Why do birds migrate?" (a reader found it there); "The Caloris basin is the largest crater on Mercury" is
@@ -753,6 +768,11 @@ def _set_phrases_of(passages: list[Passage], subject: str, lang: str) -> set[str
 CONCLUSION_SEARCH = 20
 
 
+#: Passages searched per core document title when the introduction reads the core documents (:func:`_sense_passages`):
+#: an article's own passages come first in a search for its title.
+SENSE_SEARCH = 3
+
+
 def _more_on_the_subject(have: list[Passage], sense: list[str], ctx: RunContext, subject: str = "") -> list[Passage]:
     """More passages on the report's subject for the conclusion, in the sense of its core documents.
 
@@ -777,6 +797,31 @@ def _more_on_the_subject(have: list[Passage], sense: list[str], ctx: RunContext,
     except ReportgenError:  # a dead search engine: the overview's notes still make a conclusion
         return []
     return _new_in_sense(have, found, sense, ctx, subject)
+
+
+def _sense_passages(have: list[Passage], sense: Iterable[str], ctx: RunContext) -> list[Passage]:
+    """The passages of the planner's core documents (``sense``, by title) that ``have`` does not hold: each
+    title searched, its own passages kept. A search that fails adds nothing.
+
+    Args:
+        have: The passages read already.
+        sense: Titles of the subject's core documents (:func:`reportgen.blueprint.planner.gather_themes`).
+        ctx: The run context (its search backend).
+
+    Returns:
+        The core documents' passages missing from ``have``, in ``sense``'s order.
+    """
+    from reportgen.errors import ReportgenError
+
+    seen = {(p.source_id, p.text) for p in have}
+    out: list[Passage] = []
+    for title in sense:
+        try:
+            found = ctx.search.search(title, k=SENSE_SEARCH)
+        except ReportgenError:  # a dead search engine: the overview's notes still make an introduction
+            return out
+        out += [p for p in found if p.title == title and (p.source_id, p.text) not in seen and p not in out]
+    return out
 
 
 def _new_in_sense(have: list[Passage], found: list[Passage], sense: list[str], ctx: RunContext,

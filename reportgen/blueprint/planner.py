@@ -826,6 +826,11 @@ def _main_sense(holding: list[Passage], subject: str, space: TopicSpace | None,
     return senses[order[max(range(len(order)), key=lambda i: (counts[i], -i))]]
 
 
+#: A name of two or more capitalised words ("South America", "New Zealand", "Costa Rica"), as :func:`_core` reads
+#: it in a subject.
+_NAME_RUN = re.compile(r"\b[A-ZÀ-Þ][^\W\d_]+(?:\s+[A-ZÀ-Þ][^\W\d_]+)+")
+
+
 def _core(
     holding: list[Passage], subject: str, lang: str, space: TopicSpace | None = None, phrase: bool = True,
     near: list[Passage] | None = None,
@@ -867,6 +872,10 @@ def _core(
     sense = _main_sense(holding, subject, space, near)
     if sense:
         return sense
+    # a name of several capitalised words in the subject is written whole: "Rivers of South America" is not the
+    # Columbia River's, whose article writes "then south" and "North America" (it had opened that report)
+    names = _NAME_RUN.findall(subject)
+    holding = [p for p in holding if all(writes_phrase(f"{p.title} {p.text}", n) for n in names)] or holding
     if phrase and compound(subject, lang):
         writing = [p for p in holding if writes_phrase(f"{p.title} {p.text}", subject)]
         if not writing:
@@ -4053,7 +4062,7 @@ def _titled_parts(request: Request, search: SearchBackend, lang: str) -> Request
 #: Prepositions that place a subject ("Deforestation in the Amazon", "Artificial intelligence in medicine"):
 #: what precedes is the subject when it has an article of its own, what follows an aspect.
 _PLACING = {"in", "for", "on", "at", "across", "among", "during", "within", "around", "under", "throughout",
-            "dans", "pour", "chez", "durant", "para", "durante", "entre"}
+            "dans", "pour", "chez", "durant", "en", "para", "durante", "entre"}
 
 
 #: "of" placing a plural's things, in English, French and Spanish: "Castles of Wales", "Châteaux de la Loire".
