@@ -620,6 +620,13 @@ def test_an_article_named_with_the_sections_word_but_on_another_thing_is_none_of
     assert not another_thing("Bengal tiger", "Tiger", tiger, "en")  # its article names it
     assert not another_thing("Snow leopard", "Leopard", "The leopard is a cat.", "en")  # a kind of leopard
     assert not another_thing("Tiger shark", "Shark", "A shark is a fish.", "en")
+    # a work named with the section's word, capitalised where the section's article writes it small: "To the
+    # Lighthouse is a 1927 novel by Virginia Woolf" had stood in the section on the lighthouse
+    lighthouse = "A lighthouse is a tower designed to emit light. Each lighthouse guides ships at night."
+    assert another_thing("To the Lighthouse", "Lighthouse", lighthouse, "en")
+    assert not another_thing("To the Lighthouse", "Lighthouse", "", "en")  # no article to read the word's case by
+    assert not another_thing("Lighthouse of Alexandria", "Lighthouse", lighthouse + " The Lighthouse of "
+                             "Alexandria was one of the wonders.", "en")  # its article names it
 
 
 def test_a_sentence_writing_a_one_word_subject_only_in_a_compound_is_not_named_by_it(tmp_path):
@@ -1415,3 +1422,24 @@ def test_a_name_of_several_words_in_a_subject_is_written_whole_by_its_core():
     assert [p.title for p in _core([columbia, amazon], "Rivers of South America", "en")] == ["Amazon River"]
     # without a name of several words in it, the densest passages are the core as before
     assert {p.title for p in _core([columbia, amazon], "Rivers of America", "en")} == {"Columbia River", "Amazon River"}
+
+
+def test_a_french_or_spanish_title_its_article_capitalises_inside_sentences_is_a_proper_name():
+    """French and Spanish titles are in sentence case ("Révolution française", "Revolución mexicana"), so the title
+    does not say whether the subject is a name; its article does, writing "La Revolución mexicana fue …", "la
+    Segunda Guerra Mundial". Read as no name, any one of its words named it: *Guadalajara (México)*, *Antiguo
+    Régimen en Francia* and *Independencia de México* had been sections of "La Revolución mexicana". "La guerra
+    civil española", as the Spanish encyclopedia writes it, stays no name."""
+    from reportgen.blueprint.planner import proper_name
+
+    from factories import passage
+
+    revolution = passage("Revolución mexicana", "La Revolución mexicana fue un conflicto armado en México. Durante "
+                         "la Revolución mexicana cayó el porfiriato.")
+    assert proper_name("Revolución mexicana", [revolution], "es")
+    war = passage("Guerra civil española", "La guerra civil española fue una guerra. Tras la Guerra Civil llegó la "
+                  "dictadura; la guerra civil española terminó en 1939.")
+    assert not proper_name("Guerra civil española", [war], "es")
+    power = passage("Énergie nucléaire", "L'énergie nucléaire est l'énergie libérée par les noyaux.")
+    assert not proper_name("Énergie nucléaire", [power], "fr")
+    assert not proper_name("Revolución mexicana", [revolution], "en")  # English titles say it themselves

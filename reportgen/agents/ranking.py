@@ -522,8 +522,10 @@ def named_after(name: str, keywords: Iterable[str], lang: str) -> bool:
 def another_thing(title: str, section: str, section_text: str, lang: str) -> bool:
     """Whether an article is on another thing than a section it might join: its name holds the section's
     words but is headed by another noun (:func:`named_after`: *Tiger shark* beside *Tiger*, *The Lion King*
-    beside *Lion*), and the section's own article never writes that name. *Snow leopard* is a leopard, and a
-    name the section's article writes ("the Bengal tiger") is part of its subject.
+    beside *Lion*), or writes a word the section's own article writes in small letters with a capital inside it
+    (:func:`a_name`: *To the Lighthouse*, a novel, beside *Lighthouse*), and the section's own article never
+    writes that name. *Snow leopard* is a leopard, and a name the section's article writes ("the Bengal tiger")
+    is part of its subject.
 
     Args:
         title: The article's title (its bracketed qualifier is ignored).
@@ -535,7 +537,12 @@ def another_thing(title: str, section: str, section_text: str, lang: str) -> boo
         True when the article names another thing with the section's words.
     """
     name = bare_title(title)
-    return named_after(name, terms(bare_title(section), lang), lang) and not writes_phrase(section_text, name)
+    keywords = terms(bare_title(section), lang)
+    # or a name writing the section's word with a capital its article never gives it (a_name): *To the Lighthouse*,
+    # a novel, had stood in the section on the lighthouse ("To the Lighthouse is a 1927 novel by Virginia Woolf")
+    return (named_after(name, keywords, lang) or bool(section_text) and a_name(name, keywords,
+                                                                                common_terms(section_text))) \
+        and not writes_phrase(section_text, name)
 
 
 #: A word, as written (case kept), for :func:`common_terms` and :func:`without_names`.

@@ -569,9 +569,35 @@ def proper_name(subject: str, core: list[Passage], lang: str) -> bool:
         True for a proper name with an article of its own.
     """
     wanted = terms(subject, lang)
-    own = next((bare_title(p.title) for p in core if terms(p.title, lang) == wanted), "")
-    words = own.split()
-    return len(wanted) > 1 and len(words) > 1 and any(w[:1].isupper() for w in words[1:])
+    own = next((p for p in core if terms(p.title, lang) == wanted), None)
+    words = bare_title(own.title).split() if own is not None else []
+    if len(wanted) < 2 or len(words) < 2:
+        return False
+    return any(w[:1].isupper() for w in words[1:]) or lang in ("fr", "es") and _written_as_name(words, own.text)
+
+
+def _written_as_name(words: list[str], text: str) -> bool:
+    """Whether a text writes a title of several words (French or Spanish, in sentence case) as a name: its first
+    word with a capital inside its sentences, after an article ("La Révolution française (1789-1799) est …", "la
+    Segunda Guerra Mundial fue …"), and never with a small letter ("La guerra civil española" is no name: the
+    Spanish encyclopedia writes it so).
+
+    Args:
+        words: The title's words.
+        text: The title's own article.
+
+    Returns:
+        True when every mention of the title inside a sentence capitalises its first word, and there is one.
+    """
+    tokens = [w.casefold() for w in words]
+    capital = small = 0
+    for sentence in split_sentences(text):
+        written = re.findall(r"[^\W\d_]+", sentence)
+        for at in range(1, len(written) - len(tokens) + 1):
+            if [w.casefold() for w in written[at:at + len(tokens)]] == tokens:
+                capital += written[at][:1].isupper()
+                small += written[at][:1].islower()
+    return capital > 0 and small == 0
 
 
 #: A title naming an aspect of a name: "Economy of China", "History of Japan", "Historia de México".
