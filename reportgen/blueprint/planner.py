@@ -554,7 +554,8 @@ def distinctive(subject: str, lang: str, space: TopicSpace | None = None) -> set
 def proper_name(subject: str, core: list[Passage], lang: str) -> bool:
     """Whether a subject of several words is a proper name: its own article's title, in the encyclopedia's
     sentence case, capitalises a word after the first ("Black Death", "Roman Empire", "Great Barrier Reef";
-    not "Solar power", nor French and Spanish titles, which write "Révolution française", "Imperio incaico").
+    not "Solar power"). French and Spanish titles write "Révolution française", "Imperio incaico": there the
+    article says it, writing the name's first word with a capital inside its sentences (:func:`_written_as_name`).
 
     A proper name's head noun is no name of it: "death" had drawn Gangrene, Tuberculosis and the health
     effects of smoking into a report on the Black Death (:func:`gather_themes` takes only candidates that write
@@ -881,6 +882,9 @@ def _core(
     and "security" apart). A longer
     subject ("building resilient healthcare supply chains") keeps the
     densest passages.
+
+    A name of several capitalised words in the subject (:data:`_NAME_RUN`: "South America") is written whole
+    by the passages the core is chosen from, when any writes it.
 
     Beside another subject of the request (``near``, its core; ``holding`` then the passages near it,
     :func:`_beside_each_other`), of disambiguated articles the one nearest it (:func:`_main_sense`): "sharks and
