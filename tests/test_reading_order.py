@@ -1443,3 +1443,32 @@ def test_a_french_or_spanish_title_its_article_capitalises_inside_sentences_is_a
     power = passage("Énergie nucléaire", "L'énergie nucléaire est l'énergie libérée par les noyaux.")
     assert not proper_name("Énergie nucléaire", [power], "fr")
     assert not proper_name("Revolución mexicana", [revolution], "en")  # English titles say it themselves
+
+
+def test_a_body_sentence_writing_the_subject_only_inside_a_longer_name_is_not_kept(tmp_path):
+    """ "The Holy Roman Empire, also known as …" had stood under *Western Roman Empire* in an overview of the Roman
+    Empire, kept as related to the subject and holding the section's words ("Western Europe"): another article's
+    sentence writing the subject only inside a longer name is on that other thing (``in_longer_names_only``)."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+    from reportgen.blueprint.planner import section_keywords
+
+    from fakes import FakeSearch
+
+    core = _passage("Roman Empire", "The Roman Empire ruled lands around the Mediterranean with emperors, legions "
+                    "and provinces. The Roman Empire split into a western and an eastern half.")
+    own = _passage("Western Roman Empire", "The Western Roman Empire was the western half of the Roman Empire, "
+                   "ruled by emperors with legions and provinces.")
+    holy = _passage("Holy Roman Empire", "The Holy Roman Empire ruled lands of Western Europe with emperors, legions "
+                    "and provinces.")
+    ctx = RunContext(topic="Roman Empire", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="write-1", agent="writer", kind="write", section="s1", aim="write")
+    inputs = {"notes": [p.model_dump() for p in (own, holy)], "title": "Western Roman Empire",
+              "keywords": section_keywords("Western Roman Empire", "en"), "section_id": "s1", "subject": "Roman Empire",
+              "subject_notes": [core.model_dump()]}
+    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
+    texts = [s["text"] for s in out]
+    assert own.text in texts and holy.text not in texts, texts

@@ -495,3 +495,26 @@ def test_the_blueprint_gives_each_chart_the_report_subject() -> None:
                                   subject="Silk Road")
     charts = [t for t in blueprint.tasks if t.kind == "chart"]
     assert charts and all(t.inputs["report_subject"].value == "Silk Road" for t in charts)
+
+
+#: A person's own dates and related articles' (a reader found the Sorbonne's founding in 1257 and curium's discovery
+#: in 1944 on "Key dates: Pierre Curie and related subjects").
+CURIE = {
+    "Pierre Curie": "Pierre Curie was born in Paris in 1859. In 1880, Pierre Curie and his brother discovered "
+                    "piezoelectricity. In 1903, Pierre Curie shared the Nobel Prize in Physics. "
+                    "Pierre Curie died in a street accident in 1906.",
+    "Henri Becquerel": "In 1896, Henri Becquerel discovered radioactivity while working on phosphorescent materials.",
+    "University of Paris": "The University of Paris was founded around 1150, and its college was established in 1257 "
+                           "by Robert de Sorbon.",
+    "Curium": "Curium was first intentionally made by the team of Glenn Seaborg in 1944, and named after the Curies.",
+}
+
+
+def test_a_related_articles_date_far_from_the_subjects_own_is_left_out() -> None:
+    notes = passages(CURIE)
+    related = {p.source_id for p in notes}
+    spec = propose_timeline(notes, "Pierre Curie", sorted(terms("Pierre Curie", "en")), "en", related)
+    assert spec is not None
+    years = [p.year for p in spec.points]
+    assert 1896 in years and 1859 in years  # a related article's event in his time joins
+    assert 1150 not in years and 1944 not in years  # their own history does not

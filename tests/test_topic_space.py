@@ -886,6 +886,26 @@ def test_a_proper_name_is_named_only_by_writing_it(monkeypatch):
     assert "Price spiral" in gather_themes(read_request("Great Inflation", "en"), search, 300, "en")[0]
 
 
+def test_a_proper_name_written_only_inside_a_longer_name_does_not_name_it():
+    """*Holy Roman Empire* writes "Roman Empire" only inside its own longer name, and had been a companion of the
+    section on the Western Roman Empire in an overview of the Roman Empire (a reader's find): a candidate writing
+    the name only so does not name it (the writer's rule, ``in_longer_names_only``)."""
+    rng = random.Random(41)
+    shared = " ".join(rng.choice(ECONOMY) for _ in range(25))
+    docs = [*_corpus(), {"title": "Great Inflation", "text": f"The Great Inflation was a time of inflation: {shared}."},
+            {"title": "Stagflation", "text": f"Stagflation followed the Great Inflation: {shared}."},
+            {"title": "Holy Great Inflation", "text": f"The Holy Great Inflation was a polity of prices: {shared}."}]
+
+    class Ordered(SpaceSearch):  # the three among the first results, as a full-text search may rank them
+        def search(self, query: str, k: int = 10):
+            return sorted(super().search(query, k),
+                          key=lambda p: p.title not in ("Great Inflation", "Stagflation", "Holy Great Inflation"))
+
+    themes, _, companions = gather_themes(read_request("Great Inflation", "en"), Ordered(docs), 300, "en")
+    assert "Stagflation" in themes
+    assert "Holy Great Inflation" not in themes + [t for ts in companions.values() for t in ts]
+
+
 def test_a_text_holding_the_words_of_a_subject_no_passage_writes_gets_no_bonus_for_it(corpus):
     """ "Electric vehicle" is written nowhere in the encyclopedia, and *Vehicle* stands for it: *Cluster munition*,
     whose bombs "destroy vehicles" and "electric power transmission lines", had led the report on the bonus of a

@@ -555,9 +555,11 @@ def _about_the_subject(
         # nations" (0.5) had stood under *Wind power*, "Baking is a method of preparing food … that uses dry heat"
         # under *Refrigeration* in a report on heat pumps
         by_vocabulary = score >= cut and (s.source.get("title") == theme or on_the_theme(s))
-        if s.source.get("title") not in own and compared_only(s.text, about):
+        if s.source.get("title") not in own and (compared_only(s.text, about) or in_longer_names_only(s.text, about)):
             continue  # another article's sentence likening a thing to the subject: "Mackerel species have
-            # vertical "tiger-like" stripes" is no sentence on the tiger, however near the topic space puts it
+            # vertical "tiger-like" stripes" is no sentence on the tiger, however near the topic space puts it;
+            # nor one writing it only inside a longer name: "The Holy Roman Empire, also known as …" had stood
+            # under *Western Roman Empire* in an overview of the Roman Empire, on the section's words
         # a companion's sentence writing the subject only as a measure is no more on it ("Callisto is roughly a
         # third larger than Earth's Moon" under *Solar eclipse*): it is kept on the section's theme alone
         compared = s.source.get("title") != theme and compared_only(s.text, about)

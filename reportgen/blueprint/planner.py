@@ -36,6 +36,7 @@ from reportgen.agents.ranking import (
     compounded_only,
     compounds,
     head_noun,
+    in_longer_names_only,
     in_set_phrases_only,
     listed,
     mentions,
@@ -2117,8 +2118,11 @@ def gather_themes(
             # is what the name's article defines it as ("the world's largest coral reef system": Coral reef), or
             # what it names by title: "the best-known sections were built by the Ming dynasty" (the Great Wall
             # of China, which three articles write, had had one section, *Dzungar Khanate*)
+            # not inside a longer name only: *Holy Roman Empire* writes no Roman Empire (in_longer_names_only, the
+            # writer's rule), and had joined the section on the Western Roman Empire
             text = unnamed_each(f"{p.title}. {p.text}", bare_title(p.title), request, lang)
-            return any(writes_phrase(text, s) or any(kind_of(t, s, bare_title(p.title), lang)
+            return any(writes_phrase(text, s) and not in_longer_names_only(text, s)
+                       or any(kind_of(t, s, bare_title(p.title), lang)
                                                      or names_title(t, bare_title(p.title)) for t in own_texts[s])
                        for s in proper)
 

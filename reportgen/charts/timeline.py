@@ -39,8 +39,11 @@ from dataclasses import dataclass
 from reportgen.agents.ranking import (
     about,
     common_terms,
+    head_noun,
     mentions,
     named_after,
+    stem,
+    subject_parts,
     terms,
     unnamed,
     without_life_places,
@@ -61,8 +64,9 @@ from reportgen.charts.numbers import (
 from reportgen.charts.spec import ChartPoint, ChartSpec
 from reportgen.i18n import labels
 from reportgen.sources.models import Passage
+from reportgen.sources.text import bare_title
 
-__all__ = ["LABEL_WORDS", "MAX_EVENTS", "MIN_EVENTS", "event_label", "propose_timeline"]
+__all__ = ["JOINED_MARGIN", "LABEL_WORDS", "MAX_EVENTS", "MIN_EVENTS", "event_label", "propose_timeline"]
 
 #: Fewest events (and distinct years) of a timeline. Two dates are a pair of
 #: facts the text already gives side by side; a sequence, with its order and
@@ -74,6 +78,11 @@ MIN_EVENTS = 3
 MAX_EVENTS = 8
 #: Most words of an event label before it is cut with "…".
 LABEL_WORDS = 8
+#: Most years (a generation) a related article's event may lie before the subject's first dated event or after its
+#: last (:func:`propose_timeline`): further off it is the related article's own history, not the subject's time. A
+#: reader found the Sorbonne's founding in 1257 and curium's discovery in 1944 on "Key dates: Pierre Curie and related
+#: subjects" (his own dates 1859–1906), and the Asian Games of 1951 and 1982 beside Marco Polo's 1271.
+JOINED_MARGIN = 25
 
 #: Subject pronouns and relatives: a label starting with one names its source's title instead ("It was",
 #: "which later came" say nothing on their own).
@@ -315,7 +324,8 @@ def propose_timeline(passages: list[Passage], subject: str, keywords: list[str],
     sentence that names their own article, labelled with the article's name
     ("1556 Shaanxi earthquake: ..." beside the 2004 Indian Ocean earthquake);
     the title then says so ("Key dates: ... and related subjects"), and at
-    least one event must be the subject's own. A subject titled as one sense of its word ("Memphis
+    least one event must be the subject's own, and each of theirs within :data:`JOINED_MARGIN` years of the
+    subject's own dates. A subject titled as one sense of its word ("Memphis
     (Égypte)") takes other articles' events only where they write a word of that sense. One event per
     year: the best-ranked one whose source no other chosen event has, else the best-ranked (the subject's
     own events before related articles'). At most :data:`MAX_EVENTS`,
@@ -340,6 +350,13 @@ def propose_timeline(passages: list[Passage], subject: str, keywords: list[str],
     qualifier = re.search(r"\(([^)]*)\)\s*$", subject)
     events = _events(passages, keywords, lang, related, sense=sorted(terms(qualifier.group(1), lang)) if qualifier
                      else ())
+    own = [event.year for event in events if not event.joined]
+    kinds = {stem(head_noun(part, lang)) for part in subject_parts(bare_title(subject))} - {""}
+    if own:  # a related article's date far from the subject's own is its own history (JOINED_MARGIN), unless the
+        # article is on a thing of the subject's kind: the 1556 Shaanxi earthquake beside the 2004 one
+        events = [event for event in events if not event.joined
+                  or min(own) - JOINED_MARGIN <= event.year <= max(own) + JOINED_MARGIN
+                  or stem(head_noun(_article_name(event.passage), lang)) in kinds]
     by_year: dict[int, list[_Event]] = {}
     for event in events:
         by_year.setdefault(event.year, []).append(event)
