@@ -215,6 +215,16 @@ def test_a_pronoun_after_an_opening_phrase_points_back_too():
                  "With a length of 2,914 kilometres (1,811 mi), it is the longest river that runs entirely in Brazil."):
         assert not quotable(text, 0, "en"), text
     assert quotable("With a length of 2,914 kilometres (1,811 mi), the river is the longest in Brazil.", 0, "en")
+    # a demonstrative after the opening phrases points back as a pronoun does: "estas construcciones", the
+    # pyramids named only before, had opened an introduction on the pyramids of Egypt
+    for text, lang in (("Antiguamente, en el antiguo Egipto o China, estas construcciones se utilizaban como "
+                        "sepulcro.", "es"),
+                       ("Autrefois, en Égypte, ces constructions servaient de tombeaux.", "fr"),
+                       ("In ancient Egypt, these buildings were used as tombs.", "en"),
+                       ("En 1789, à Paris, il prit la Bastille.", "fr")):
+        assert not quotable(text, 0, lang), text
+    for text, lang in (("Tras la guerra, el país creció.", "es"), ("En 1990, la ville a grandi.", "fr")):
+        assert quotable(text, 0, lang), text
     assert not quotable("En 1770, il épousa Marie-Antoinette.", 0, "fr")
     assert not quotable("Selon eux, la route était ancienne.", 0, "fr")
     assert not quotable("Por ello, el comercio creció.", 0, "es")

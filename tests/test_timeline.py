@@ -518,3 +518,33 @@ def test_a_related_articles_date_far_from_the_subjects_own_is_left_out() -> None
     years = [p.year for p in spec.points]
     assert 1896 in years and 1859 in years  # a related article's event in his time joins
     assert 1150 not in years and 1944 not in years  # their own history does not
+
+
+#: A section on a mountain in a report on Japan's mountains, and one on planets in a report on Mercury: heights and
+#: diameters of several articles, comparable.
+HEIGHTS = {
+    "Mount Fuji": "Mount Fuji is the tallest mountain in Japan, with a summit elevation of 3,776 m. Mount Fuji is an "
+                  "active volcano.",
+    "Mount Elbrus": "Mount Elbrus is the highest mountain in Europe, with a summit elevation of 5,642 m. Mount Elbrus "
+                    "is a dormant volcano.",
+    "Mount Kilimanjaro": "Mount Kilimanjaro is the highest mountain in Africa, with a summit elevation of 5,895 m. "
+                         "Mount Kilimanjaro is a dormant volcano.",
+}
+
+
+def test_a_bar_chart_in_a_section_on_another_theme_shows_a_number_of_a_text_on_the_report_subject(tmp_path) -> None:
+    """A bar chart compares: Mount Fuji's height beside Elbrus's and Kilimanjaro's is a chart of a report on Japan's
+    mountains; the same heights are none of a report on Mercury, whose texts they never name ("Geothermal power:
+    number of countries" had stood in a report on solar power)."""
+    ctx = ctx_for(HEIGHTS, tmp_path)
+    brain = PlotBrain()
+    task = Task(id="chart-1", agent="plot", kind="chart", aim="chart", outputs=["chart"])
+    inputs = {"notes": [p.model_dump() for p in passages(HEIGHTS)], "subject": "Volcano",
+              "keywords": ["volcano"]}
+    alone = brain.call(brain.build_request(task, inputs, "default", ctx), ctx)["spec"]
+    assert alone is not None and alone.kind != "timeline" and len(alone.points) >= 2
+    japan = brain.call(brain.build_request(task, {**inputs, "report_subject": "Mountains of Japan"}, "default", ctx),
+                       ctx)["spec"]
+    assert japan is not None and [p.quote for p in japan.points] == [p.quote for p in alone.points]
+    assert brain.call(brain.build_request(task, {**inputs, "report_subject": "Mercury"}, "default", ctx),
+                      ctx)["spec"] is None

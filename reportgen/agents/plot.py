@@ -115,11 +115,12 @@ def related_sources(passages: list[Passage], subject: str, keywords: list[str], 
 
 
 def on_the_report(passages: list[Passage], theme: str, subject: str, lang: str) -> list[Passage]:
-    """The passages a section's chart may draw on, in a report whose subject is not the section's theme: the
-    theme's own article, and the other passages that name the report's subject (each of two subjects counting
+    """The passages on the report's subject among a section's, in a report whose subject is not the section's theme:
+    the theme's own article, and the other passages that name the report's subject (each of two subjects counting
     alone; every term of one, in the title or the text: :func:`~reportgen.agents.ranking.about`, the chart's own
-    rule for its numbers' sentences). A reader found "Key dates: India and related subjects" in a report on the
-    Silk Road drawn from the Asian Games (1951, 1982), which no sentence of the report quotes: the section's
+    rule for its numbers' sentences). A timeline draws only on them, and a bar chart shows at least one number of
+    theirs (:meth:`PlotBrain._from_notes`). A reader found "Key dates: India and related subjects" in a report on
+    the Silk Road drawn from the Asian Games (1951, 1982), which no sentence of the report quotes: the section's
     research had found it by the theme's word, and the timeline's events need only name the theme.
 
     Args:
@@ -176,14 +177,20 @@ class PlotBrain(Brain):
             for extra in ctx.search.search(f"{params['subject']} {ctx.topic}", k=25):
                 if (extra.source_id, extra.text) not in seen:
                     passages.append(extra)
-        passages = on_the_report(passages, params["subject"], params.get("report_subject") or "", ctx.lang)
+        # in a section on another theme, a chart compares a number of a text on the report's subject with others
+        # (Mount Fuji's height with Elbrus's in a report on the mountains of Japan), and a timeline's events are
+        # all of such texts (on_the_report)
+        kept = on_the_report(passages, params["subject"], params.get("report_subject") or "", ctx.lang)
+        on_report = {p.source_id for p in kept}
         found = extract_facts(passages, lang=ctx.lang)
         on_subject = [f for f in found if about(f"{f.title} {without_life_places(f.sentence, ctx.lang)}",
                                                 params["keywords"], ctx.lang)]
         related = related_sources(passages, params["subject"], params["keywords"], ctx.lang)
         spec = propose_chart(on_subject, params["subject"], [f for f in found if f.source_id in related], ctx.lang)
+        if spec is not None and not any(point.source_id in on_report for point in spec.points):
+            spec = None  # "Geothermal power: number of countries" under *Electricity generation* in "Solar power"
         if spec is None:  # no comparable numbers: the dated events, when there are enough of them
-            spec = propose_timeline(passages, params["subject"], params["keywords"], ctx.lang, related)
+            spec = propose_timeline(kept, params["subject"], params["keywords"], ctx.lang, related)
         svg = charts.draw_svg(spec, ctx.chart_kinds) if spec is not None else ""
         return {"spec": spec, "svg": svg, "facts": len(found), "passages": passages}
 

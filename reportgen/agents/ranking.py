@@ -83,14 +83,14 @@ _ANAPHORIC = {
 #: against apartheid", a reader found it under *Jazz*).
 _ANAPHORIC_AFTER = {
     "en": re.compile(r"^(?:(?:[^,;:()]|(?<=\d),(?=\d{3})|\([^()]{0,40}\)){1,100},\s+){1,4}(?:he|she|they|his|her|its|"
-                     r"their|"
+                     r"their|these|those|"
                      r"it(?!\s+(?:is|was|has\s+been|had\s+been|will\s+be)\s+"
                      r"(?:estimated|thought|believed|said|known|reported|claimed|expected|"
                      r"possible|likely|clear|common|necessary|important)))\b", re.IGNORECASE),
-    "fr": re.compile(r"^[^,;:()]{1,100},\s+(?:elle|ils|elles|il(?!\s+(?:(?:n')?y\s+(?:a|avait|eut)|existe|faut|"
+    "fr": re.compile(r"^(?:[^,;:()]{1,100},\s+){1,3}(?:ces|elle|ils|elles|il(?!\s+(?:(?:n')?y\s+(?:a|avait|eut)|existe|faut|"
                      r"est\s+(?:possible|probable|"
                      r"nécessaire|clair)|semble)))\b", re.IGNORECASE),
-    "es": re.compile(r"^[^,;:()]{1,100},\s+(?:él|ella|ellos|ellas)\b", re.IGNORECASE),
+    "es": re.compile(r"^(?:[^,;:()]{1,100},\s+){1,3}(?:él|ella|ellos|ellas|estos|estas|esos|esas)\b", re.IGNORECASE),
 }
 
 
