@@ -87,7 +87,8 @@ _ANAPHORIC_AFTER = {
                      r"it(?!\s+(?:is|was|has\s+been|had\s+been|will\s+be)\s+"
                      r"(?:estimated|thought|believed|said|known|reported|claimed|expected|"
                      r"possible|likely|clear|common|necessary|important)))\b", re.IGNORECASE),
-    "fr": re.compile(r"^(?:[^,;:()]{1,100},\s+){1,3}(?:ces|elle|ils|elles|il(?!\s+(?:(?:n')?y\s+(?:a|avait|eut)|existe|faut|"
+    "fr": re.compile(r"^(?:[^,;:()]{1,100},\s+){1,3}"
+                     r"(?:ces|elle|ils|elles|il(?!\s+(?:(?:n')?y\s+(?:a|avait|eut)|existe|faut|"
                      r"est\s+(?:possible|probable|"
                      r"nécessaire|clair)|semble)))\b", re.IGNORECASE),
     "es": re.compile(r"^(?:[^,;:()]{1,100},\s+){1,3}(?:él|ella|ellos|ellas|estos|estas|esos|esas)\b", re.IGNORECASE),
