@@ -2275,3 +2275,24 @@ def test_a_placed_subjects_misspelled_head_is_read_as_the_title_it_is_near():
     for text in ("photosynthsis in plnts", "photosynthsis in plants"):
         request = resolve_subject(read_request(text, "en"), search, "en")
         assert request.subjects == ["Photosynthesis"], (text, request)
+
+
+def test_a_name_of_a_word_of_a_name_gathered_again_is_named_by_its_name_whole():
+    """ "La guerre de Cent Ans" had four sections on other wars (*Révolte des Taiping*, *Traités de Westphalie*):
+    its whole name, written by no other text, left it no theme, and gathered again as "Historia de México" is
+    (an aspect of a name), any word of its title named it, "guerre" and the "cent" of "pour cent". Gathered again,
+    such a subject is named by its name written whole: "Cent Ans", "México"."""
+    rng = random.Random(41)
+    shared = " ".join(rng.choice(ECONOMY) for _ in range(25))
+    own = {"title": "War of Hundred Years", "text": f"The War of Hundred Years was a war of two kingdoms: {shared}."}
+    decoy = {"title": "Taiping Rebellion", "text": f"The Taiping Rebellion was a war in 1851, when ten per hundred "
+             f"died in a few years: {shared}."}
+    named = {"title": "Joan of Arc", "text": f"Joan of Arc fought in 1429 in the Hundred Years' war: {shared}."}
+    request = read_request("War of Hundred Years", "en")
+    themes = gather_themes(request, SpaceSearch([*_corpus(), own, decoy]), 6, "en")[0]
+    assert "Taiping Rebellion" not in themes
+    themes = gather_themes(request, SpaceSearch([*_corpus(), own, decoy, named]), 6, "en")[0]
+    assert "Joan of Arc" in themes and "Taiping Rebellion" not in themes
+    assert planner._name_of("War of Hundred Years", [planner.Passage(source_id="w", title="War of Hundred Years",
+                                                                      url="", text="", corpus="c")], "en") \
+        == "Hundred Years"

@@ -606,6 +606,15 @@ def _written_as_name(words: list[str], text: str) -> bool:
 _OF_A_NAME = re.compile(r"^[^\W\d_]+\s+(?:of|de|du|des|del|de\s+la)\s+\S")
 
 
+def _name_of(subject: str, core: list[Passage], lang: str) -> str:
+    """The name a subject titled "<word> of <name>" (:data:`_OF_A_NAME`) is of, as its own article's title writes
+    it: "México" of *Historia de México*, "Cent Ans" of *Guerre de Cent Ans*; ``""`` when it is not so titled."""
+    wanted = terms(subject, lang)
+    own = next((bare_title(p.title) for p in core if terms(p.title, lang) == wanted), "")
+    found = re.match(r"^[^\W\d_]+\s+(?:of|de|du|des|del|de\s+la)\s+(?:the\s+|la\s+|le\s+|l['’])?(?P<name>\S.*)$", own)
+    return found.group("name") if found else ""
+
+
 def _of_a_name(subject: str, core: list[Passage], lang: str) -> bool:
     """Whether a subject that is a proper name (:func:`proper_name`) is titled "<word> of <name>" (:data:`_OF_A_NAME`):
     an aspect of a place or a people, whose texts write the name without the aspect's word ("Battle of Hastings"
@@ -2101,7 +2110,12 @@ def gather_themes(
         # a proper name is named only by writing it: "the Black Death", not any text on death (proper_name)
         proper = [s for s in request.subjects if s not in parts and proper_name(s, core, lang)
                   and (name_whole or not _of_a_name(s, core, lang))]
-        naming = [set() if s in proper else terms(parts[s].title, lang) if s in parts
+        # gathered again without the whole name ("Historia de México"), a name "<word> of <name>" is named by its
+        # name written whole ("México"), not by any word of the title: *Révolte des Taiping* writes "guerre" and
+        # "pour cent", and had been a section of "La guerre de Cent Ans" (_name_of)
+        by_name = {s: _name_of(s, core, lang) for s in request.subjects
+                   if not name_whole and s not in parts and proper_name(s, core, lang) and _of_a_name(s, core, lang)}
+        naming = [set() if s in proper or by_name.get(s) else terms(parts[s].title, lang) if s in parts
                   else uncommon(s, lang, space) if _own_article(s, core, lang) else distinctive(s, lang, space)
                   for s in request.subjects]
         naming += [{a.lower()} for a in request.acronyms]
@@ -2124,7 +2138,7 @@ def gather_themes(
             return any(writes_phrase(text, s) and not in_longer_names_only(text, s)
                        or any(kind_of(t, s, bare_title(p.title), lang)
                                                      or names_title(t, bare_title(p.title)) for t in own_texts[s])
-                       for s in proper)
+                       for s in proper) or any(name and writes_phrase(text, name) for name in by_name.values())
 
         # "Spring and Autumn period" is named with the subject's word, not after the season (unnamed_each)
         candidates = [p for p in candidates if p.source_id in answers
