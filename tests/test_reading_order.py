@@ -1376,6 +1376,10 @@ def test_a_name_written_only_inside_a_longer_name_is_another_thing(tmp_path, mon
     assert not in_longer_names_only(western, "Roman Empire")
     assert not in_longer_names_only("Holy Roman Empire lords fought the Roman Empire's heirs.", "Roman Empire")
     assert not in_longer_names_only(leopold, "roman empire")  # no name
+    # a season's or an ordinal's games, revolution or war are the same thing's parts: *Summer Olympic Games* had
+    # left the themes of "Olympic Games" once a name written only inside a longer one named no candidate
+    assert not in_longer_names_only("The Summer Olympic Games are held every four years.", "Olympic Games")
+    assert not in_longer_names_only("The Second Industrial Revolution brought steel.", "Industrial Revolution")
     assert not _writes_subject(leopold, "Leopold I", "Roman Empire", "en")
     assert _writes_subject(western, "Western Roman Empire", "Roman Empire", "en")
     monkeypatch.setattr(relevance, "Relatedness", _relatedness_of(0.0))  # kept by naming alone, or not at all

@@ -1072,8 +1072,10 @@ def of_its_own_kind(text: str, title: str, subject: str, core: str, lang: str) -
 
 
 #: Words before a name that make a part or a period of the same thing, not another: "the Western Roman Empire",
-#: "Ancient Egypt", "Upper Egypt" (:func:`in_longer_names_only`).
+#: "Ancient Egypt", "Upper Egypt", "the Summer Olympic Games", "the Second Industrial Revolution"
+#: (:func:`in_longer_names_only`).
 _PART_QUALIFIERS = frozenset("western eastern northern southern ancient early late later old greater upper lower "
+                             "summer winter first second third "
                              "central classical medieval modern imperial".split())
 
 
