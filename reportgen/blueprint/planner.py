@@ -573,7 +573,7 @@ def proper_name(subject: str, core: list[Passage], lang: str) -> bool:
     wanted = terms(subject, lang)
     own = next((p for p in core if terms(p.title, lang) == wanted), None)
     words = bare_title(own.title).split() if own is not None else []
-    if len(wanted) < 2 or len(words) < 2:
+    if own is None or len(wanted) < 2 or len(words) < 2:
         return False
     return any(w[:1].isupper() for w in words[1:]) or lang in ("fr", "es") and _written_as_name(words, own.text)
 

@@ -350,12 +350,12 @@ def propose_timeline(passages: list[Passage], subject: str, keywords: list[str],
     qualifier = re.search(r"\(([^)]*)\)\s*$", subject)
     events = _events(passages, keywords, lang, related, sense=sorted(terms(qualifier.group(1), lang)) if qualifier
                      else ())
-    own = [event.year for event in events if not event.joined]
+    own_years = [event.year for event in events if not event.joined]
     kinds = {stem(head_noun(part, lang)) for part in subject_parts(bare_title(subject))} - {""}
-    if own:  # a related article's date far from the subject's own is its own history (JOINED_MARGIN), unless the
-        # article is on a thing of the subject's kind: the 1556 Shaanxi earthquake beside the 2004 one
+    if own_years:  # a related article's date far from the subject's own is its own history (JOINED_MARGIN), unless
+        # the article is on a thing of the subject's kind: the 1556 Shaanxi earthquake beside the 2004 one
         events = [event for event in events if not event.joined
-                  or min(own) - JOINED_MARGIN <= event.year <= max(own) + JOINED_MARGIN
+                  or min(own_years) - JOINED_MARGIN <= event.year <= max(own_years) + JOINED_MARGIN
                   or stem(head_noun(_article_name(event.passage), lang)) in kinds]
     by_year: dict[int, list[_Event]] = {}
     for event in events:
