@@ -2296,17 +2296,3 @@ def test_a_name_of_a_word_of_a_name_gathered_again_is_named_by_its_name_whole():
     assert planner._name_of("War of Hundred Years", [planner.Passage(source_id="w", title="War of Hundred Years",
                                                                       url="", text="", corpus="c")], "en") \
         == "Hundred Years"
-
-
-def test_a_place_where_someone_was_born_or_died_names_no_place():
-    """*Louis de Funès*, "mort le 27 janvier 1983 à Nantes (Loire-Atlantique)", had been a section of "Les châteaux de
-    la Loire": a place where someone was born or died names no place in the planner either (``without_life_places``,
-    the timeline's and the writer's rule)."""
-    rng = random.Random(41)
-    shared = " ".join(rng.choice(ECONOMY) for _ in range(25))
-    own = {"title": "Zembla", "text": f"Zembla is a land of markets where money buys goods: {shared}."}
-    life = {"title": "Jean Dupont", "text": f"Jean Dupont was a banker who lent money: {shared}. He was born in 1914 "
-            "in Lyon and died in 1983 in Zembla."}
-    bank = {"title": "Zembla Bank", "text": f"The Zembla Bank lends money in Zembla: {shared}."}
-    themes = gather_themes(read_request("Zembla", "en"), SpaceSearch([*_corpus(), own, life, bank]), 6, "en")[0]
-    assert "Zembla Bank" in themes and "Jean Dupont" not in themes

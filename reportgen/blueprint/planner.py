@@ -51,7 +51,6 @@ from reportgen.agents.ranking import (
     terms,
     unnamed,
     unnamed_for,
-    without_life_places,
     without_names,
     writes_accents,
     writes_phrase,
@@ -2141,14 +2140,10 @@ def gather_themes(
                                                      or names_title(t, bare_title(p.title)) for t in own_texts[s])
                        for s in proper) or any(name and writes_phrase(text, name) for name in by_name.values())
 
-        # "Spring and Autumn period" is named with the subject's word, not after the season (unnamed_each); a place
-        # where someone was born or died names no place (without_life_places, the timeline's and the writer's
-        # rule): *Louis de Funès*, "mort … à Nantes (Loire-Atlantique)", had been a section of "Les châteaux de la
-        # Loire"
+        # "Spring and Autumn period" is named with the subject's word, not after the season (unnamed_each)
         candidates = [p for p in candidates if p.source_id in answers
-                      or names(held := terms(unnamed_each(without_names(
-                          f"{p.title}. {without_life_places(p.text, lang)}", subject_words, common),
-                          bare_title(p.title), request, lang), lang))
+                      or names(held := terms(unnamed_each(without_names(f"{p.title}. {p.text}", subject_words, common),
+                                                          bare_title(p.title), request, lang), lang))
                       or (loose & held and asked & held) or names_proper(p)]
     candidates = [p for p in candidates if p.source_id in answers
                   or all(writes_accents(f"{p.title} {p.text}", s, lang) for s in request.subjects)]
