@@ -63,6 +63,18 @@ class SpaceSearch(FakeSearch):
         return self._space
 
 
+class _FirstFound(SpaceSearch):
+    """:class:`SpaceSearch` returning the documents titled ``first`` before the others found, as a full-text search
+    may rank them."""
+
+    def __init__(self, docs: list[dict[str, str]], first: tuple[str, ...]) -> None:
+        super().__init__(docs)
+        self._first = first
+
+    def search(self, query: str, k: int = 10):
+        return sorted(super().search(query, k), key=lambda p: p.title not in self._first)
+
+
 @pytest.fixture(scope="module")
 def corpus() -> list[dict[str, str]]:
     return _corpus()
@@ -874,12 +886,7 @@ def test_a_proper_name_is_named_only_by_writing_it(monkeypatch):
                                                                    text="", corpus="c")], "en")
     assert not planner.proper_name("Solar power", [planner.Passage(source_id="s", title="Solar power", url="",
                                                                    text="", corpus="c")], "en")
-    class Ordered(SpaceSearch):  # the three among the first results, as a full-text search may rank them
-        def search(self, query: str, k: int = 10):
-            return sorted(super().search(query, k),
-                          key=lambda p: p.title not in ("Great Inflation", "Stagflation", "Price spiral"))
-
-    search = Ordered(docs)
+    search = _FirstFound(docs, ("Great Inflation", "Stagflation", "Price spiral"))
     themes = gather_themes(read_request("Great Inflation", "en"), search, 300, "en")[0]
     assert "Stagflation" in themes and "Price spiral" not in themes
     monkeypatch.setattr(planner, "proper_name", lambda *args: False)
@@ -895,13 +902,8 @@ def test_a_proper_name_written_only_inside_a_longer_name_does_not_name_it():
     docs = [*_corpus(), {"title": "Great Inflation", "text": f"The Great Inflation was a time of inflation: {shared}."},
             {"title": "Stagflation", "text": f"Stagflation followed the Great Inflation: {shared}."},
             {"title": "Holy Great Inflation", "text": f"The Holy Great Inflation was a polity of prices: {shared}."}]
-
-    class Ordered(SpaceSearch):  # the three among the first results, as a full-text search may rank them
-        def search(self, query: str, k: int = 10):
-            return sorted(super().search(query, k),
-                          key=lambda p: p.title not in ("Great Inflation", "Stagflation", "Holy Great Inflation"))
-
-    themes, _, companions = gather_themes(read_request("Great Inflation", "en"), Ordered(docs), 300, "en")
+    search = _FirstFound(docs, ("Great Inflation", "Stagflation", "Holy Great Inflation"))
+    themes, _, companions = gather_themes(read_request("Great Inflation", "en"), search, 300, "en")
     assert "Stagflation" in themes
     assert "Holy Great Inflation" not in themes + [t for ts in companions.values() for t in ts]
 

@@ -603,7 +603,7 @@ def _written_as_name(words: list[str], text: str) -> bool:
 
 
 #: A title naming an aspect of a name: "Economy of China", "History of Japan", "Historia de México".
-_OF_A_NAME = re.compile(r"^[^\W\d_]+\s+(?:of|de|du|des|del|de\s+la)\s+\S")
+_OF_A_NAME = re.compile(r"^[^\W\d_]+\s+(?:of|de|du|des|del|de\s+la)\s+(?:the\s+|la\s+|le\s+|l['’])?(?P<name>\S.*)$")
 
 
 def _name_of(subject: str, core: list[Passage], lang: str) -> str:
@@ -611,7 +611,7 @@ def _name_of(subject: str, core: list[Passage], lang: str) -> str:
     it: "México" of *Historia de México*, "Cent Ans" of *Guerre de Cent Ans*; ``""`` when it is not so titled."""
     wanted = terms(subject, lang)
     own = next((bare_title(p.title) for p in core if terms(p.title, lang) == wanted), "")
-    found = re.match(r"^[^\W\d_]+\s+(?:of|de|du|des|del|de\s+la)\s+(?:the\s+|la\s+|le\s+|l['’])?(?P<name>\S.*)$", own)
+    found = _OF_A_NAME.match(own)
     return found.group("name") if found else ""
 
 
@@ -619,9 +619,7 @@ def _of_a_name(subject: str, core: list[Passage], lang: str) -> bool:
     """Whether a subject that is a proper name (:func:`proper_name`) is titled "<word> of <name>" (:data:`_OF_A_NAME`):
     an aspect of a place or a people, whose texts write the name without the aspect's word ("Battle of Hastings"
     too, which :func:`gather_themes` reads so only when the whole name leaves it fewer than half its themes)."""
-    wanted = terms(subject, lang)
-    own = next((bare_title(p.title) for p in core if terms(p.title, lang) == wanted), "")
-    return bool(_OF_A_NAME.match(own))
+    return bool(_name_of(subject, core, lang))
 
 
 def _own_article(subject: str, core: list[Passage], lang: str) -> bool:
@@ -2113,9 +2111,9 @@ def gather_themes(
         # gathered again without the whole name ("Historia de México"), a name "<word> of <name>" is named by its
         # name written whole ("México"), not by any word of the title: *Révolte des Taiping* writes "guerre" and
         # "pour cent", and had been a section of "La guerre de Cent Ans" (_name_of)
-        by_name = {s: _name_of(s, core, lang) for s in request.subjects
-                   if not name_whole and s not in parts and proper_name(s, core, lang) and _of_a_name(s, core, lang)}
-        naming = [set() if s in proper or by_name.get(s) else terms(parts[s].title, lang) if s in parts
+        by_name = {s: name for s in request.subjects if not name_whole and s not in parts
+                   and proper_name(s, core, lang) and (name := _name_of(s, core, lang))}
+        naming = [set() if s in proper or s in by_name else terms(parts[s].title, lang) if s in parts
                   else uncommon(s, lang, space) if _own_article(s, core, lang) else distinctive(s, lang, space)
                   for s in request.subjects]
         naming += [{a.lower()} for a in request.acronyms]
@@ -2138,7 +2136,7 @@ def gather_themes(
             return any(writes_phrase(text, s) and not in_longer_names_only(text, s)
                        or any(kind_of(t, s, bare_title(p.title), lang)
                                                      or names_title(t, bare_title(p.title)) for t in own_texts[s])
-                       for s in proper) or any(name and writes_phrase(text, name) for name in by_name.values())
+                       for s in proper) or any(writes_phrase(text, name) for name in by_name.values())
 
         # "Spring and Autumn period" is named with the subject's word, not after the season (unnamed_each)
         candidates = [p for p in candidates if p.source_id in answers
