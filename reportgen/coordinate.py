@@ -5,7 +5,9 @@
 * citations numbered ``[n]`` in order of first use, references deduplicated
   by normalised URL, and only sources actually cited become references;
 * figures numbered in reading order, each with caption and source line; a
-  chart of the very same numbers as an earlier one is shown once;
+  chart all of whose numbers earlier figures already show is left out (the
+  same numbers, or some of them, charted again tell the reader nothing new:
+  a Sahara report had drawn the areas of Tunisia and Algeria three times);
 * at most one timeline per report (:func:`_kept_timeline`): the one with
   the most events, the first in reading order on a tie; the other sections'
   timelines are dropped (their text stays). Quantity charts are unaffected;
@@ -346,7 +348,7 @@ def coordinate(
         + [t for t in writers if t.kind == "conclusion"]
     )
     timeline = _kept_timeline(order, outputs)
-    refs, used, charted = _References(), set[str](), set[tuple[tuple[str, str], ...]]()
+    refs, used, charted = _References(), set[str](), set[tuple[str, str]]()
     sections: list[Section] = []
     figures: list[Figure] = []
     left_out: list[Limitation] = []
@@ -382,11 +384,9 @@ def coordinate(
         chart = raw.get("chart")
         if chart and chart["spec"]["kind"] == "timeline" and task.id != timeline:
             chart = None  # one timeline per report: the section keeps its text
-        fingerprint = (
-            tuple(sorted((p["source_id"], p["raw"]) for p in chart["spec"]["points"])) if chart else ()
-        )
-        if chart and fingerprint not in charted:  # the same numbers are charted once
-            charted.add(fingerprint)
+        shown = {(p["source_id"], p["raw"]) for p in chart["spec"]["points"]} if chart else set()
+        if chart and not shown <= charted:  # a number is charted once: a chart of none new is left out
+            charted |= shown
             number = len(figures) + 1
             figures.append(
                 Figure(

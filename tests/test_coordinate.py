@@ -68,6 +68,33 @@ def test_citations_are_numbered_by_first_use_and_all_resolve():
     assert "extractive" in report.mode_note and "test corpus" in report.mode_note
 
 
+def _areas(*countries):
+    points = [{"label": c, "value": v, "raw": f"{v} km2", "source_id": f"id:{c}", "quote": f"{c} covers {v} km2."}
+              for c, v in countries]
+    return {"spec": {"kind": "bar", "unit": "km²", "points": points}, "svg": "<svg xmlns='http://www.w3.org/2000/svg'/>",
+            "caption": "Area: " + ", ".join(c for c, _ in countries), "sources": [_src(c) for c, _ in countries]}
+
+
+def test_a_chart_of_numbers_earlier_figures_show_is_left_out():
+    """A Sahara report drew the areas of Tunisia and Algeria in three figures: Figure 2 was four of Figure 1's
+    points again. A chart all of whose numbers are shown already is left out; one with a new number stays."""
+    bp = compile_blueprint("r", "Sahara", ["A", "B", "C"])
+    _done(bp)
+    outputs = {
+        "write-1": _section("s1", "A", [("A is a desert.", _src("A"))],
+                            chart=_areas(("Sahara", 9200000), ("Algeria", 2381741), ("Tunisia", 163610))),
+        "write-2": _section("s2", "B", [("B is a country.", _src("B"))],
+                            chart=_areas(("Tunisia", 163610), ("Algeria", 2381741))),
+        "write-3": _section("s3", "C", [("C is a country.", _src("C"))],
+                            chart=_areas(("Niger", 1270000), ("Algeria", 2381741))),
+    }
+    report = coordinate(bp, outputs, lang="en", corpora=["c"])
+    assert [f.caption for f in report.figures] == ["Area: Sahara, Algeria, Tunisia", "Area: Niger, Algeria"]
+    assert [f.number for f in report.figures] == [1, 2]
+    assert [s.figure_ids for s in report.sections] == [["fig-1"], [], ["fig-2"]]  # section B keeps its text
+    assert [s.title for s in report.sections] == ["A", "B", "C"]
+
+
 def test_failed_and_degraded_tasks_are_listed_as_limitations():
     bp = compile_blueprint("r", "Energy", ["A"])
     _done(bp)
