@@ -520,11 +520,12 @@ def test_a_related_articles_date_far_from_the_subjects_own_is_left_out() -> None
     assert 1150 not in years and 1944 not in years  # their own history does not
 
 
-#: A section on a mountain in a report on Japan's mountains, and one on planets in a report on Mercury: heights and
-#: diameters of several articles, comparable.
+#: A section on volcanoes in a report on Japan's mountains: two Japanese mountains' heights and two others'.
 HEIGHTS = {
     "Mount Fuji": "Mount Fuji is the tallest mountain in Japan, with a summit elevation of 3,776 m. Mount Fuji is an "
                   "active volcano.",
+    "Mount Ontake": "Mount Ontake is the second-highest volcanic mountain in Japan, with a summit elevation of "
+                    "3,067 m. It is an active volcano.",
     "Mount Elbrus": "Mount Elbrus is the highest mountain in Europe, with a summit elevation of 5,642 m. Mount Elbrus "
                     "is a dormant volcano.",
     "Mount Kilimanjaro": "Mount Kilimanjaro is the highest mountain in Africa, with a summit elevation of 5,895 m. "
@@ -532,19 +533,50 @@ HEIGHTS = {
 }
 
 
-def test_a_bar_chart_in_a_section_on_another_theme_shows_a_number_of_a_text_on_the_report_subject(tmp_path) -> None:
-    """A bar chart compares: Mount Fuji's height beside Elbrus's and Kilimanjaro's is a chart of a report on Japan's
-    mountains; the same heights are none of a report on Mercury, whose texts they never name ("Geothermal power:
-    number of countries" had stood in a report on solar power)."""
+def test_a_bar_chart_in_a_section_on_another_theme_compares_texts_on_the_report_subject(tmp_path) -> None:
+    """In a section on another theme a bar chart compares the numbers of the texts on the report's subject: Mount
+    Fuji's height beside Mount Ontake's in a report on Japan's mountains, not beside Elbrus's and Kilimanjaro's (a
+    reader found the Dnieper beside the Krishna and the Godavari in "Rivers of India", and the Bahamas beside the
+    Faroe Islands in a report on Iceland); the same heights are no chart of a report on Mercury, whose texts they
+    never name ("Geothermal power: number of countries" had stood in a report on solar power)."""
     ctx = ctx_for(HEIGHTS, tmp_path)
     brain = PlotBrain()
     task = Task(id="chart-1", agent="plot", kind="chart", aim="chart", outputs=["chart"])
     inputs = {"notes": [p.model_dump() for p in passages(HEIGHTS)], "subject": "Volcano",
               "keywords": ["volcano"]}
     alone = brain.call(brain.build_request(task, inputs, "default", ctx), ctx)["spec"]
-    assert alone is not None and alone.kind != "timeline" and len(alone.points) >= 2
+    assert alone is not None and alone.kind != "timeline" and {p.title for p in alone.points} >= {
+        "Mount Elbrus", "Mount Kilimanjaro"}
     japan = brain.call(brain.build_request(task, {**inputs, "report_subject": "Mountains of Japan"}, "default", ctx),
                        ctx)["spec"]
-    assert japan is not None and [p.quote for p in japan.points] == [p.quote for p in alone.points]
+    assert japan is not None and [(p.title, p.value) for p in japan.points] == [
+        ("Mount Fuji", 3776), ("Mount Ontake", 3067)]
     assert brain.call(brain.build_request(task, {**inputs, "report_subject": "Mercury"}, "default", ctx),
                       ctx)["spec"] is None
+
+
+#: A section on reef fish in a report on coral reefs: the reef fish's own text, which prints no number, and an
+#: article on a fish related to it by its words that names no reef (a reader found "Swordfish: length (m)" there).
+REEF_FISH = {
+    "Coral reef fish": "Coral reef fish are fish which live amongst or in close relation to coral reefs. Among the "
+                       "myriad inhabitants, the fish stand out as colourful. Hundreds of species of fish can exist in "
+                       "a small area. Many are predatory and migratory, found widely in tropical oceans.",
+    "Swordfish": "The swordfish are large, highly migratory predatory fish. These fish are found widely in tropical "
+                 "oceans. They commonly reach 3 m in length, and the maximum reported is 4.55 m in length.",
+    "Tea": "Tea is an aromatic beverage. It is prepared with hot water.",
+}
+
+
+def test_a_chart_shows_a_number_of_a_text_naming_its_section(tmp_path) -> None:
+    """Numbers of an article only related to the section's subject join a chart of its numbers; they never make
+    one alone, whatever the report's subject."""
+    ctx = ctx_for(REEF_FISH, tmp_path)
+    brain = PlotBrain()
+    task = Task(id="chart-1", agent="plot", kind="chart", aim="chart", outputs=["chart"])
+    inputs = {"notes": [p.model_dump() for p in passages(REEF_FISH)], "subject": "Coral reef fish",
+              "keywords": ["coral", "fish", "reef"], "report_subject": "coral reefs"}
+    assert brain.call(brain.build_request(task, inputs, "default", ctx), ctx)["spec"] is None
+    # the same lengths in the swordfish's own section are its chart
+    own = {**inputs, "subject": "Swordfish", "keywords": ["swordfish"], "report_subject": "Swordfish"}
+    spec = brain.call(brain.build_request(task, own, "default", ctx), ctx)["spec"]
+    assert spec is not None and {p.value for p in spec.points} == {3, 4.55}

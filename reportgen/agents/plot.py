@@ -105,8 +105,7 @@ def related_sources(passages: list[Passage], subject: str, keywords: list[str], 
         Source ids: the core's and the related ones' (empty when no passage
         names the subject: nothing to relate to).
     """
-    # a place where someone was born or died does not make the text one on the place (without_life_places)
-    core = [p for p in passages if about(f"{p.title} {without_life_places(p.text, lang)}", keywords, lang)]
+    core = naming(passages, keywords, lang)
     if not core:
         return set()
     scorer = Relatedness([subject, *(p.text for p in core)], [p.text for p in passages], lang, subject=subject)
@@ -114,14 +113,32 @@ def related_sources(passages: list[Passage], subject: str, keywords: list[str], 
     return ids | {p.source_id for p in passages if scorer.score(f"{p.title} {p.text}") >= RELATED_THRESHOLD}
 
 
+def naming(passages: list[Passage], keywords: list[str], lang: str) -> list[Passage]:
+    """The passages that name a chart's subject: every keyword in the title or the text
+    (:func:`~reportgen.agents.ranking.about`), a place where someone was born or died aside
+    (:func:`~reportgen.agents.ranking.without_life_places`: it does not make the text one on the place).
+
+    Args:
+        passages: The passages read for the chart.
+        keywords: The terms a passage must hold to name the subject.
+        lang: Language of the passages.
+
+    Returns:
+        Those passages, in their order.
+    """
+    return [p for p in passages if about(f"{p.title} {without_life_places(p.text, lang)}", keywords, lang)]
+
+
 def on_the_report(passages: list[Passage], theme: str, subject: str, lang: str) -> list[Passage]:
     """The passages on the report's subject among a section's, in a report whose subject is not the section's theme:
     the theme's own article, and the other passages that name the report's subject (each of two subjects counting
     alone; every term of one, in the title or the text: :func:`~reportgen.agents.ranking.about`, the chart's own
-    rule for its numbers' sentences). A timeline draws only on them, and a bar chart shows at least one number of
-    theirs (:meth:`PlotBrain._from_notes`). A reader found "Key dates: India and related subjects" in a report on
-    the Silk Road drawn from the Asian Games (1951, 1982), which no sentence of the report quotes: the section's
-    research had found it by the theme's word, and the timeline's events need only name the theme.
+    rule for its numbers' sentences). A chart draws only on them (:meth:`PlotBrain._from_notes`): a bar chart
+    compares their numbers (a reader found the Dnieper's length beside the Krishna's in "Rivers of India", and the
+    Bahamas' area beside the Faroe Islands' in a report on Iceland), a timeline shows their events. A reader found
+    "Key dates: India and related subjects" in a report on the Silk Road drawn from the Asian Games (1951, 1982),
+    which no sentence of the report quotes: the section's research had found it by the theme's word, and the
+    timeline's events need only name the theme.
 
     Args:
         passages: The section's research notes (and any found by broadening).
@@ -177,18 +194,20 @@ class PlotBrain(Brain):
             for extra in ctx.search.search(f"{params['subject']} {ctx.topic}", k=25):
                 if (extra.source_id, extra.text) not in seen:
                     passages.append(extra)
-        # in a section on another theme, a chart compares a number of a text on the report's subject with others
-        # (Mount Fuji's height with Elbrus's in a report on the mountains of Japan), and a timeline's events are
-        # all of such texts (on_the_report)
+        # in a section on another theme, a chart draws only on the texts on the report's subject (on_the_report):
+        # its bars compare them ("Length: Krishna River, Godavari River" in a report on the rivers of India, not the
+        # Dnieper beside them), and a timeline's events are theirs
         kept = on_the_report(passages, params["subject"], params.get("report_subject") or "", ctx.lang)
         on_report = {p.source_id for p in kept}
         found = extract_facts(passages, lang=ctx.lang)
-        on_subject = [f for f in found if about(f"{f.title} {without_life_places(f.sentence, ctx.lang)}",
-                                                params["keywords"], ctx.lang)]
+        usable = [f for f in found if f.source_id in on_report]
+        on_subject = [f for f in usable if about(f"{f.title} {without_life_places(f.sentence, ctx.lang)}",
+                                                 params["keywords"], ctx.lang)]
         related = related_sources(passages, params["subject"], params["keywords"], ctx.lang)
-        spec = propose_chart(on_subject, params["subject"], [f for f in found if f.source_id in related], ctx.lang)
-        if spec is not None and not any(point.source_id in on_report for point in spec.points):
-            spec = None  # "Geothermal power: number of countries" under *Electricity generation* in "Solar power"
+        spec = propose_chart(on_subject, params["subject"], [f for f in usable if f.source_id in related], ctx.lang)
+        named = {p.source_id for p in naming(passages, params["keywords"], ctx.lang)}
+        if spec is not None and not any(point.source_id in named for point in spec.points):
+            spec = None  # a swordfish's two lengths, an article related to "Coral reef fish" that names no reef
         if spec is None:  # no comparable numbers: the dated events, when there are enough of them
             spec = propose_timeline(kept, params["subject"], params["keywords"], ctx.lang, related)
         svg = charts.draw_svg(spec, ctx.chart_kinds) if spec is not None else ""
