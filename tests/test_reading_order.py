@@ -639,6 +639,35 @@ def test_an_article_named_with_the_sections_word_but_on_another_thing_is_none_of
                              "Alexandria was one of the wonders.", "en")  # its article names it
 
 
+def test_a_sections_own_article_is_quoted_however_it_writes_the_sections_words(tmp_path):
+    """*Godavari River* had been left out of its own section in "Rivers of India": its article writes "The
+    Godavari is India's second longest river", "River" small, so the title read as a name of another thing
+    (another_thing's rule for *To the Lighthouse*); the section had no sentence and the report dropped it."""
+    from reportgen.acp import MessageLog
+    from reportgen.agents.ranking import another_thing
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    godavari = ("The Godavari is India's second longest river after the Ganges River. The river ultimately empties "
+                "into the Bay of Bengal.")
+    assert not another_thing("Godavari River", "Godavari River", godavari, "en")
+    assert another_thing("To the Lighthouse", "Lighthouse", "A lighthouse is a tower. Each lighthouse guides ships.",
+                         "en")
+    notes = [_passage("Godavari River", godavari),
+             _passage("Sundarbans", "Sundarbans is a mangrove forest area in the Ganges Delta.")]
+    ctx = RunContext(topic="Rivers of India", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="write-1", agent="writer", kind="write", section="s1", aim="write")
+    inputs = {"notes": [p.model_dump() for p in notes], "title": "Godavari River", "subject": "Rivers of India",
+              "keywords": ["godavari", "river"]}
+    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]
+    assert [s["text"] for s in out["sentences"]][:1] == ["The Godavari is India's second longest river after the "
+                                                         "Ganges River."]
+
+
 def test_a_sentence_writing_a_one_word_subject_only_in_a_compound_is_not_named_by_it(tmp_path):
     """ "K2 … at 8,611 metres above sea level" had stood in a section of a report on the sea: it writes "sea"
     only in "sea level", which the sea's own texts never write, so it must be related to the sea to be kept."""

@@ -526,7 +526,9 @@ def another_thing(title: str, section: str, section_text: str, lang: str) -> boo
     beside *Lion*), or writes a word the section's own article writes in small letters with a capital inside it
     (:func:`a_name`: *To the Lighthouse*, a novel, beside *Lighthouse*), and the section's own article never
     writes that name. *Snow leopard* is a leopard, and a name the section's article writes ("the Bengal tiger")
-    is part of its subject.
+    is part of its subject. The section's own article is on its thing, however it writes its words: *Godavari
+    River*, whose article says "The Godavari is India's second longest river", had been left out of its own
+    section, which the report then dropped.
 
     Args:
         title: The article's title (its bracketed qualifier is ignored).
@@ -538,6 +540,8 @@ def another_thing(title: str, section: str, section_text: str, lang: str) -> boo
         True when the article names another thing with the section's words.
     """
     name = bare_title(title)
+    if fold(name) == fold(bare_title(section)):
+        return False  # the section's own article: "The Godavari is India's second longest river" writes "River" small
     keywords = terms(bare_title(section), lang)
     # or a name writing the section's word with a capital its article never gives it (a_name): *To the Lighthouse*,
     # a novel, had stood in the section on the lighthouse ("To the Lighthouse is a 1927 novel by Virginia Woolf")
