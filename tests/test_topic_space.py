@@ -1991,6 +1991,30 @@ def test_a_subject_no_article_is_titled_by_is_read_as_its_kins_title():
         assert _resolved(search, text)[text].subjects == ["Chinese cuisine"], text
 
 
+#: Words of a Spanish corpus's cookery articles: every one writes the first two, apart.
+COCINA = "comida cocina plato receta guiso salsa especia sabor fideo arroz chef mesa".split()
+
+
+def test_a_french_or_spanish_subject_is_read_as_its_kins_title_its_thing_first():
+    """ "La civilización maya" had found no sources while the Spanish encyclopedia holds *Cultura maya*: French
+    and Spanish write the thing first and the qualifier after it ("comida china"), as :func:`_kin_titled` now
+    reads them."""
+    rng = random.Random(5)
+    docs = [*_corpus()]
+    for i in range(60):
+        body = [COCINA[0], *(rng.choice(COCINA[2:]) for _ in range(20)), COCINA[1]]
+        docs.append({"title": f"Recetario {i}", "text": " ".join(body) + "."})
+    docs += [{"title": "Cocina china", "text": "La cocina china es la cocina de China: fideo, salsa y especia en "
+                                              "cada plato, una comida de Pekín."},
+             {"title": "China", "text": "China es un país de Asia oriental; Pekín es su capital."},
+             {"title": "Muralla china", "text": "La muralla china es una fortificación de China."}]
+    request = resolve_subject(read_request("La comida china", "es"), SpaceSearch(docs), "es")
+    assert (request.subjects, request.named_as) == (["Cocina china"], {"comida china": "Cocina china"}), request
+    # another qualifier is no kin: "comida japonesa" is no *Cocina china*
+    request = resolve_subject(read_request("La comida japonesa", "es"), SpaceSearch(docs), "es")
+    assert (request.subjects, request.named_as) == (["comida japonesa"], {}), request
+
+
 def test_of_parts_more_passages_hold_than_a_search_returns_the_rarest_stands_for_the_subject(monkeypatch):
     """ "Health benefits of green tea" had been planned on *Green*, the colour: no passage writes "green tea", and
     of its parts with an article, the one the fewest passages hold stands for it (``planner._part_article``); both

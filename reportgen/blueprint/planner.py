@@ -1374,6 +1374,9 @@ def _aspect_last(request: Request, search: SearchBackend, lang: str) -> Request:
 #: it stands for (:func:`_kin_titled`): "food" and "cuisine" are at 0.62 in the encyclopedia's space, "gods" and
 #: "mythology" at 0.59; "culture" and "mythology" at 0.28, "food" and "wine" at 0.41 are not the same thing.
 KIN_RELATEDNESS = 0.5
+#: Whether a language writes a qualified thing's noun last ("Chinese food") or first ("civilización maya",
+#: "cuisine chinoise"): the languages :func:`_kin_titled` reads.
+_KIND_LAST = {"en": True, "fr": False, "es": False}
 #: Fewest letters two words of a people or place share from their start to name the same one (:func:`_same_people`).
 PEOPLE_STEM = 4
 
@@ -1409,34 +1412,44 @@ def _kin_titled(request: Request, search: SearchBackend, lang: str) -> Request:
         ``request``, or a copy on the kin article's title.
     """
     space = topic_space(search)
-    if lang != "en" or len(request.subjects) != 1 or space is None or request.alternatives:
+    if lang not in _KIND_LAST or len(request.subjects) != 1 or space is None or request.alternatives:
         return request
     subject = request.subjects[0]
     words = subject.split()
     if not 2 <= len(words) <= 3 or not compound(subject, lang) or _article_on(subject, search, lang) is not None \
             or passages_writing(subject, search) >= MIN_SUBJECT_SENTENCES or _held_as_asked(subject, search, lang):
         return request
+    # the thing is the last word in English ("Chinese food"), the first in French and Spanish ("civilización maya")
+    at = -1 if _KIND_LAST[lang] else 0
+
+    def qualifier(phrase: list[str]) -> list[str]:
+        return phrase[:-1] if at == -1 else phrase[1:]
+
+    def people_word(phrase: list[str]) -> str:  # the qualifier's word a people's or place's adjective may stand in
+        return phrase[0] if at == -1 else phrase[-1]
+
     titles: dict[str, None] = {}
-    for query in (subject, " ".join(words[:-1])):
+    for query in (subject, " ".join(qualifier(words))):
         titles.update((bare_title(p.title), None) for p in search.search(query, k=PLAN_SEARCH_K))
-    for adjective in {t.split()[0] for t in titles if len(t.split()) == len(words)}:  # "Italian" found for "Italy"
-        if _same_people(words[0], adjective) and fold(adjective) != fold(words[0]):
-            query = " ".join([adjective, *words[1:]])
+    for adjective in {people_word(t.split()) for t in titles if len(t.split()) == len(words)}:  # "Italian": "Italy"
+        if _same_people(people_word(words), adjective) and fold(adjective) != fold(people_word(words)):
+            query = " ".join([adjective, *words[1:]] if at == -1 else [*words[:-1], adjective])
             titles.update((bare_title(p.title), None) for p in search.search(query, k=PLAN_SEARCH_K))
-    kin = [t for t in titles if len(t.split()) == len(words) and fold(t.split()[-1]) != fold(words[-1])
-           and all(_same_people(w, x) if i == 0 else fold(w) == fold(x)
-                   for i, (w, x) in enumerate(zip(words[:-1], t.split()[:-1], strict=True)))]
+    kin = [t for t in titles if len(t.split()) == len(words) and fold(t.split()[at]) != fold(words[at])
+           and all(_same_people(w, x) if w == people_word(words) else fold(w) == fold(x)
+                   for w, x in zip(qualifier(words), qualifier(t.split()), strict=True))]
     if not kin:
         return request
-    scores = Relatedness([words[-1]], [], lang, subject=words[-1], space=space).scores([t.split()[-1] for t in kin])
+    scores = Relatedness([words[at]], [], lang, subject=words[at], space=space).scores([t.split()[at] for t in kin])
     best, score = max(zip(kin, scores, strict=True), key=lambda pair: pair[1])
     if score < KIN_RELATEDNESS:
         return request
-    kind = best.split()[-1]
+    kind = best.split()[at]
     own = _titled_as(best, search, lang)
-    people = fold(best.split()[0]) != fold(words[0])  # "Italian" for "Italy": a name, written with its capital
-    if own is None or people and not never_small(best.split()[0], _article_text(own, search)) \
-            or passages_writing(f"{kind} {words[-1]}", search) or passages_writing(f"{words[-1]} {kind}", search):
+    # "Italian" for "Italy": a name, written with its capital
+    people = fold(people_word(best.split())) != fold(people_word(words))
+    if own is None or people and not never_small(people_word(best.split()), _article_text(own, search)) \
+            or passages_writing(f"{kind} {words[at]}", search) or passages_writing(f"{words[at]} {kind}", search):
         return request  # words written side by side are no two names of one thing: a "motor vehicle"
     return replace(request, subjects=[best], alternatives=[], title=request.title or subject,
                    named_as={**request.named_as, subject: best})
