@@ -117,6 +117,30 @@ def test_geothermal_countries_labels() -> None:
     assert all(f.year is None for f in facts)
 
 
+@pytest.mark.parametrize(("lang", "title", "text", "label"), [
+    ("en", "Association football", "Association football, commonly known as football or soccer, is a team sport "
+                                    "played between two teams of 11 players.", "Association football"),
+    ("en", "Australian rules football", "Australian football, also called Australian rules football or Aussie "
+                                        "rules, or more simply football or footy, is a contact sport played between "
+                                        "two teams of 18 players.", "Australian football"),
+    ("es", "Fútbol", "El fútbol, también llamado balompié, es un deporte que enfrenta a dos equipos de 11 jugadores.",
+     "Fútbol"),
+    ("fr", "Football", "Le football, aussi appelé soccer, est un sport opposant deux équipes de 11 joueurs.",
+     "Football"),
+])
+def test_a_number_after_another_name_of_the_subject_is_the_subjects(lang, title, text, label) -> None:
+    """A chart had labelled its bars "Commonly known as football or soccer" and "More simply footy or just football":
+    a segment giving another name of what the sentence opens on has no subject of its own."""
+    (fact,) = extract_facts([Passage(source_id=f"x:{title}", title=title, text=text, url="https://x.org/a",
+                                     corpus="c")], lang=lang)
+    assert fact.label == label
+    # a noun phrase that is no other name still labels its number ("hundreds of large turbines")
+    (turbines,) = extract_facts([Passage(source_id="x:T", title="Wind turbine", url="https://x.org/b", corpus="c",
+                                         text="As of 2024, hundreds of large turbines, in wind farms, were generating "
+                                              "over 1,136 gigawatts of power.")])
+    assert turbines.label == "Hundreds of large turbines"
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -291,6 +291,28 @@ _CONJUNCTIONS = frozenset(
 )
 
 _RELATIVES = frozenset("which who whom whose that where qui que dont où donde quien cual".split())
+#: A segment giving another name of what the sentence opens on ("Association football, *commonly known as
+#: football or soccer*, is a team sport played between two teams of 11 players"; "…, *or more simply football or
+#: footy*, is …"; French "aussi appelé", Spanish "también llamado"): no subject of its own. A chart had labelled
+#: its bars "Commonly known as football or soccer" and "More simply footy or just football".
+_RENAMING = re.compile(
+    r"^(?:(?:or|ou|o)\s+)?(?:(?:more\s+|plus\s+)?simply\s+|(?:commonly|also|often|officially|formerly|usually|"
+    r"sometimes|popularly|aussi|également|communément|souvent|officiellement|simplement|también|comúnmente|"
+    r"oficialmente|simplemente)\s+)?(?:known\s+as|called|named|nicknamed|termed|appel|nomm|surnomm|connu|dit|"
+    r"llamad|conocid|denominad)?",
+    re.IGNORECASE,
+)
+
+
+def _renaming(segment_text: str) -> bool:
+    """Whether a segment only gives another name of the sentence's subject (:data:`_RENAMING`): an adverb of
+    naming and a naming verb, or "(or) more simply" alone."""
+    found = _RENAMING.match(segment_text.strip())
+    if found is None or not found.group(0).strip():
+        return False
+    cue = found.group(0).strip().lower()
+    return bool(re.search(r"(?:known\s+as|called|named|nicknamed|termed|appel|nomm|surnomm|connu|dit|llamad|"
+                          r"conocid|denominad)$", cue)) or cue.endswith("simply")
 
 _PRONOUNS = frozenset(
     """it its they them he she this these those that there here which
@@ -972,6 +994,8 @@ def _label_for(
         # Pacific, and Indian Oceans, and can be found ...").
         noun_phrase = None
         for prev in reversed(segments[:seg_index]):
+            if _renaming(prev.text):
+                continue  # "Association football, commonly known as football or soccer, is …": the first name
             if prev.kind == "np" and noun_phrase is None:
                 noun_phrase = prev
             elif prev.kind == "clause":
