@@ -2015,6 +2015,41 @@ def test_a_french_or_spanish_subject_is_read_as_its_kins_title_its_thing_first()
     assert (request.subjects, request.named_as) == (["comida japonesa"], {}), request
 
 
+def test_a_peoples_civilization_is_read_as_the_title_the_corpus_gives_its_way_of_life():
+    """ "The Inca civilization", "Viking culture", "Mayan culture" and "La civilización inca" had found no sources
+    while the encyclopedias hold *Inca Empire*, *Vikings*, *Maya civilization* and *Imperio incaico*: a people's
+    whole way of life has several names (:data:`planner._PEOPLE_KINDS`), near nothing alike in the topic space
+    ("civilization" and "empire" at 0.06), and the people's own article stands for it when no such title does. A
+    place sharing the word's first letters is no people's article: "Greek civilization" is not *Greece*."""
+    docs = [*_kin_corpus(),
+            {"title": "Inca Empire", "text": "The Inca Empire was the largest empire in pre-Columbian America. The "
+                                             "Inca built roads across the Andes."},
+            {"title": "Inca road system", "text": "The Inca road system ran through the Andes."},
+            {"title": "Vikings", "text": "Vikings were seafaring people from Scandinavia. Viking raiders crossed the "
+                                         "North Sea."},
+            {"title": "Viking Age", "text": "The Viking Age lasted from 793 to 1066."},
+            {"title": "Maya peoples", "text": "The Maya peoples live in Mexico; the Maya peoples' culture endures."},
+            {"title": "Maya civilization", "text": "The Maya civilization was a Mesoamerican civilization. Maya "
+                                                   "cities rose in the jungle."},
+            {"title": "Maya script", "text": "Maya script was the writing system of the Maya."},
+            {"title": "Greece", "text": "Greece is a country in Southeast Europe. Greek is spoken there."},
+            {"title": "Greek alphabet", "text": "The Greek alphabet has 24 letters."}]
+    search = SpaceSearch(docs)
+    read = {text: (r.subjects, r.named_as) for text, r in
+            _resolved(search, "The Inca civilization", "Viking culture", "Mayan culture", "Greek civilization"
+                      ).items()}
+    assert read == {"The Inca civilization": (["Inca Empire"], {"Inca civilization": "Inca Empire"}),
+                    "Viking culture": (["Vikings"], {"Viking culture": "Vikings"}),
+                    # *Maya peoples* is passed over: a passage writes "peoples' culture", two things side by side
+                    "Mayan culture": (["Maya civilization"], {"Mayan culture": "Maya civilization"}),
+                    "Greek civilization": (["Greek civilization"], {})}, read
+    spanish = [*_corpus(), {"title": "Imperio incaico", "text": "El Imperio incaico o Imperio inca fue el imperio "
+                                                                "más extenso de América precolombina."},
+               {"title": "Conquista del Imperio incaico", "text": "La conquista del Imperio incaico fue una campaña."}]
+    request = resolve_subject(read_request("La civilización inca", "es"), SpaceSearch(spanish), "es")
+    assert (request.subjects, request.named_as) == (["Imperio incaico"], {"civilización inca": "Imperio incaico"})
+
+
 def test_of_parts_more_passages_hold_than_a_search_returns_the_rarest_stands_for_the_subject(monkeypatch):
     """ "Health benefits of green tea" had been planned on *Green*, the colour: no passage writes "green tea", and
     of its parts with an article, the one the fewest passages hold stands for it (``planner._part_article``); both

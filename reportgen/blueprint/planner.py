@@ -1374,6 +1374,29 @@ def _aspect_last(request: Request, search: SearchBackend, lang: str) -> Request:
 #: it stands for (:func:`_kin_titled`): "food" and "cuisine" are at 0.62 in the encyclopedia's space, "gods" and
 #: "mythology" at 0.59; "culture" and "mythology" at 0.28, "food" and "wine" at 0.41 are not the same thing.
 KIN_RELATEDNESS = 0.5
+#: Words for a people's whole way of life, in English, French and Spanish (:func:`_kin_titled`): the encyclopedias
+#: title it by one of them, and people ask by another ("Inca civilization", *Inca Empire*; "Mayan culture", *Maya
+#: civilization*; "civilización inca", *Imperio incaico*); in the topic space "civilization" and "empire" are at 0.06.
+_PEOPLE_KINDS = re.compile(
+    r"civili[sz]ations?|cultures?|empires?|peoples?|societ(?:y|ies)|kingdoms?|peuples?|soci[ée]t[ée]s?|royaumes?|"
+    r"civilizaci(?:ón|on|ones)|culturas?|imperios?|pueblos?|sociedad(?:es)?|reinos?",
+    re.IGNORECASE,
+)
+def _a_peoples_name(title: str, word: str) -> bool:
+    """Whether a one-word title names the people a qualifier names: the word itself or its plural, or another
+    gender's ending in French and Spanish (*Vikings* for "Viking", *Aztèques* for "aztèque", *Vikingo* for
+    "vikinga"); not a place sharing its first letters (*Greece* for "Greek").
+
+    Args:
+        title: A title.
+        word: The qualifier, folded.
+    """
+    folded = fold(title)
+    stems = {word, word[:-1]} if word[-1:] in "aeo" else {word}
+    return folded != word and any(folded in {s + end for end in ("s", "es", "a", "o", "as", "os", "e")}
+                                  for s in stems)
+
+
 #: Whether a language writes a qualified thing's noun last ("Chinese food") or first ("civilización maya",
 #: "cuisine chinoise"): the languages :func:`_kin_titled` reads.
 _KIND_LAST = {"en": True, "fr": False, "es": False}
@@ -1392,10 +1415,13 @@ def _same_people(word: str, other: str) -> bool:
 
 
 def _kin_titled(request: Request, search: SearchBackend, lang: str) -> Request:
-    """An English subject "<qualifier> <thing>" of two or three words that no article is titled by, fewer than
-    :data:`MIN_SUBJECT_SENTENCES` passages write and the corpora do not hold as asked (:func:`_held_as_asked`),
-    read as the article titled by the same qualifier, or its place's or people's adjective (:func:`_same_people`),
-    and a word standing for the thing: related to it in the topic space by at least :data:`KIN_RELATEDNESS`.
+    """A subject "<qualifier> <thing>" of two or three words (in French and Spanish "<thing> <qualifier>",
+    :data:`_KIND_LAST`) that no article is titled by, fewer than :data:`MIN_SUBJECT_SENTENCES` passages write and the
+    corpora do not hold as asked (:func:`_held_as_asked`), read as the article titled by the same qualifier, or its
+    place's or people's adjective (:func:`_same_people`), and a word standing for the thing: related to it in the
+    topic space by at least :data:`KIN_RELATEDNESS`, or, for a people's way of life, another word for it
+    (:data:`_PEOPLE_KINDS`: "Inca civilization" is *Inca Empire*), else the people's own article (*Vikings* for
+    "Viking culture", :func:`_a_peoples_name`).
 
     "Chinese food" and "Italy food" had found no sources, or made a report on Italy, while the corpus holds
     *Chinese cuisine* and *Italian cuisine*; "Greek gods" had found none beside *Greek mythology*. The report is
@@ -1406,7 +1432,7 @@ def _kin_titled(request: Request, search: SearchBackend, lang: str) -> Request:
     Args:
         request: The read request.
         search: The search backend over every configured corpus.
-        lang: Report language (English only: French and Spanish put the qualifier last).
+        lang: Report language (English, French or Spanish).
 
     Returns:
         ``request``, or a copy on the kin article's title.
@@ -1438,19 +1464,35 @@ def _kin_titled(request: Request, search: SearchBackend, lang: str) -> Request:
     kin = [t for t in titles if len(t.split()) == len(words) and fold(t.split()[at]) != fold(words[at])
            and all(_same_people(w, x) if w == people_word(words) else fold(w) == fold(x)
                    for w, x in zip(qualifier(words), qualifier(t.split()), strict=True))]
-    if not kin:
+    # a people's whole way of life has several names: "Inca civilization" is *Inca Empire*, "Mayan culture" *Maya
+    # civilization*, "civilización inca" *Imperio incaico*; without such a title, the people's own (*Vikings*)
+    of_a_people = bool(_PEOPLE_KINDS.fullmatch(words[at])) and len(words) == 2
+    scores = Relatedness([words[at]], [], lang, subject=words[at], space=space).scores(
+        [t.split()[at] for t in kin]) if kin else []
+    ranked = sorted(((1.0 if of_a_people and _PEOPLE_KINDS.fullmatch(t.split()[at]) else score, t)
+                     for t, score in zip(kin, scores, strict=True)), key=lambda pair: -pair[0])
+    if of_a_people:
+        named = fold(people_word(words))
+        ranked += [(1.0, t) for t in titles if len(t.split()) == 1 and _a_peoples_name(t, named)]
+
+    def stands_for_it(title: str) -> bool:
+        own = _titled_as(title, search, lang)
+        # "Italian" for "Italy": a name, written with its capital (in English: French and Spanish write a people's
+        # adjective in small letters, "incaico")
+        people = fold(people_word(title.split())) != fold(people_word(words)) and lang == "en"
+        kind = title.split()[at] if len(title.split()) == len(words) else ""
+        # words written side by side are no two names of one thing: a "motor vehicle", "Maya peoples' culture"
+        return own is not None and not (people and not never_small(people_word(title.split()),
+                                                                    _article_text(own, search))) \
+            and not (kind and (passages_writing(f"{kind} {words[at]}", search)
+                               or passages_writing(f"{words[at]} {kind}", search)))
+
+    # the nearest kin only, but of a people's names each in turn ("Maya peoples", whose passages write "peoples'
+    # culture", then *Maya civilization*)
+    best = next((t for score, t in (ranked if of_a_people else ranked[:1])
+                 if score >= KIN_RELATEDNESS and stands_for_it(t)), None)
+    if best is None:
         return request
-    scores = Relatedness([words[at]], [], lang, subject=words[at], space=space).scores([t.split()[at] for t in kin])
-    best, score = max(zip(kin, scores, strict=True), key=lambda pair: pair[1])
-    if score < KIN_RELATEDNESS:
-        return request
-    kind = best.split()[at]
-    own = _titled_as(best, search, lang)
-    # "Italian" for "Italy": a name, written with its capital
-    people = fold(people_word(best.split())) != fold(people_word(words))
-    if own is None or people and not never_small(people_word(best.split()), _article_text(own, search)) \
-            or passages_writing(f"{kind} {words[at]}", search) or passages_writing(f"{words[at]} {kind}", search):
-        return request  # words written side by side are no two names of one thing: a "motor vehicle"
     return replace(request, subjects=[best], alternatives=[], title=request.title or subject,
                    named_as={**request.named_as, subject: best})
 
