@@ -1241,6 +1241,20 @@ def test_a_time_or_a_thing_named_only_before_points_back(text, lang, alone):
     assert quotable(text, 0, lang) is alone
 
 
+def test_the_following_year_is_a_time_not_the_sources_own_text():
+    """*Atahualpa*'s one sentence ends "… his capture and execution in July of the following year": it had been read
+    as the source's own text ("The following is a list …") and its section in a report on the Inca civilization was
+    left out, its sources holding "no sentence on it"."""
+    text = ("Atawallpa, also Atahualpa or Ataw Wallpa, was the last effective Inca emperor, reigning from April 1532 "
+            "until his capture and execution in July of the following year. The following is a list of Atahualpa's wives. "
+            "His sons are listed in the following:")
+    passage = Passage(source_id="wiki-en:Atahualpa", title="Atahualpa", text=text,
+                      url="https://en.wikipedia.org/wiki/Atahualpa", corpus="c")
+    ranked = rank_sentences([passage], focus="Atahualpa", topic="Inca civilization", lang="en",
+                            keywords=["atahualpa"])
+    assert [r.text[:20] for r in ranked] == ["Atawallpa, also Atah"]
+
+
 def test_a_sentence_whose_formula_the_plain_text_lost_is_not_quoted():
     """ "It is denoted [U+2060 U+2060] or …": the encyclopedia's plain text keeps only the word joiners around a
     formula; a formula that is kept ("real part 1/2" between two of them) leaves it quotable."""

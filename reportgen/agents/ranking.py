@@ -25,8 +25,11 @@ MAX_SENTENCE_CHARS = 600
 
 #: Sentences about the source itself ("This article deals only with ..."),
 #: which make no sense quoted in a report, and what is left of a cross-reference once its link is gone ("For a
-#: discussion of the role of drainage practices in agriculture.", a reader found it under *Agriculture*).
-_META = re.compile(r"\b(this article|cet article|este art[ií]culo|the following)\b"
+#: discussion of the role of drainage practices in agriculture.", a reader found it under *Agriculture*). "The
+#: following" is the source's own text only before what it introduces (a colon a few words on, "is", "are"): "in
+#: July of the following year" is a time, and had left the one sentence of *Atahualpa* out of its own section.
+_META = re.compile(r"\b(this article|cet article|este art[ií]culo)\b"
+                   r"|\bthe following(?=(?:\s+[\w-]+){0,3}\s*:|\s*[.:]|\s+(?:is|are)\b)"
                    r"|^for\s+(?:a\s+|an\s+|further\s+|more\s+)?(?:discussion|information|details|overview|treatment)"
                    r"\s+(?:of|on|about)\b", re.IGNORECASE)
 #: Openers that point back to a sentence the quote would not carry ("It is
