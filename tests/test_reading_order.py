@@ -1246,7 +1246,8 @@ def test_the_following_year_is_a_time_not_the_sources_own_text():
     as the source's own text ("The following is a list …") and its section in a report on the Inca civilization was
     left out, its sources holding "no sentence on it"."""
     text = ("Atawallpa, also Atahualpa or Ataw Wallpa, was the last effective Inca emperor, reigning from April 1532 "
-            "until his capture and execution in July of the following year. The following is a list of Atahualpa's wives. "
+            "until his capture and execution in July of the following year. The following is a list of "
+            "Atahualpa's wives. "
             "His sons are listed in the following:")
     passage = Passage(source_id="wiki-en:Atahualpa", title="Atahualpa", text=text,
                       url="https://en.wikipedia.org/wiki/Atahualpa", corpus="c")
