@@ -249,6 +249,17 @@ def test_bar_labels_name_the_entity() -> None:
     assert entity(_fact("Caloris Planitia", 1, "1 MW", "Mercury (planet)")) == "Caloris Planitia"
 
 
+def test_the_verifier_reads_a_range_as_the_extractor_does(tmp_path) -> None:
+    """ "70–85 million deaths" is 70 million deaths to the extractor; the verifier had read the 70 alone, refused the
+    World War I report's chart (607) and printed its refusal in the Limitations."""
+    wars = {"World War I": "World War I was a global conflict. It caused an estimated 15 to 22 million deaths.",
+            "World War II": "World War II was a global conflict and the deadliest in history, with an estimated "
+                            "70–85 million deaths."}
+    chart, _ = run_plot(passages(wars), "World War", ctx_for(wars, tmp_path, topic="World wars"), keywords=["war"])
+    assert sorted((p["label"], p["value"], p["high"]) for p in chart["spec"]["points"]) == [
+        ("World War I", 15e6, 22e6), ("World War II", 70e6, 85e6)]
+
+
 def test_the_verifier_rejects_a_combined_value_not_printed_in_its_source(tmp_path) -> None:
     notes = passages(DAMS)
     ctx = ctx_for(DAMS, tmp_path)

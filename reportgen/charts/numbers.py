@@ -589,7 +589,10 @@ def printed_quantities(text: str, lang: str = "en") -> list[PrintedValue]:
     ``(raw, value)`` view): locale separators, signs and multiplier words; the
     unit is read by the same rules as
     :func:`extract_facts` (abbreviations, unit words, a currency sign before
-    the number, a counted noun after it).
+    the number, a counted noun after it). The first number of a range is
+    read with the multiplier and unit printed after its last too, as
+    :func:`extract_facts` reads it: "70–85 million deaths" prints 70 million
+    deaths (the World War I report's chart had been refused by the verifier).
 
     Args:
         text: Any text (a sentence, a table row).
@@ -617,6 +620,11 @@ def printed_quantities(text: str, lang: str = "en") -> list[PrintedValue]:
             unit = _CURRENCY_UNITS.get(currency.group("c").strip(), currency.group("c").strip())
         year_like = not signed and unit is None and _is_year_number(m.group(0))
         out.append(PrintedValue(text[start:end], value, unit, year_like))
+        second = _read_range(text, end, start, profile)
+        if second is not None:  # "70–85 million deaths": the range's multiplier and unit are its first number's too
+            range_unit, range_mult, range_end = _read_unit(text, second[1], value, profile)
+            if range_mult != 1.0 or unit is None and range_unit is not None:
+                out.append(PrintedValue(text[start:range_end].rstrip(), value * range_mult, range_unit, False))
         mm = _MULT_RE.match(text[end:])
         if mm:
             word = re.sub(r"\s+", " ", mm.group("m").lower())
