@@ -636,6 +636,28 @@ def test_a_placed_plural_is_its_articles_or_the_word_passages_write_and_of_place
     assert "Railways in India" in blueprint.note
 
 
+def test_things_in_a_place_are_sections_that_name_the_place():
+    """ "Earthquakes in Japan" had been six sections on other earthquakes (Lisbon, Shaanxi, Tangshan) and "Volcanoes
+    in Iceland" on Mauna Loa and lava: a section of things in a place names the place, or its people's word
+    ("the Italian island of Sicily"); where none does, the report is the things' own article, and its note says
+    that no quoted sentence writes the place."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Volcano", "A volcano is a rupture in the crust of a planet. Volcanoes erupt lava and ash."),
+            _doc("Mount Vesuvius", "Mount Vesuvius is an active volcano near Naples, Italy. Its volcano erupts lava."),
+            _doc("Mount Etna", "Mount Etna is an active volcano on the Italian island of Sicily. Its volcano erupts "
+                               "lava."),
+            _doc("Mauna Loa", "Mauna Loa is a volcano in Hawaii. The volcano erupts lava often."),
+            _doc("Lava", "Lava is molten rock a volcano expels. Volcanoes erupt lava.")]
+    request = resolve_subject(read_request("Volcanoes in Italy"), FakeSearch(docs), "en")
+    assert (request.subjects, request.aspects) == (["Volcanoes"], ["Italy"]), request
+    themes, _, _ = gather_themes(request, FakeSearch(docs), 4, "en")
+    assert set(themes) == {"Mount Vesuvius", "Mount Etna"}, themes
+    themes, _, _ = gather_themes(resolve_subject(read_request("Volcanoes in Chile"), FakeSearch(docs), "en"),
+                                 FakeSearch(docs), 4, "en")
+    assert themes == [], themes
+
+
 @pytest.mark.parametrize(("text", "lang", "subject", "aspect"), [
     ("Économie du Japon", "fr", "Japon", "économie"),
     ("Géographie du Chili", "fr", "Chili", "géographie"),

@@ -2321,6 +2321,10 @@ def gather_themes(
         if len(request.subjects) > 1:  # "Cats versus dogs": not Mastiff, Herding dog and Canidae after the leads
             scored = taking_turns(scored, {sid: f"{ps[0].title} {docs[sid]}" for sid, ps in by_doc.items()},
                                   request, lang)
+    place = _placed_in(request, lang)
+    if place:  # things in a place: a section names the place ("Earthquakes in Japan" had been Lisbon's and Shaanxi's)
+        scored = [p for p in scored if p.source_id in core_ids or p.source_id in answers
+                  or names_place(f"{p.title}. {docs[p.source_id]}", place)]
     leads: list[Passage] = []
     if len(request.subjects) > 1:  # "Malaria and tuberculosis": each subject's own document is a section
         for subject in request.subjects:
@@ -2380,6 +2384,44 @@ def gather_themes(
     return [p.title for p in chosen], core, companion_themes(chosen, spare, space, naming=periods, lang=lang,
                                                               general=whole[0] if whole and len(request.subjects) == 1
                                                               else None, written=written or None)
+
+
+def _placed_in(request: Request, lang: str) -> str:
+    """The place an English request puts its things in, or ``""``: one subject, a plural in small letters once read
+    ("Earthquakes", "bridges"), and one aspect written as a name, every word capitalised ("Japan", "South America"),
+    as "<things> in <Place>" is read (the place an aspect when the corpora do not hold the whole).
+
+    Args:
+        request: The read request.
+        lang: Its language (English: French and Spanish read "<things> de <place>" otherwise).
+
+    Returns:
+        The place as the request writes it, or ``""``.
+    """
+    if lang != "en" or len(request.subjects) != 1 or len(request.aspects) != 1:
+        return ""
+    things, place = request.subjects[0].split(), request.aspects[0]
+    if len(things) != 1 or not things[0].lower().endswith("s") or not things[0][1:].islower():
+        return ""
+    words = place.split()
+    return place if words and all(w[:1].isupper() for w in words if w.lower() not in _NAME_PARTICLES) else ""
+
+
+def names_place(text: str, place: str) -> bool:
+    """Whether a text writes a place, or its people's word (:func:`_same_people`: "Japanese" for Japan,
+    "Italian" for Italy), capitalised.
+
+    Args:
+        text: A candidate's title and text.
+        place: The place, as the request writes it.
+
+    Returns:
+        True when the text writes it.
+    """
+    if writes_phrase(text, place):
+        return True
+    words = place.split()
+    return len(words) == 1 and any(_same_people(words[0], w) for w in re.findall(r"\b[A-Z][a-z]+\b", text))
 
 
 def a_kind_of(title: str, request: Request, lang: str) -> bool:
