@@ -658,6 +658,26 @@ def test_things_in_a_place_are_sections_that_name_the_place():
     assert themes == [], themes
 
 
+def test_things_of_a_place_asked_in_spanish_or_french_are_sections_of_those_things():
+    """ "Los ríos de España" is read as *España* with the aspect "ríos": its sections had been Andorra, Madrid and
+    *Pelota vasca*, the country's neighbours, and "Les volcans du Japon" Korea, Taiwan and the yen. A section is one
+    of the things: its title or its first sentence writes the word."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("España", "España es un país de Europa. España limita con Francia, Andorra y Portugal."),
+            _doc("Andorra", "Andorra es un país de Europa entre España y Francia. Andorra es un país pequeño."),
+            _doc("Madrid", "Madrid es la capital de España. Madrid es la ciudad más poblada de España."),
+            _doc("Tajo", "El Tajo es el río más largo de la península ibérica. Nace en España y cruza Portugal.")]
+    request = resolve_subject(read_request("Los ríos de España", "es"), FakeSearch(docs), "es")
+    assert (request.subjects, request.aspects) == (["España"], ["ríos"]), request
+    themes, _, _ = gather_themes(request, FakeSearch(docs), 4, "es")
+    assert themes == ["Tajo"], themes
+    # an aspect a place is asked names no things: its sections stay the place's
+    request = resolve_subject(read_request("La economía de España", "es"), FakeSearch(docs), "es")
+    themes, _, _ = gather_themes(request, FakeSearch(docs), 4, "es")
+    assert "Andorra" in themes, (request, themes)
+
+
 @pytest.mark.parametrize(("text", "lang", "subject", "aspect"), [
     ("Économie du Japon", "fr", "Japon", "économie"),
     ("Géographie du Chili", "fr", "Chili", "géographie"),

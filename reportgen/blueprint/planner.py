@@ -2325,6 +2325,11 @@ def gather_themes(
     if place:  # things in a place: a section names the place ("Earthquakes in Japan" had been Lisbon's and Shaanxi's)
         scored = [p for p in scored if p.source_id in core_ids or p.source_id in answers
                   or names_place(f"{p.title}. {docs[p.source_id]}", place)]
+    things = _things_of_the_place(request, lang)
+    if things:  # "Los ríos de España": a section is one of the things, not the place's neighbour (Andorra)
+        scored = [p for p in scored if p.source_id in core_ids
+                  or mentions(terms(f"{p.title}. {(split_sentences(docs[p.source_id], lang) or [''])[0]}", lang),
+                              things)]
     leads: list[Passage] = []
     if len(request.subjects) > 1:  # "Malaria and tuberculosis": each subject's own document is a section
         for subject in request.subjects:
@@ -2405,6 +2410,30 @@ def _placed_in(request: Request, lang: str) -> str:
         return ""
     words = place.split()
     return place if words and all(w[:1].isupper() for w in words if w.lower() not in _NAME_PARTICLES) else ""
+
+
+def _things_of_the_place(request: Request, lang: str) -> str:
+    """The things a French or Spanish request asks of a place, as a term, or ``""``: "Los ríos de España" is read
+    as *España* with the aspect "ríos"; its sections had been Andorra, Madrid and *Pelota vasca*, and those of
+    "Les volcans du Japon" Korea, Taiwan and the yen. A section is then one of the things: its title or its first
+    sentence writes the word (*Aconcagua*, "la montaña más alta"). An aspect a place is asked
+    (:func:`~reportgen.blueprint.request.aspect_noun`: "économie", "historia") names no things.
+
+    Args:
+        request: The read request.
+        lang: Its language (French and Spanish; English reads "<things> in <Place>", :func:`_placed_in`).
+
+    Returns:
+        The things' word in the singular, stemmed (:func:`~reportgen.agents.ranking.terms`), or ``""``.
+    """
+    if lang not in ("fr", "es") or len(request.subjects) != 1 or len(request.aspects) != 1:
+        return ""
+    place, aspect = request.subjects[0], request.aspects[0]
+    if not place[:1].isupper() or len(aspect.split()) != 1 or not aspect.islower() or aspect_noun(aspect) \
+            or not re.search(r"[sx]$", aspect):
+        return ""
+    held = sorted(terms(singular(aspect, lang), lang))
+    return held[0] if held else ""
 
 
 def names_place(text: str, place: str) -> bool:
