@@ -1250,6 +1250,18 @@ def test_a_candidate_naming_a_subject_of_two_words_only_by_its_head_noun_is_no_t
     assert "Wage spiral" in _themes_first(extra, corpus)
 
 
+def test_what_a_thing_is_taken_as_is_no_word_the_core_speaks_of_it_by():
+    """*Chicken as food* had been a section of "Cuisine of Japan", "Cuisine of Mexico" and "Chinese food": it writes
+    "cuisines" and never "Japanese", and the Japanese cuisine article's "traditional foods of Japan" spoke of its
+    title's "food". The role a title takes its thing in is no word of the thing; a word of the thing still is."""
+    request = read_request("Japanese cuisine")
+    core = "Japanese cuisine encompasses the regional and traditional foods of Japan, based on rice and fish."
+    assert not planner.spoken_of("Chicken as food", core, request, "en")
+    assert planner.spoken_of("Fish as food", core, request, "en")
+    assert planner.spoken_of("Electricity generation", "Solar power is the conversion of sunlight into "
+                             "electricity.", read_request("Solar power"), "en")
+
+
 def test_a_title_opening_on_the_subjects_lower_case_word_and_capitalised_after_is_a_name():
     """"Solar System" had a section in a report on solar power: the subject's article writes "solar" in lower
     case, and the title capitalises a later word (titles are in sentence case)."""

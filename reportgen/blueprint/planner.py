@@ -2615,6 +2615,10 @@ def names_title(text: str, title: str) -> bool:
     return len(name) > 3 and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", fold(text)) is not None
 
 
+#: The role a title takes its thing in ("Chicken *as food*", "Le cheval *comme* animal", "El agua *como* recurso").
+_AS_ROLE = re.compile(r"\s+(?:as|comme|como)\s+", re.IGNORECASE)
+
+
 def spoken_of(title: str, core_text: str, request: Request, lang: str) -> bool:
     """Whether the subject's core speaks of a candidate: writes its title (*Engine* in the Jet engine
     article), or a word of it beside the subject's own (:func:`~reportgen.agents.ranking.mentions`: the Solar
@@ -2633,7 +2637,9 @@ def spoken_of(title: str, core_text: str, request: Request, lang: str) -> bool:
     """
     bare = bare_title(title)
     held = terms(core_text, lang)
-    own = terms(bare, lang) - terms(request.subject, lang)
+    # what a thing is taken "as" is no word of the thing: *Chicken as food* is not spoken of by "the regional and
+    # traditional foods of Japan" (it had been a section of "Cuisine of Japan" and of "Cuisine of Mexico")
+    own = terms(_AS_ROLE.split(bare)[0], lang) - terms(request.subject, lang)
     return names_title(core_text, bare) or any(mentions(held, t) for t in own)
 
 
