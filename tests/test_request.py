@@ -678,6 +678,25 @@ def test_things_of_a_place_asked_in_spanish_or_french_are_sections_of_those_thin
     assert "Andorra" in themes, (request, themes)
 
 
+def test_things_of_a_place_held_as_asked_in_english_are_sections_of_those_things():
+    """ "Languages of Nigeria" had *Ivory Coast*, *Cameroon* and *West Africa* as sections beside its languages, and
+    "Deserts of Africa" *Tunisia*, *Botswana* and *Kenya*: a section of things of a place is one of the things."""
+    from reportgen.blueprint.planner import resolve_subject
+
+    docs = [_doc("Yoruba language", "Yoruba is one of the languages of Nigeria, spoken in the south-west. The "
+                                    "languages of Nigeria number over 500."),
+            _doc("Hausa language", "Hausa is a Chadic language, among the languages of Nigeria, spoken in the north."),
+            _doc("Cameroon", "Cameroon is a country in Central Africa. It borders Nigeria, and its people speak "
+                             "250 languages, Hausa among them."),
+            _doc("Igbo language", "Igbo is a language of the languages of Nigeria, spoken in the south-east."),
+            _doc("Fula language", "Fula is a language of West Africa, among the languages of Nigeria."),
+            _doc("Kanuri language", "Kanuri is a Saharan language, one of the languages of Nigeria.")]
+    request = resolve_subject(read_request("Languages of Nigeria"), FakeSearch(docs), "en")
+    assert (request.subjects, request.aspects) == (["Languages of Nigeria"], []), request
+    themes, _, _ = gather_themes(request, FakeSearch(docs), 6, "en")
+    assert themes == ["Yoruba language", "Hausa language", "Igbo language", "Fula language", "Kanuri language"], themes
+
+
 @pytest.mark.parametrize(("text", "lang", "subject", "aspect"), [
     ("Économie du Japon", "fr", "Japon", "économie"),
     ("Géographie du Chili", "fr", "Chili", "géographie"),

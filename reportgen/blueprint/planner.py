@@ -2412,20 +2412,33 @@ def _placed_in(request: Request, lang: str) -> str:
     return place if words and all(w[:1].isupper() for w in words if w.lower() not in _NAME_PARTICLES) else ""
 
 
+#: An English subject of things of a place, held as asked ("Languages of Nigeria", "Rivers of India").
+_THINGS_OF_A_PLACE = re.compile(r"(?P<things>[A-Za-z]+s)\s+of\s+(?P<place>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
+
+
 def _things_of_the_place(request: Request, lang: str) -> str:
-    """The things a French or Spanish request asks of a place, as a term, or ``""``: "Los ríos de España" is read
-    as *España* with the aspect "ríos"; its sections had been Andorra, Madrid and *Pelota vasca*, and those of
-    "Les volcans du Japon" Korea, Taiwan and the yen. A section is then one of the things: its title or its first
-    sentence writes the word (*Aconcagua*, "la montaña más alta"). An aspect a place is asked
-    (:func:`~reportgen.blueprint.request.aspect_noun`: "économie", "historia") names no things.
+    """The things a request asks of a place, as a term, or ``""``: "Los ríos de España" is read as *España* with the
+    aspect "ríos"; its sections had been Andorra, Madrid and *Pelota vasca*, and those of "Les volcans du Japon"
+    Korea, Taiwan and the yen. An English subject held as asked (:data:`_THINGS_OF_A_PLACE`) too: "Languages of
+    Nigeria" had *Ivory Coast*, *Cameroon* and *West Africa*, "Deserts of Africa" *Tunisia*, *Botswana* and
+    *Kenya*. A section is then one of the things: its title or the first sentence found of it writes the word
+    (*Aconcagua*, "la montaña más alta"). An aspect a place is asked (:func:`~reportgen.blueprint.request.aspect_noun`:
+    "économie", "historia") names no things.
 
     Args:
         request: The read request.
-        lang: Its language (French and Spanish; English reads "<things> in <Place>", :func:`_placed_in`).
+        lang: Its language (English "<things> in <Place>" read as the things is :func:`_placed_in`'s).
 
     Returns:
         The things' word in the singular, stemmed (:func:`~reportgen.agents.ranking.terms`), or ``""``.
     """
+    if lang == "en" and len(request.subjects) == 1 and not request.aspects:
+        # "Languages of Nigeria", held as asked: its sections had been *Ivory Coast*, *Cameroon* and *West Africa*
+        held_whole = _THINGS_OF_A_PLACE.fullmatch(request.subjects[0])
+        if held_whole is None or aspect_noun(held_whole.group("things")):
+            return ""
+        found = sorted(terms(singular(held_whole.group("things"), lang), lang))
+        return found[0] if len(found) == 1 else ""
     if lang not in ("fr", "es") or len(request.subjects) != 1 or len(request.aspects) != 1:
         return ""
     place, aspect = request.subjects[0], request.aspects[0]
