@@ -298,8 +298,8 @@ _RELATIVES = frozenset("which who whom whose that where qui que dont où donde q
 _RENAMING = re.compile(
     r"^(?:(?:or|ou|o)\s+)?(?:(?:more\s+|plus\s+)?simply\s+|(?:commonly|also|often|officially|formerly|usually|"
     r"sometimes|popularly|aussi|également|communément|souvent|officiellement|simplement|también|comúnmente|"
-    r"oficialmente|simplemente)\s+)?(?:known\s+as|called|named|nicknamed|termed|appel|nomm|surnomm|connu|dit|"
-    r"llamad|conocid|denominad)?",
+    r"oficialmente|simplemente)\s+)?(?:(?:known\s+as|called|named|nicknamed|termed|dit|"
+    r"(?:appel|nomm|surnomm|connu|llamad|conocid|denominad)\w*)\b)?",
     re.IGNORECASE,
 )
 
@@ -311,8 +311,8 @@ def _renaming(segment_text: str) -> bool:
     if found is None or not found.group(0).strip():
         return False
     cue = found.group(0).strip().lower()
-    return bool(re.search(r"(?:known\s+as|called|named|nicknamed|termed|appel|nomm|surnomm|connu|dit|llamad|"
-                          r"conocid|denominad)$", cue)) or cue.endswith("simply")
+    return bool(re.search(r"(?:known\s+as|called|named|nicknamed|termed|dit|(?:appel|nomm|surnomm|connu|llamad|"
+                          r"conocid|denominad)\w*)$", cue)) or cue.endswith("simply")
 
 _PRONOUNS = frozenset(
     """it its they them he she this these those that there here which
