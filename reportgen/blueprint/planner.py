@@ -1382,6 +1382,8 @@ _PEOPLE_KINDS = re.compile(
     r"civilizaci(?:ón|on|ones)|culturas?|imperios?|pueblos?|sociedad(?:es)?|reinos?",
     re.IGNORECASE,
 )
+
+
 def _a_peoples_name(title: str, word: str) -> bool:
     """Whether a one-word title names the people a qualifier names: the word itself or its plural, or another
     gender's ending in French and Spanish (*Vikings* for "Viking", *Aztèques* for "aztèque", *Vikingo* for
@@ -1390,6 +1392,9 @@ def _a_peoples_name(title: str, word: str) -> bool:
     Args:
         title: A title.
         word: The qualifier, folded.
+
+    Returns:
+        True when the title is the people's own.
     """
     folded = fold(title)
     stems = {word, word[:-1]} if word[-1:] in "aeo" else {word}
