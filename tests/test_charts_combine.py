@@ -249,6 +249,28 @@ def test_bar_labels_name_the_entity() -> None:
     assert entity(_fact("Caloris Planitia", 1, "1 MW", "Mercury (planet)")) == "Caloris Planitia"
 
 
+def test_counts_of_other_things_are_no_comparable_counts() -> None:
+    """ "Number of species: Western honey bee, Honeyguide" stood in two reports on bees: "16 species of birds" counts
+    a bird family's species, not bees'. A count written with what it counts compares only with counts of the same
+    thing, or with counts of their own article's thing ("65 species of Pteropus" in *Pteropus*)."""
+    docs = {"Western honey bee": "The western honey bee is the most common of the 7–12 species of honey bees "
+                                 "worldwide.",
+            "Honeyguide": "Honeyguides are a family of 16 species of birds in the order Piciformes.",
+            "Bumblebee": "A bumblebee is any of over 250 species in the genus Bombus, part of Apidae."}
+    facts = extract_facts(passages(docs))
+    own = [f for f in facts if f.title == "Western honey bee"]
+    assert propose_chart(own, "Western honey bee", [f for f in facts if f.title == "Honeyguide"]) is None
+    assert propose_chart([f for f in facts if f.title == "Bumblebee"], "Bumblebee",
+                         [f for f in facts if f.title == "Honeyguide"]) is None
+    # the same counts without what they count written after them compare as before
+    bare = {title: re.sub(r" (?:of birds in the order Piciformes|of honey bees worldwide)", "", text)
+            for title, text in docs.items()}
+    facts = extract_facts(passages(bare))
+    spec = propose_chart([f for f in facts if f.title == "Western honey bee"], "Western honey bee",
+                         [f for f in facts if f.title == "Honeyguide"])
+    assert spec is not None and {p.label for p in spec.points} == {"Western honey bee", "Honeyguide"}
+
+
 def test_the_verifier_reads_a_range_as_the_extractor_does(tmp_path) -> None:
     """ "70–85 million deaths" is 70 million deaths to the extractor; the verifier had read the 70 alone, refused the
     World War I report's chart (607) and printed its refusal in the Limitations."""

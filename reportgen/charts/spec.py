@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, model_validator
 from reportgen.agents.ranking import head_noun, mentions, stem, terms
 from reportgen.charts.numbers import NumericFact, generic_label
 from reportgen.i18n import chart_word
+from reportgen.sources.text import fold
 
 __all__ = [
     "MAX_SPREAD", "SHARED_VALUE_SOURCES", "YEAR_WINDOW", "ChartPoint", "ChartSpec", "caption", "comparable_key",
@@ -363,7 +364,47 @@ def comparable_key(fact: NumericFact) -> tuple[str, str, str] | None:
     if fact.unit in _SHARE_UNITS:
         specific = fact.base and not set(fact.base.split()) & _GENERIC_WHOLES
         return (fact.unit, fact.measure, f"share of {fact.base}") if specific else None
-    return (fact.unit, fact.measure, fact.kind) if fact.kind else None
+    if not fact.kind:
+        return None
+    counted = _counted_of(fact)  # "16 species of birds" counts birds: no count of bees' species
+    return (fact.unit, fact.measure, f"{fact.kind} of {counted}" if counted else fact.kind)
+
+
+#: What a counted noun counts, written after it: "16 species *of birds*", "250 species *in the genus Bombus*",
+#: "7–12 species *of honey bees*" (English, French and Spanish).
+_COUNTED_OF = re.compile(r"^\s+(?:of|in|among|de|des|du|dans|en|del)\s+(?:(?:the|a|an|la|le|les|el|los|las)\s+)?"
+                         r"(?P<what>[^\W\d_]+(?:\s+[^\W\d_]+){0,2})")
+#: Words that end what a counted noun counts ("16 species of birds *in* the order Piciformes").
+_COUNTED_END = frozenset("in of on at from with by to and or that which worldwide de des du en et y o del que "
+                         "had has have is are was were been be will would can could may might "
+                         "est sont ont fut était es son fue fueron era".split())
+
+
+def _counted_of(fact: NumericFact) -> str:
+    """The head of what a counted noun (a unit :func:`_quantity` names as one) counts, written right after the
+    number's raw text, or ``""``: "16 species of birds" is "bird"'s (a honeyguide's family beside the honey bees'
+    "7–12 species of honey bees" had made "Number of species: Western honey bee, Honeyguide" in two reports on
+    bees), "250 species in the genus Bombus" "bombus"'s.
+
+    Args:
+        fact: A fact whose unit is a counted noun.
+
+    Returns:
+        The last word of what it counts, stemmed, or ``""`` (a measure's unit, nothing written after it, or what
+        its own article is on: "65 species of Pteropus" in *Pteropus*, "7–12 species of honey bees" in *Western
+        honey bee*).
+    """
+    if not _quantity(fact.unit)[1]:
+        return ""
+    at = fact.sentence.find(fact.raw)
+    found = _COUNTED_OF.match(fact.sentence[at + len(fact.raw):]) if at >= 0 else None
+    if not found:
+        return ""
+    words = found.group("what").split()
+    words = words[:next((i for i, w in enumerate(words) if i and w.lower() in _COUNTED_END), len(words))]
+    what = stem(fold(words[-1]))
+    # what its own article is of counts its own ("65 species of Pteropus" in *Pteropus*): as if nothing were written
+    return "" if mentions(_tokens(_article_name(fact)), what) else what
 
 
 def _covers(a: set[str], b: set[str]) -> bool:
