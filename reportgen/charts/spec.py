@@ -350,7 +350,9 @@ def comparable_key(fact: NumericFact) -> tuple[str, str, str] | None:
     (:func:`~reportgen.charts.numbers.quantity_kind`: the words around the
     number, "capacity", "population", "area"); a percentage's kind is the whole
     it is a share of (``base``), so "15% of the world's electricity" meets
-    only other shares of the world's electricity. A fact whose kind the words
+    only other shares of the world's electricity; a count names what it
+    counts when written after it (:func:`_counted_of`: "16 species of birds"
+    is no count of bees' species). A fact whose kind the words
     do not say, or a share of an unnamed or generic whole ("15% of people"
     develop one thing, "1% of people" another: :data:`_GENERIC_WHOLES`), is
     charted only beside the numbers of its own sentence.
