@@ -296,23 +296,18 @@ _RELATIVES = frozenset("which who whom whose that where qui que dont où donde q
 #: footy*, is …"; French "aussi appelé", Spanish "también llamado"): no subject of its own. A chart had labelled
 #: its bars "Commonly known as football or soccer" and "More simply footy or just football".
 _RENAMING = re.compile(
-    r"^(?:(?:or|ou|o)\s+)?(?:(?:more\s+|plus\s+)?simply\s+|(?:commonly|also|often|officially|formerly|usually|"
-    r"sometimes|popularly|aussi|également|communément|souvent|officiellement|simplement|también|comúnmente|"
-    r"oficialmente|simplemente)\s+)?(?:(?:known\s+as|called|named|nicknamed|termed|dit|"
-    r"(?:appel|nomm|surnomm|connu|llamad|conocid|denominad)\w*)\b)?",
+    r"^(?:(?:or|ou|o)\s+)?(?:(?:more\s+)?simply\b|(?:(?:commonly|also|often|officially|formerly|usually|sometimes|"
+    r"popularly|aussi|également|communément|souvent|officiellement|simplement|también|comúnmente|oficialmente|"
+    r"simplemente)\s+)?(?:known\s+as|called|named|nicknamed|termed|dit|"
+    r"(?:appel|nomm|surnomm|connu|llamad|conocid|denominad)\w*)\b)",
     re.IGNORECASE,
 )
 
 
 def _renaming(segment_text: str) -> bool:
-    """Whether a segment only gives another name of the sentence's subject (:data:`_RENAMING`): an adverb of
-    naming and a naming verb, or "(or) more simply" alone."""
-    found = _RENAMING.match(segment_text.strip())
-    if found is None or not found.group(0).strip():
-        return False
-    cue = found.group(0).strip().lower()
-    return bool(re.search(r"(?:known\s+as|called|named|nicknamed|termed|dit|(?:appel|nomm|surnomm|connu|llamad|"
-                          r"conocid|denominad)\w*)$", cue)) or cue.endswith("simply")
+    """Whether a segment only gives another name of the sentence's subject (:data:`_RENAMING`): a naming verb,
+    after an adverb of naming or not, or "(or) (more) simply"."""
+    return _RENAMING.match(segment_text.strip()) is not None
 
 _PRONOUNS = frozenset(
     """it its they them he she this these those that there here which
