@@ -179,6 +179,39 @@ def test_the_bound_of_a_class_is_no_quantity_of_a_thing(text: str, lang: str, ke
     assert [f.value for f in extract_facts([doc(text)], lang=lang)] == kept
 
 
+@pytest.mark.parametrize(
+    ("text", "lang", "kept"),
+    [
+        # the World War I report had charted the Second World War's deaths as the Eastern Front's
+        ("Of the estimated 70–85 million deaths attributed to the war, around 30 million people died on the "
+         "Eastern Front.", "en", [30e6]),
+        ("Of the 300 species, 120 species are endemic.", "en", [120.0]),
+        ("De los 50 estados, Texas tiene 268 000 km².", "es", [268000.0]),
+        # the subject's own whole stays
+        ("Of its 1.2 million inhabitants, 40% speak French.", "en", [1.2e6, 40.0]),
+    ],
+)
+def test_the_whole_a_sentence_divides_is_no_quantity_of_its_subject(text: str, lang: str, kept: list[float]) -> None:
+    assert [f.value for f in extract_facts([doc(text)], lang=lang)] == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # "How do submarines dive?" had charted "Six-metre" 20 ft beside "Merchant ship" 1,000 ft
+        ("They come in myriad sizes and shapes, from six-metre (20 ft) inflatable dive boats in Hawaii, to "
+         "tugboats plying New York Harbor, to 300-metre (1,000 ft) oil tankers at major ports.", []),
+        ("Its width varies from 20 km in the north to 80 km in the south.", []),
+        # a span over years is one thing's change, and stays
+        ("The population grew from 3 million people in 1990 to 5 million people in 2020.", [3e6, 5e6]),
+        # "from" a place, "to" a place: no span of numbers
+        ("The road runs 500 km from the capital to the coast, and the rail line runs 300 km.", [500.0, 300.0]),
+    ],
+)
+def test_the_ends_of_a_yearless_span_are_no_things_own_figures(text: str, kept: list[float]) -> None:
+    assert [f.value for f in extract_facts([doc(text)])] == kept
+
+
 def test_a_dimension_the_clause_is_on_is_the_values_measure() -> None:
     """The Everest report's height chart had left Everest out: "Its height was most recently measured … as
     8,848.86 m" read as no dimension, and lengths of different dimensions are not compared."""

@@ -26,6 +26,7 @@ from reportgen.charts.timeline import MAX_EVENTS, event_label
 from reportgen.coordinate import coordinate
 from reportgen.errors import AgentError
 from reportgen.sources.models import Passage
+from reportgen.sources.text import namesakes
 
 from factories import passage, passages
 from fakes import FakeSearch
@@ -580,3 +581,34 @@ def test_a_chart_shows_a_number_of_a_text_naming_its_section(tmp_path) -> None:
     own = {**inputs, "subject": "Swordfish", "keywords": ["swordfish"], "report_subject": "Swordfish"}
     spec = brain.call(brain.build_request(task, own, "default", ctx), ctx)["spec"]
     assert spec is not None and {p.value for p in spec.points} == {3, 4.55}
+
+
+#: A section on the First World War's Western Front; the Second World War's namesake article names the section's
+#: words too (a reader found the fall of France in 1940 on the timeline of "Western Front (World War I)").
+WESTERN_FRONTS = {
+    "Western Front (World War I)": "The Western Front was one of the main theatres of war during World War I. In "
+                                   "1914 the German Army opened the Western Front by invading Belgium. The front "
+                                   "changed little until 1917. The Western Front collapsed in 1918.",
+    "Western Front (World War II)": "The Western Front was a military theatre of World War II. France fell on the "
+                                    "Western Front in 1940. The Western Front was reopened by the Allies in 1944. "
+                                    "The Western Front ended in 1945.",
+}
+
+
+def test_a_namesakes_article_gives_no_events_of_a_section() -> None:
+    assert namesakes("Western Front (World War II)", "Western Front (World War I)")
+    assert namesakes("Mercury (element)", "mercury (planet)")
+    assert not namesakes("Western Front (World War I)", "Western Front (World War I)")
+    assert not namesakes("Western Front (World War II)", "Western Front")  # the bare name may be either
+    assert not namesakes("Eastern Front (World War II)", "Western Front (World War I)")
+
+
+def test_a_chart_draws_on_no_namesake_of_its_section(tmp_path) -> None:
+    ctx = ctx_for(WESTERN_FRONTS, tmp_path)
+    brain = PlotBrain()
+    task = Task(id="chart-1", agent="plot", kind="chart", aim="chart", outputs=["chart"])
+    inputs = {"notes": [p.model_dump() for p in passages(WESTERN_FRONTS)], "subject": "Western Front (World War I)",
+              "keywords": ["front", "western"], "report_subject": "World War I"}
+    spec = brain.call(brain.build_request(task, inputs, "default", ctx), ctx)["spec"]
+    assert spec is not None and [p.year for p in spec.points] == [1914, 1917, 1918]
+    assert {p.title for p in spec.points} == {"Western Front (World War I)"}

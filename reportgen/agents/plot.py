@@ -35,7 +35,7 @@ from reportgen.charts import ChartPoint, ChartSpec, caption, extract_facts, prop
 from reportgen.errors import AgentError
 from reportgen.i18n import chart_word
 from reportgen.sources.models import Passage
-from reportgen.sources.text import bare_title
+from reportgen.sources.text import bare_title, namesakes
 
 __all__ = ["RELATED_THRESHOLD", "PlotBrain", "related_sources", "series_chart"]
 
@@ -194,6 +194,9 @@ class PlotBrain(Brain):
             for extra in ctx.search.search(f"{params['subject']} {ctx.topic}", k=25):
                 if (extra.source_id, extra.text) not in seen:
                     passages.append(extra)
+        # an article on a namesake is on another thing: "Western Front (World War II)" gave the timeline of the
+        # section "Western Front (World War I)" the fall of France in 1940
+        passages = [p for p in passages if not namesakes(p.title, params["subject"])]
         # in a section on another theme, a chart draws only on the texts on the report's subject (on_the_report):
         # its bars compare them ("Length: Krishna River, Godavari River" in a report on the rivers of India, not the
         # Dnieper beside them), and a timeline's events are theirs

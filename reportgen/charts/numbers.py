@@ -20,7 +20,13 @@ What is deliberately **not** a fact (better no chart than a wrong one):
 * numbers with no unit or counted noun (nothing honest to put on an axis);
 * a bare four-digit number from 1000 to 2100 not followed by a measurement
   unit ("in 1877 fossils", "a 1952 novella"): read as a year;
-* a bracketed conversion right after a quantity ("40 miles (64 km)").
+* a bracketed conversion right after a quantity ("40 miles (64 km)");
+* the whole a sentence opens on to divide ("Of the estimated 70–85 million
+  deaths attributed to the war, around 30 million occurred on the Eastern
+  Front"): it is the whole's, which the sentence does not name as its subject;
+* the ends of a span of a class written "from … to …" with no year ("from
+  six-metre (20 ft) inflatable dive boats … to 300-metre (1,000 ft) oil
+  tankers"): the bounds of a class's sizes, not two things' own figures.
 
 Units and context: a rate after the unit becomes part of it (``"117 GW added
 each year"`` → ``"GW/year"``); a percentage records the whole it is a share
@@ -1431,6 +1437,39 @@ def _a_class_bound(before: str) -> bool:
                for m in (_CLASS_BOUND_RE.match(tail, w.start()) for w in re.finditer(_WORD, tail)))
 
 
+#: A sentence opening on the whole it divides, up to the number: "Of the estimated 70–85 million deaths attributed
+#: to the war, around 30 million occurred on the Eastern Front", "De los 50 estados, …", "Sur les 577 députés, …",
+#: "Parmi les 300 espèces, …". A possessive ("Of its 1.2 million inhabitants, 40% …") is the subject's own and is
+#: no such whole. The World War I report had charted the Second World War's deaths as the Eastern Front's.
+_PARTITIVE_WHOLE_RE = re.compile(
+    r"^\W*(?:of|out\s+of|among|de|sur|parmi|entre)\s+(?:the|los|las|les|des)\s+"
+    r"(?:(?:estimated|approximately|roughly|some|about|around|nearly|almost|over|more\s+than|total|"
+    r"estimados?|estimadas?|unos|unas|aproximadamente|quelque|environ|plus\s+de|más\s+de)\s+){0,2}"
+    r"(?:US\$|\$|€|£)?(?:\d[\d.,]*\s?(?:[–—\-]|to|a|à)\s?)?$",
+    re.IGNORECASE,
+)
+
+#: The two ends of a span written "from … to …" (Spanish "desde … hasta …"), up to a number: a word or two and an
+#: opening bracket may stand between ("from six-metre (20 ft) …", "to 300-metre (1,000 ft) …").
+_SPAN_FROM_RE = re.compile(r"\b(?:from|desde)\s+(?:\S+\s+){0,2}\(?$", re.IGNORECASE)
+_SPAN_TO_RE = re.compile(r"\b(?:to|hasta)\s+(?:\S+\s+){0,2}\(?$", re.IGNORECASE)
+
+
+def _span_ends(sentence: str, found: list[_Found]) -> set[int]:
+    """Indexes in ``found`` of the ends of a yearless "from … to …" span of the same unit (module docstring)."""
+    ends: set[int] = set()
+    for i, low in enumerate(found):
+        if low.year is not None or not _SPAN_FROM_RE.search(sentence[max(0, low.start - 40) : low.start]):
+            continue
+        for j in range(i + 1, len(found)):
+            high = found[j]
+            if high.unit == low.unit and high.year is None and _SPAN_TO_RE.search(
+                sentence[max(low.end, high.start - 40) : high.start]
+            ):
+                ends.update({i, j})
+    return ends
+
+
 def _not_a_quantity(sentence: str, start: int, end: int) -> bool:
     """Whether the number at ``[start, end)`` is an ordinal, a date, a name or notation."""
     after = sentence[end:]
@@ -1576,6 +1615,8 @@ def _read_quantity(sentence: str, m: re.Match[str], found: list[_Found], lang: _
         unit += next(sfx for i, (_, sfx) in enumerate(_RATES) if rate.group(f"r{i}") is not None)
     if _a_class_bound(sentence[:raw_start]):
         return None  # "More than 100 peaks exceeding elevations of 7,200 metres": a class's bound
+    if _PARTITIVE_WHOLE_RE.match(sentence[:raw_start]):
+        return None  # "Of the estimated 70–85 million deaths attributed to the war, …": the whole it divides
     q = _QUALIFIER_RE.search(sentence[:raw_start])
     return _Found(
         value=value * mult,
@@ -1614,6 +1655,8 @@ def _scan_sentence(sentence: str, passage: Passage, lang: _Lang) -> list[Numeric
         # 1976" and "a Mw 9.1 earthquake struck Sumatra in 2004" compare though 28 years apart
         fact.year = _year_for(sentence, segments, fact, found) if fact.unit != "magnitude" else None
     _respectively(sentence, segments, found, passage.title)
+    spans = _span_ends(sentence, found)
+    found = [f for i, f in enumerate(found) if i not in spans]
     return [
         NumericFact(
             value=f.value,

@@ -220,6 +220,29 @@ def bare_title(title: str) -> str:
     return m.group("name") if m else title
 
 
+#: A title and its bracketed qualifier, of any letters: "Western Front (World War II)", "Mercury (planet)".
+_ANY_QUALIFIER = re.compile(r"^(?P<name>.+?)\s+\((?P<qualifier>[^()]+)\)$")
+
+
+def namesakes(title: str, other: str) -> bool:
+    """Whether two encyclopedia titles name two things of one name, told apart by their bracketed qualifiers:
+    "Western Front (World War II)" and "Western Front (World War I)", "Mercury (element)" and "Mercury (planet)".
+    The encyclopedia gives a name a qualifier only to tell its senses apart (Wikipedia's article-title policy,
+    *Disambiguation*), so the two are never one thing. A title without a qualifier is no namesake: "Mercury" may
+    be either.
+
+    Args:
+        title: An article's title.
+        other: Another title (a section's, a chart's subject).
+
+    Returns:
+        True when both carry a qualifier, their names are the same (folded) and their qualifiers differ.
+    """
+    a, b = _ANY_QUALIFIER.match(title.strip()), _ANY_QUALIFIER.match(other.strip())
+    return (a is not None and b is not None and fold(a.group("name")) == fold(b.group("name"))
+            and fold(a.group("qualifier")) != fold(b.group("qualifier")))
+
+
 def has_cjk(text: str) -> bool:
     """Tell whether ``text`` holds any Han, kana or Hangul character."""
     return CJK_RE.search(text) is not None
