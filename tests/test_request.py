@@ -678,6 +678,35 @@ def test_things_of_a_place_asked_in_spanish_or_french_are_sections_of_those_thin
     assert "Andorra" in themes, (request, themes)
 
 
+def test_a_chart_of_things_of_a_place_draws_on_texts_naming_both():
+    """ "Mountains of Chile" is read as the mountains in Chile; its charts had compared the Andes with the Balkan
+    and Carpathian ranges, and "Les langues du Canada" had charted Calgary's population: a chart in a section on
+    another theme draws on texts naming the things and the place, not either alone."""
+    from reportgen.agents.plot import on_the_report
+    from reportgen.sources.models import Passage
+
+    volcanoes = [_doc("Volcano", "A volcano is a rupture in the crust of a planet. Volcanoes erupt lava and ash."),
+                 _doc("Mount Etna", "Mount Etna is an active volcano on Sicily, Italy. It stands 3,357 m high."),
+                 _doc("Mount Vesuvius", "Mount Vesuvius is an active volcano near Naples, Italy. It is 1,281 m "
+                                        "high."),
+                 _doc("Mauna Loa", "Mauna Loa is a volcano in Hawaii. It rises 4,169 m above sea level.")]
+    spain = [_doc("España", "España es un país de Europa. España limita con Francia, Andorra y Portugal."),
+             _doc("Tajo", "El Tajo es el río más largo de la península ibérica. Nace en España y cruza Portugal."),
+             _doc("Madrid", "Madrid es la capital de España. Madrid tiene 3,3 millones de habitantes.")]
+    charted = {}
+    for text, lang, docs in (("Volcanoes in Italy", "en", volcanoes), ("Los ríos de España", "es", spain),
+                             ("Volcano", "en", volcanoes)):
+        blueprint = plan_extractive("r", RunOptions(topic=text, lang=lang), FakeSearch(docs))
+        charted[text] = {t.inputs["report_subject"].value for t in blueprint.tasks if t.kind == "chart"}
+    assert charted == {"Volcanoes in Italy": {"Volcanoes in Italy"}, "Los ríos de España": {"ríos España"},
+                       "Volcano": {"Volcano"}}
+    notes = [Passage(source_id=d["title"], title=d["title"], text=d["text"], url="u", corpus="c") for d in volcanoes]
+    kept = on_the_report(notes, "Mount Etna", "Volcanoes in Italy", "en")
+    assert [p.title for p in kept] == ["Mount Etna", "Mount Vesuvius"]  # not Mauna Loa, nor the volcano in general
+    notes = [Passage(source_id=d["title"], title=d["title"], text=d["text"], url="u", corpus="c") for d in spain]
+    assert [p.title for p in on_the_report(notes, "España", "ríos España", "es")] == ["España", "Tajo"]
+
+
 def test_things_of_a_place_held_as_asked_in_english_are_sections_of_those_things():
     """ "Languages of Nigeria" had *Ivory Coast*, *Cameroon* and *West Africa* as sections beside its languages, and
     "Deserts of Africa" *Tunisia*, *Botswana* and *Kenya*: a section of things of a place is one of the things."""

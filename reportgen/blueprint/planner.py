@@ -297,6 +297,7 @@ def compile_blueprint(
     subject: str | None = None,
     sense: list[str] | None = None,
     held: str | None = None,
+    charted: str | None = None,
 ) -> Blueprint:
     """Compile section themes into the execution blueprint.
 
@@ -325,6 +326,8 @@ def compile_blueprint(
         held: The subject as the corpora hold it (:func:`held_subject`):
             what the tasks search and judge sentences by; default ``subject``
             (which stays the report's title).
+        charted: The report's subject as a chart in a section on another theme must name it
+            (:func:`charted_subject`: "Mountains in Chile"); default ``held``.
 
     Returns:
         A blueprint of ``1 + 3 x len(themes) + 2`` tasks, plus the planned agents' tasks.
@@ -373,7 +376,7 @@ def compile_blueprint(
                 inputs={
                     "notes": TaskInput(from_task=f"research-{n}", output="notes"),
                     "subject": TaskInput(value=theme),
-                    "report_subject": TaskInput(value=subject),
+                    "report_subject": TaskInput(value=charted or subject),
                     "keywords": TaskInput(value=keywords[n - 1]),
                     "chart_ideas": TaskInput(value=list(details[n - 1].get("chart_ideas", []))),
                 },
@@ -2454,6 +2457,29 @@ def _things_of_the_place(request: Request, lang: str) -> str:
     return held[0] if held else ""
 
 
+def charted_subject(request: Request, lang: str) -> str | None:
+    """The report's subject as a chart must name it, when the request asks for things of a place and the subject
+    searched is only the things or only the place: "Mountains in Chile" for "Mountains of Chile" (read as the
+    mountains, :func:`_placed_in`), "langues Canada" for "Les langues du Canada" (read as Canada,
+    :func:`_things_of_the_place`). A chart in a section on another theme draws only on texts naming it
+    (:func:`~reportgen.agents.plot.on_the_report`): readers found the Balkan and Carpathian ranges beside the Andes
+    in "Mountains of Chile", and Calgary's population in "Les langues du Canada".
+
+    Args:
+        request: The read request.
+        lang: Its language.
+
+    Returns:
+        The things and the place as one phrase (every word must be named), or ``None`` for any other request.
+    """
+    place = _placed_in(request, lang)
+    if place:
+        return f"{request.subjects[0]} in {place}"
+    if lang in ("fr", "es") and _things_of_the_place(request, lang):
+        return f"{request.aspects[0]} {request.subjects[0]}"
+    return None
+
+
 def names_place(text: str, place: str) -> bool:
     """Whether a text writes a place, or its people's word (:func:`_same_people`: "Japanese" for Japan,
     "Italian" for Italy), capitalised.
@@ -4392,7 +4418,7 @@ def plan_extractive(
                                   local_corpus=bool(options.corpus_dirs), subject=request.title or request.subject,
                                   held=held_subject(request, core, options.lang),
                                   details=[{"companions": companions.get(t, [])} for t in titles],
-                                  sense=[p.title for p in core])
+                                  sense=[p.title for p in core], charted=charted_subject(request, options.lang))
     blueprint.aspects = list(request.aspects)
     thin = thin_note(request, core, options.lang)
     blueprint.note = " ".join(n for n in (named_note(request, options.lang), thin,
