@@ -636,6 +636,17 @@ def test_a_placed_plural_is_its_articles_or_the_word_passages_write_and_of_place
     assert "Railways in India" in blueprint.note
 
 
+def test_a_subject_held_by_its_part_alone_is_one_section_titled_as_that_article():
+    """ "Write a report on the Roman Colosseum" had been refused: the corpora hold *Colosseum*, read as the subject
+    held, but the one section was titled "Roman Colosseum" and no sentence writes both words."""
+    docs = [_doc("Colosseum", "The Colosseum is an elliptical amphitheatre in Rome, east of the Roman Forum. "
+                              "Construction began under the Emperor Vespasian in 72 and was completed in AD 80."),
+            _doc("Rome", "Rome is the capital city of Italy.")]
+    blueprint = plan_extractive("r", RunOptions(topic="Write a report on the Roman Colosseum"), FakeSearch(docs))
+    writes = [t for t in blueprint.tasks if t.kind == "write"]
+    assert [t.inputs["title"].value for t in writes] == ["Colosseum"], blueprint.tasks
+
+
 def test_things_in_a_place_are_sections_that_name_the_place():
     """ "Earthquakes in Japan" had been six sections on other earthquakes (Lisbon, Shaanxi, Tangshan) and "Volcanoes
     in Iceland" on Mauna Loa and lava: a section of things in a place names the place, or its people's word

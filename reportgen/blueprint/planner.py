@@ -4410,13 +4410,17 @@ def plan_extractive(
     titles, core, companions = gather_themes(request, search, count, options.lang)
     if not core:
         raise NoSourcesError(no_sources_message(request, search, options.lang))
-    # no theme besides the subject: one section, titled as its own article is ("Octopus", not "octopus" as typed)
-    wanted = terms(request.subject, options.lang)
-    titles = titles or [next((p.title for p in core if terms(bare_title(p.title), options.lang) == wanted),
+    # no theme besides the subject: one section, titled as its own article is ("Octopus", not "octopus" as typed),
+    # or as the article the corpora hold it by ("the Roman Colosseum" is *Colosseum*: a section titled "Roman
+    # Colosseum" had found no sentence writing both words, and the report had been refused)
+    held = held_subject(request, core, options.lang)
+    wanted = [terms(request.subject, options.lang), terms(held, options.lang)]
+    titles = titles or [next((p.title for want in wanted for p in core
+                              if terms(bare_title(p.title), options.lang) == want),
                              request.subject[:1].upper() + request.subject[1:])]
     blueprint = compile_blueprint(report_id, options.topic, titles, options.lang, registry=registry,
                                   local_corpus=bool(options.corpus_dirs), subject=request.title or request.subject,
-                                  held=held_subject(request, core, options.lang),
+                                  held=held,
                                   details=[{"companions": companions.get(t, [])} for t in titles],
                                   sense=[p.title for p in core], charted=charted_subject(request, options.lang))
     blueprint.aspects = list(request.aspects)
