@@ -669,6 +669,28 @@ def test_things_in_a_place_are_sections_that_name_the_place():
     assert themes == [], themes
 
 
+def test_a_place_a_text_names_only_to_leave_out_is_not_named():
+    """ "Birds in Australia" had a section on finches, whose article names Australia only to leave it out ("a
+    worldwide native distribution except for Australia and the polar regions")."""
+    from reportgen.blueprint.planner import names_place, resolve_subject
+
+    assert not names_place("Finch. They have a worldwide native distribution except for Australia and the polar "
+                           "regions.", "Australia")
+    assert not names_place("Capybara. It is native to all countries in South America except Chile.", "Chile")
+    assert not names_place("Le pays entier sauf la Corse est couvert.", "Corse")
+    # a place named beside the one left out, or elsewhere in the text, is named
+    assert names_place("Orchids live on every continent except Antarctica, and are common in Australia.", "Australia")
+    assert names_place("Capybara. It is native to all countries in South America except Chile.", "South America")
+    docs = [_doc("Bird", "A bird is a feathered animal. Birds lay eggs and build nests."),
+            _doc("Emu", "The emu is a flightless bird endemic to Australia. The bird lays eggs in nests."),
+            _doc("Finch", "Finches are seed-eating birds that lay eggs in nests. They have a worldwide native "
+                          "distribution except for Australia and the polar regions."),
+            _doc("Kiwi", "Kiwi are flightless birds endemic to New Zealand. The bird lays eggs in nests.")]
+    request = resolve_subject(read_request("Birds in Australia"), FakeSearch(docs), "en")
+    themes, _, _ = gather_themes(request, FakeSearch(docs), 4, "en")
+    assert themes == ["Emu"], themes
+
+
 def test_things_of_a_place_asked_in_spanish_or_french_are_sections_of_those_things():
     """ "Los ríos de España" is read as *España* with the aspect "ríos": its sections had been Andorra, Madrid and
     *Pelota vasca*, the country's neighbours, and "Les volcans du Japon" Korea, Taiwan and the yen. A section is one

@@ -2480,9 +2480,18 @@ def charted_subject(request: Request, lang: str) -> str | None:
     return None
 
 
+#: The places a text names only to leave them out, up to the next word in small letters: "a worldwide native
+#: distribution except for Australia and the polar regions" (*Finch*, a section of "Birds in Australia" a reader
+#: found off), "native to all countries in South America except Chile", "sauf la Corse", "excepto Chile".
+_EXCLUDED_PLACES = re.compile(
+    r"\b(?:except(?:\s+(?:for|in))?|excluding|apart\s+from|other\s+than|sauf|hormis|excepté|excepto|salvo|"
+    r"menos)\s+(?:(?:the|la|le|les|l['’]|el|los|las|and|or|et|ou|y|o|,)\s*|[A-ZÀ-Ý][\w'’\-]*\s*)+"
+)
+
+
 def names_place(text: str, place: str) -> bool:
     """Whether a text writes a place, or its people's word (:func:`_same_people`: "Japanese" for Japan,
-    "Italian" for Italy), capitalised.
+    "Italian" for Italy), capitalised, other than to leave it out (:data:`_EXCLUDED_PLACES`).
 
     Args:
         text: A candidate's title and text.
@@ -2491,6 +2500,7 @@ def names_place(text: str, place: str) -> bool:
     Returns:
         True when the text writes it.
     """
+    text = _EXCLUDED_PLACES.sub(" ", text)
     if writes_phrase(text, place):
         return True
     words = place.split()
