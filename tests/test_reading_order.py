@@ -1530,3 +1530,35 @@ def test_a_body_sentence_writing_the_subject_only_inside_a_longer_name_is_not_ke
     out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]["sentences"]
     texts = [s["text"] for s in out]
     assert own.text in texts and holy.text not in texts, texts
+
+
+def test_a_section_named_with_a_one_letter_designator_quotes_only_texts_writing_the_whole_name(tmp_path):
+    """The moons of the planet Saturn had stood in the section on the *Saturn V* rocket of a report on the Apollo 11
+    moon landing: one-letter tokens are no terms, so the section's keyword was "saturn" alone."""
+    from reportgen.agents.ranking import names_designated
+
+    assert not names_designated("Titan. Titan is the largest moon of Saturn.", "Saturn V")
+    assert names_designated("Apollo program. The Saturn V rocket carried the crews.", "Saturn V")
+    assert names_designated("Titan. Titan is the largest moon of Saturn.", "Saturn")  # no designator, no check
+    assert not names_designated("Vitamin D. Vitamin D is made in the skin.", "Vitamin C")
+    assert not names_designated("World War II was a global conflict.", "World War I")
+    notes = [_passage("Saturn V", "The Saturn V is a retired American super heavy-lift launch vehicle. The rocket "
+                                  "had three stages."),
+             _passage("Titan (moon)", "Titan is the largest moon of Saturn. Saturn has 146 moons."),
+             _passage("Apollo program", "The Saturn V rocket launched the Apollo program's crews to the Moon.")]
+    from reportgen.acp import MessageLog
+    from reportgen.agents.runtime import RunContext
+    from reportgen.agents.writer import WriterBrain
+    from reportgen.blueprint.model import Task
+
+    from fakes import FakeSearch
+
+    ctx = RunContext(topic="Apollo 11", lang="en", search=FakeSearch([]), log=MessageLog(tmp_path / "m.jsonl"))
+    writer = WriterBrain()
+    task = Task(id="write-1", agent="writer", kind="write", section="s1", aim="write")
+    inputs = {"notes": [p.model_dump() for p in notes], "title": "Saturn V", "subject": "Apollo 11",
+              "keywords": ["saturn"], "section_id": "s1"}
+    out = writer.call(writer.build_request(task, inputs, "direct", ctx), ctx)["section"]
+    quoted = [s["text"] for s in out["sentences"]]
+    assert "The Saturn V rocket launched the Apollo program's crews to the Moon." in quoted
+    assert not any("moons" in text or "moon of" in text for text in quoted), quoted

@@ -612,3 +612,21 @@ def test_a_chart_draws_on_no_namesake_of_its_section(tmp_path) -> None:
     spec = brain.call(brain.build_request(task, inputs, "default", ctx), ctx)["spec"]
     assert spec is not None and [p.year for p in spec.points] == [1914, 1917, 1918]
     assert {p.title for p in spec.points} == {"Western Front (World War I)"}
+
+
+SATURNS = {
+    "Saturn V": "The Saturn V is a retired American super heavy-lift launch vehicle. The Saturn V was designed from "
+                "1961. The Saturn V first flew in 1967. The Saturn V last flew in 1973.",
+    "Titan (moon)": "Titan is the largest moon of Saturn. Titan was discovered in 1655. The Huygens probe landed on "
+                    "Saturn's moon Titan in 2005.",
+}
+
+
+def test_a_chart_on_a_name_with_a_one_letter_designator_draws_on_texts_writing_the_whole_name(tmp_path) -> None:
+    ctx = ctx_for(SATURNS, tmp_path)
+    brain = PlotBrain()
+    task = Task(id="chart-1", agent="plot", kind="chart", aim="chart", outputs=["chart"])
+    inputs = {"notes": [p.model_dump() for p in passages(SATURNS)], "subject": "Saturn V", "keywords": ["saturn"],
+              "report_subject": "Saturn V"}
+    spec = brain.call(brain.build_request(task, inputs, "default", ctx), ctx)["spec"]
+    assert spec is not None and [p.year for p in spec.points] == [1961, 1967, 1973]

@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from reportgen import charts  # charts.draw_svg: matplotlib is imported with the first chart (issue 15)
 from reportgen.acp import StatusCode
 from reportgen.agents.model_common import source_ref
-from reportgen.agents.ranking import about, subject_parts, terms, without_life_places
+from reportgen.agents.ranking import about, names_designated, subject_parts, terms, without_life_places
 from reportgen.agents.runtime import Brain, RunContext, require_notes
 from reportgen.blueprint.model import Task
 from reportgen.blueprint.relevance import Relatedness
@@ -196,7 +196,9 @@ class PlotBrain(Brain):
                     passages.append(extra)
         # an article on a namesake is on another thing: "Western Front (World War II)" gave the timeline of the
         # section "Western Front (World War I)" the fall of France in 1940
-        passages = [p for p in passages if not namesakes(p.title, params["subject"])]
+        # as is one not writing the whole of a name closing on a designator: the planet Saturn for "Saturn V"
+        passages = [p for p in passages if not namesakes(p.title, params["subject"])
+                    and (p.title == params["subject"] or names_designated(f"{p.title}. {p.text}", params["subject"]))]
         # in a section on another theme, a chart draws only on the texts on the report's subject (on_the_report):
         # its bars compare them ("Length: Krishna River, Godavari River" in a report on the rivers of India, not the
         # Dnieper beside them), and a timeline's events are theirs

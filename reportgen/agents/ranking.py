@@ -553,6 +553,29 @@ def another_thing(title: str, section: str, section_text: str, lang: str) -> boo
         and not writes_phrase(section_text, name)
 
 
+#: A name closing on a one-letter designator, which :func:`terms` drops as noise: "Saturn V", "Vitamin C",
+#: "World War I", "Hepatitis B", "Malcolm X".
+_DESIGNATED = re.compile(r"^\S.*\s[A-Z]$")
+
+
+def names_designated(text: str, section: str) -> bool:
+    """Whether ``text`` may be on a section whose name closes on a one-letter designator (:data:`_DESIGNATED`):
+    it writes the whole name (:func:`writes_phrase`). The section's terms hold the name's other words only
+    (one-letter tokens are noise to :func:`terms`), so the moons of the planet Saturn and the Voyager probes had
+    stood in the section on the *Saturn V* rocket of a report on the Apollo 11 moon landing. A section's name
+    without a designator is never checked.
+
+    Args:
+        text: An article's title and text.
+        section: The section's title (its bracketed qualifier is ignored).
+
+    Returns:
+        False when the section's name closes on a designator ``text`` does not write with it.
+    """
+    name = bare_title(section).strip()
+    return not _DESIGNATED.match(name) or writes_phrase(text, name)
+
+
 #: A word, as written (case kept), for :func:`common_terms` and :func:`without_names`.
 _WRITTEN_WORD = re.compile(r"[^\W_]+")
 #: What ends a sentence before the next word, which may then start with a capital.

@@ -30,6 +30,7 @@ from reportgen.agents.ranking import (
     in_longer_names_only,
     in_set_phrases_only,
     listed,
+    names_designated,
     names_subject,
     of_its_own_kind,
     phrase_at,
@@ -147,7 +148,8 @@ class WriterBrain(Brain):
             # joins no section as a companion (another_thing): "The tiger shark is a species of ground shark"
             # had stood in a section on the tiger
             own_text = " ".join(p.text for p in passages if p.title == params["title"])
-            passages = [p for p in passages if not another_thing(p.title, params["title"], own_text, ctx.lang)]
+            passages = [p for p in passages if not another_thing(p.title, params["title"], own_text, ctx.lang)
+                        and (p.title == params["title"] or names_designated(f"{p.title}. {p.text}", params["title"]))]
             # nor is an article on a kind of the section's thing its own article never writes, unless it names the
             # report's subject: "A chemical plant is an industrial process plant" had stood in a section on the
             # plant of a report on photosynthesis (of_a_kind, the introduction's rule for the subject)
