@@ -1562,3 +1562,26 @@ def test_a_section_named_with_a_one_letter_designator_quotes_only_texts_writing_
     quoted = [s["text"] for s in out["sentences"]]
     assert "The Saturn V rocket launched the Apollo program's crews to the Moon." in quoted
     assert not any("moons" in text or "moon of" in text for text in quoted), quoted
+
+
+def test_a_hyphenated_name_holding_a_sections_word_is_another_thing():
+    """*Loire*, a section of "Les châteaux de la Loire", had quoted biographies for "Indre-et-Loire" and
+    "Saône-et-Loire", and *Marie Antoinette* the chef "Marie-Antoine Carême"."""
+    loire = [_passage("Loire", "La Loire est le plus long fleuve de France. Elle se jette dans l'océan Atlantique."),
+             _passage("René Descartes", "René Descartes est un philosophe né à La Haye, commune de l'Indre-et-Loire."),
+             _passage("Nantes", "Nantes est une ville sur les rives de la Loire, près de l'océan Atlantique.")]
+    ranked = rank_sentences(loire, focus="Loire", topic="châteaux Loire", lang="fr", keywords=["loire"])
+    assert {r.source["title"] for r in ranked} == {"Loire", "Nantes"}
+    queen = [_passage("French cuisine", "Chefs such as Marie-Antoine Carême shaped French cooking."),
+             _passage("Marie Antoinette", "Marie Antoinette was the last queen of France before the Revolution.")]
+    ranked = rank_sentences(queen, focus="Marie Antoinette", topic="French Revolution", lang="en",
+                            keywords=["marie", "antoinette"])
+    assert [r.source["title"] for r in ranked] == ["Marie Antoinette"]
+    # the section's own hyphenated name, and a compound joining its thing to another, are on it
+    ranked = rank_sentences([_passage("Franco-Prussian War", "The Franco-Prussian War was fought by Prussia's "
+                                                             "allies. The Franco-Prussian War began in 1870.")],
+                            focus="Prussia", topic="Prussia", lang="en", keywords=["prussia"])
+    assert len(ranked) == 2
+    ranked = rank_sentences([_passage("États-Unis", "Les États-Unis sont un pays d'Amérique du Nord.")],
+                            focus="États-Unis", topic="États-Unis", lang="fr", keywords=["etat", "uni"])
+    assert len(ranked) == 1

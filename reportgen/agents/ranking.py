@@ -1340,7 +1340,10 @@ def rank_sentences(
             if not key or key in seen:
                 continue
             words = terms(sentence, lang)
-            kw, f, t = sum(mentions(words, k) for k in key_terms), len(focus_terms & words), len(topic_terms & words)
+            # a hyphenated name holding a keyword is another thing ("Indre-et-Loire" for the Loire)
+            kw = sum(mentions(terms(without_other_hyphenated_names(sentence, key_terms, lang), lang), k)
+                     for k in key_terms)
+            f, t = len(focus_terms & words), len(topic_terms & words)
             reads_on = follows is not None and (title_keyword or (not key_terms and title_match and not companion))
             if not (f or t or (position == 0 and title_match) or reads_on or (continuation and companion)):
                 continue
@@ -1359,6 +1362,37 @@ def rank_sentences(
             previous = ranked
     out.sort(key=lambda s: -s.score)
     return out
+
+
+#: A name of capitalised words joined by hyphens, with any small words between: "Indre-et-Loire",
+#: "Loire-Atlantique", "Marie-Antoine", "Saône-et-Loire".
+_HYPHENATED_NAME = re.compile(r"(?<![\w\-])[A-ZÀ-Ý][\w'’]*(?:-[\w'’]+)+(?![\w\-])")
+
+
+def without_other_hyphenated_names(sentence: str, key_terms: set[str], lang: str) -> str:
+    """``sentence`` without the hyphenated names (:data:`_HYPHENATED_NAME`) holding a capitalised word that is no
+    keyword: a department, a region or a person named with a section's word is another thing. *Loire*, a section of
+    "Les châteaux de la Loire", had quoted five biographies for "Indre-et-Loire", "Saône-et-Loire" and
+    "Loire-Atlantique", and *Marie Antoinette* the chef "Marie-Antoine Carême" ("antoine" shares "antoinette"'s
+    first seven letters, :func:`mentions`). A name all of whose capitalised words are keywords is the section's own
+    ("États-Unis"), and a combining form ending in "o" joins its thing to another ("Franco-Prussian",
+    "Sino-Japanese", "Austro-Hungarian"): the compound is still on it. A word deriving from a keyword is one
+    ("Prussian" for "prussia"); one cut short of it is not ("Antoine" for "antoinette").
+
+    Args:
+        sentence: A sentence.
+        key_terms: The section's keywords (folded, stemmed: :func:`terms`).
+        lang: Its language.
+
+    Returns:
+        The sentence with those names blanked out.
+    """
+    def other(m: re.Match[str]) -> str:
+        capitals = [w for w in m.group(0).split("-") if w[:1].isupper() and not re.fullmatch(r"[^\W\d_]+o", w)]
+        return " " if any(not all(any(mentions({t}, k) and len(t) >= len(k) for k in key_terms)  # "Prussian"
+                                      for t in terms(w, lang)) for w in capitals) else m.group(0)
+
+    return _HYPHENATED_NAME.sub(other, sentence) if key_terms and "-" in sentence else sentence
 
 
 def with_antecedents(chosen: Iterable[RankedSentence]) -> list[RankedSentence]:
