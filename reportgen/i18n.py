@@ -34,8 +34,8 @@ LABELS: dict[str, dict[str, str]] = {
         "senses": "This report reads {subject!r} as {chosen}; the corpora also hold {others}: ask for one by its "
                   "name for a report on it.",
         "quoted": "“{text}”",
-        "not_compared": "No sentence quoted here sets {subjects} side by side: the sections give what the sources "
-                        "hold on each.",
+        "not_compared": "No sentence quoted here compares {subjects} (a list naming both compares nothing): the "
+                        "sections give what the sources hold on each.",
         "unanswered": "No sentence quoted here answers {asked!r}: this report gives what the sources hold on "
                       "{subject!r}.",
         "unwritten": "No sentence quoted here writes of {aspects}, which the request asks about: this report gives "
@@ -119,8 +119,8 @@ LABELS: dict[str, dict[str, str]] = {
         "senses": "Ce rapport prend « {subject} » au sens de {chosen} ; les corpus contiennent aussi {others} : "
                   "demandez-en un par son nom pour un rapport sur lui.",
         "quoted": "« {text} »",
-        "not_compared": "Aucune phrase citée ici ne met {subjects} côte à côte : les sections donnent ce que les "
-                        "sources contiennent sur chacun.",
+        "not_compared": "Aucune phrase citée ici ne compare {subjects} (une liste qui les nomme ne compare rien) : "
+                        "les sections donnent ce que les sources contiennent sur chacun.",
         "unanswered": "Aucune phrase citée ici ne répond à « {asked} » : ce rapport donne ce que les sources "
                       "contiennent sur « {subject} ».",
         "unwritten": "Aucune phrase citée ici ne parle de {aspects}, que la demande évoque : ce rapport donne ce "
@@ -204,8 +204,8 @@ LABELS: dict[str, dict[str, str]] = {
         "senses": "Este informe toma «{subject}» en el sentido de {chosen}; los corpus también contienen {others}: "
                   "pida uno por su nombre para un informe sobre él.",
         "quoted": "«{text}»",
-        "not_compared": "Ninguna frase citada aquí pone {subjects} lado a lado: las secciones dan lo que las "
-                        "fuentes contienen sobre cada uno.",
+        "not_compared": "Ninguna frase citada aquí compara {subjects} (una lista que los nombra no compara "
+                        "nada): las secciones dan lo que las fuentes contienen sobre cada uno.",
         "unanswered": "Ninguna frase citada aquí responde a «{asked}»: este informe da lo que las fuentes "
                       "contienen sobre «{subject}».",
         "unwritten": "Ninguna frase citada aquí habla de {aspects}, por lo que pregunta la solicitud: este informe "

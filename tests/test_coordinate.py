@@ -542,13 +542,14 @@ def test_a_comparison_no_quoted_sentence_makes_is_said_at_the_top():
              "Wool is the textile fibre obtained from sheep.",
              "Scarves can be made from materials including wool, linen, silk, and cotton."]  # a list compares nothing
     report = _report_on("Compare cotton and wool", apart)
-    assert "No sentence quoted here sets “cotton” and “wool” side by side" in report.mode_note
+    assert "No sentence quoted here compares “cotton” and “wool”" in report.mode_note
     # one subject a list item is no comparison either ("which includes the alligators and caimans")
     listed_one = _report_on("crocodiles vs alligators", [
         "The term crocodile is sometimes used loosely for the order, which includes the alligators, caimans and "
         "gharials."])
-    assert "side by side" in listed_one.mode_note
+    assert "No sentence quoted here compares" in listed_one.mode_note
     together = _report_on("Compare cotton and wool", [*apart, "Wool is warmer than cotton when it is wet."])
-    assert "side by side" not in together.mode_note
+    assert "No sentence quoted here compares" not in together.mode_note
     # two subjects the request does not ask to compare: no such note
-    assert "side by side" not in _report_on("Malaria and tuberculosis", ["Malaria is a disease."]).mode_note
+    alone = _report_on("Malaria and tuberculosis", ["Malaria is a disease."])
+    assert "No sentence quoted here compares" not in alone.mode_note
