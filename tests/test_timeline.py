@@ -630,3 +630,21 @@ def test_a_chart_on_a_name_with_a_one_letter_designator_draws_on_texts_writing_t
               "report_subject": "Saturn V"}
     spec = brain.call(brain.build_request(task, inputs, "default", ctx), ctx)["spec"]
     assert spec is not None and [p.year for p in spec.points] == [1961, 1967, 1973]
+
+
+def test_another_articles_sentence_names_a_persons_subject_only_by_the_whole_name() -> None:
+    """ "Key dates: Pierre Curie and related subjects" had been a university merger of 2018 (the "Université Pierre et
+    Marie Curie" holds both his names, apart) and curium's synthesis of 1944, which the merger's year let join."""
+    notes = passages({
+        "Henri Becquerel": "Henri Becquerel shared the 1903 Nobel Prize in Physics with Marie and Pierre Curie.",
+        "Sorbonne University": "Its current iteration was formed in 2018 by the merger of Paris-Sorbonne University "
+                               "and the Université Pierre et Marie Curie.",
+        "Curium": "Curium was first intentionally made by the team of Glenn Seaborg in 1944, and named after the "
+                  "Curies.",
+        "Radium": "Radium was discovered by Marie and Pierre Curie in 1898.",
+    })
+    related = {p.source_id for p in notes}
+    assert propose_timeline(notes, "Pierre Curie", sorted(terms("Pierre Curie", "en")), "en", related) is None
+    # a subject in small letters, or of one word, is named by its words as before
+    spec = propose_timeline(passages(PENICILLIN), "penicillin", ["penicillin"], "en")
+    assert spec is not None

@@ -48,6 +48,7 @@ from reportgen.agents.ranking import (
     unnamed,
     without_life_places,
     without_names,
+    writes_phrase,
 )
 from reportgen.charts.numbers import (
     _ADVERBS,
@@ -237,12 +238,16 @@ def _article_name(passage: Passage) -> str:
 
 
 def _events(passages: list[Passage], keywords: list[str], lang: str, related: Collection[str] = (),
-            sense: Collection[str] = ()) -> list[_Event]:
+            sense: Collection[str] = (), whole: str = "") -> list[_Event]:
     """Every dated sentence about the subject, in rank then reading order, each sentence once; and,
     from each ``related`` source, its first dated sentence about its own article (``joined``). When the
     subject is one sense of its word (``sense``: the terms of its title's bracketed qualifier, "Memphis
     (Égypte)"), another article gives events only when it writes a term of that sense: "Dates clés : Memphis
-    (Égypte)" had been Martin Luther King, Elvis Presley and Aretha Franklin, of Memphis, Tennessee."""
+    (Égypte)" had been Martin Luther King, Elvis Presley and Aretha Franklin, of Memphis, Tennessee. A subject
+    named by several capitalised words (``whole``, :func:`_proper_name`) is the subject of another article's
+    sentence only when it, or that article's title, writes the name whole: "Its current iteration was formed in
+    2018 by the merger of Paris-Sorbonne University and the Université Pierre et Marie Curie" is no event of Pierre
+    Curie (a reader found it, and curium's synthesis in 1944 which its year let join, on his timeline)."""
     # a subject its own article writes in lower case ("the lion") is not named by a capital inside a sentence:
     # "Richard Cœur de Lion", "an Honorary Golden Lion" (without_names)
     common = common_terms(" ".join(p.text or "" for p in passages if terms(_article_name(p), lang) == set(keywords)))
@@ -268,7 +273,8 @@ def _events(passages: list[Passage], keywords: list[str], lang: str, related: Co
             # "Dates clés : Paris" made of Henri IV's, Louis XVI's and Ionesco's lives, without_life_places)
             named = without_names(without_life_places(sentence, lang), keywords, common)
             core = (about(unnamed(named, name, keywords, lang), keywords, lang) if named_other
-                    else about(f"{passage.title} {named}", keywords, lang))
+                    else about(f"{passage.title} {named}", keywords, lang)
+                    and (not whole or set(own) == set(keywords) or writes_phrase(f"{name}. {sentence}", whole)))
             joins = (not core and passage.source_id in related and passage.source_id not in joined
                      and about(sentence, own, lang))
             if not (core or joins):
@@ -294,6 +300,14 @@ def _events(passages: list[Passage], keywords: list[str], lang: str, related: Co
                 joined.add(passage.source_id)
             out.append(_Event(year, raw, sentence, label, passage, len(out), joined=joins))
     return out
+
+
+def _proper_name(subject: str) -> str:
+    """A subject's name when it is one of several words, each capitalised ("Pierre Curie", "Western Roman
+    Empire"), else ``""``; its bracketed qualifier aside."""
+    name = re.sub(r"\s*\([^)]*\)\s*$", "", subject).strip()
+    words = name.split()
+    return name if len(words) > 1 and all(w[:1].isupper() for w in words) else ""
 
 
 def _spread(years: list[int], rank: dict[int, int], limit: int) -> list[int]:
@@ -349,7 +363,7 @@ def propose_timeline(passages: list[Passage], subject: str, keywords: list[str],
     """
     qualifier = re.search(r"\(([^)]*)\)\s*$", subject)
     events = _events(passages, keywords, lang, related, sense=sorted(terms(qualifier.group(1), lang)) if qualifier
-                     else ())
+                     else (), whole=_proper_name(subject))
     own_years = [event.year for event in events if not event.joined]
     kinds = {stem(head_noun(part, lang)) for part in subject_parts(bare_title(subject))} - {""}
     if own_years:  # a related article's date far from the subject's own is its own history (JOINED_MARGIN), unless
