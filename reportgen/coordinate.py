@@ -226,7 +226,10 @@ def _limitations(blueprint: Blueprint, lang: str = "en") -> list[Limitation]:
         # conclusion the sources hold no sentence on the subject for that the body does not quote already:
         # listed, not counted at the top
         minor = blueprint.found_nothing(task)
-        if minor and "subject" in task.inputs:  # said plainly, in the report's language (the details are logged)
+        if "subject" in task.inputs and (minor or task.kind == "chart" and code == StatusCode.INCOMPLETE_INFORMATION):
+            # said plainly, in the report's language (the details are logged); also a chart of a section that was
+            # not written: a Spanish report had read "the sources hold too little comparable data … (gave up after
+            # the 'broaden' strategy too)"
             reason = words[f"no_{task.kind}"].format(title=task.inputs["subject"].value)
         out.append(Limitation(task_id=task.id, status_code=code, reason=reason, minor=minor))
     return _charts_together(blueprint, out, lang)

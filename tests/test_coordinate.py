@@ -130,6 +130,14 @@ def test_a_section_its_sources_hold_no_sentence_for_is_said_in_the_reports_langu
     assert lim.reason.startswith("La sección sobre Ramsés II se omitió: sus fuentes no contienen"), lim.reason
     assert "Hecho sin ella: " in lim.reason
     assert "notes" not in lim.reason and "Done without" not in lim.reason
+    # the chart of that section, which found no data either, is said so too (it had been the agent's English words)
+    bp.task("chart-2").status = TaskStatus.FAILED
+    bp.task("chart-2").status_codes = [605, 605]
+    bp.task("chart-2").reason = ("the sources hold too little comparable data for a chart on 'Ramsés II' (gave up "
+                                 "after the 'broaden' strategy too)")
+    report = coordinate(bp, outputs, lang="es", corpora=["c"])
+    (chart,) = [lim for lim in report.limitations if lim.task_id == "chart-2"]
+    assert chart.reason.startswith("Sin gráfico para la sección Ramsés II: sus fuentes"), chart.reason
 
 
 def test_a_sentence_pointing_back_to_a_repeat_goes_with_it():
