@@ -402,3 +402,28 @@ def test_a_quantity_named_by_one_word_of_the_subject_is_no_chart_of_it() -> None
     assert propose_chart([], "Faroe Islands", facts) is None
     spec = propose_chart([], "Islands", facts)
     assert spec is not None and {p.label for p in spec.points} == {"Denmark", "The Bahamas"}
+
+
+#: Lengths a report on the rivers of India read: two rivers', a city's and a lake's (a reader found "Length: Ganges,
+#: Godavari River, Patna"); the Ganges's is written as a compound adjective.
+INDIA_LENGTHS = {
+    "Ganges": "The Ganges is a trans-boundary river of Asia. The 2,525-kilometre-long (1,569 mi) river rises in "
+              "the western Himalayas of India.",
+    "Godavari River": "The Godavari is a river of India. It flows east for 1,465 kilometres (910 mi) in length "
+                      "through India.",
+    "Patna": "Patna is the capital and largest city of Bihar in India. The city is approximately 35 kilometres "
+             "(22 mi) in length along the river.",
+    "Chilika Lake": "Chilika Lake is a brackish water lake of India, fed by a river. The lake is 64.3 kilometres "
+                    "(40 mi) in length.",
+}
+
+
+def test_a_length_written_as_a_compound_adjective_is_read_and_places_of_other_kinds_are_not_compared() -> None:
+    facts = extract_facts(passages(INDIA_LENGTHS))
+    ganges = [f for f in facts if f.title == "Ganges"]
+    assert [(f.raw, f.value, f.unit, f.measure, f.label) for f in ganges] == [
+        ("2,525-kilometre", 2525.0, "km", "length", "Ganges")]  # the bracketed miles restate it
+    spec = propose_chart(facts, "Ganges", list(facts))
+    assert spec is not None and [p.label for p in spec.points] == ["Ganges", "Godavari River"], spec
+    # a count or a time joined by a hyphen is still no quantity of the thing
+    assert extract_facts([passage("X", "He had a 69-year career on a 16-member council.")]) == []

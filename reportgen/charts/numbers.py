@@ -972,6 +972,7 @@ def _label_for(
     end: int,
     title: str,
     lang: _Lang,
+    measured: bool = False,
 ) -> str:
     paren = _parenthetical_label(sentence, start)
     if paren:
@@ -982,6 +983,11 @@ def _label_for(
         subj_end = seg.words[seg.verb_index - 1][1] if seg.verb_index else seg.start
         if start >= subj_end:
             return _clean_label(seg.subject, title)
+        if measured:
+            # a length inside the subject measures it: "The 2,525-kilometre-long (1,569 mi) river rises …" is the
+            # river's (the article's), not the predicate's "western Himalayas"
+            rest = re.sub(r"^[\-‐‑][^\W\d_]+(?:[\-‐‑][^\W\d_]+)*", "", sentence[end:subj_end])
+            return _clean_label(f"{sentence[seg.start:start]} {rest}", title)
         # The number is inside the subject ("26 countries use ..."): the
         # predicate names what was counted.
         after = [
@@ -1172,7 +1178,7 @@ _MEASURE_WORDS: dict[str, str] = {
     **dict.fromkeys("radius rayon radio".split(), "radius"),
 }
 _MEASURE_AFTER_RE = re.compile(
-    r"^\s*(?:\([^)]*\)\s*)?(?:in\s+|de\s+|d['’]|of\s+)?([^\W\d_]+)", re.IGNORECASE
+    r"^[\s\-‐‑]*(?:\([^)]*\)\s*)?(?:in\s+|de\s+|d['’]|of\s+)?([^\W\d_]+)", re.IGNORECASE
 )
 _MEASURE_BEFORE_RE = re.compile(
     r"([^\W\d_]+)\s+(?:of|for|de|d['’]|to)?\s*(?:[^\W\d_]+\s+){0,2}$", re.IGNORECASE
@@ -1470,13 +1476,29 @@ def _span_ends(sentence: str, found: list[_Found]) -> set[int]:
     return ends
 
 
+#: A unit of length joined to its number by a hyphen, in the singular a compound adjective writes it in: "The
+#: 2,525-kilometre-long (1,569 mi) river", "the 828-metre-tall tower", "a 30-mile-wide bay".
+_HYPHENATED_UNIT_RE = re.compile(
+    r"^[\-‐‑](?:(?P<km>kilomet(?:re|er)|km)|(?P<m>met(?:re|er)|m)|(?P<mi>mile|mi)|(?P<ft>foot|ft))(?![^\W\d_])",
+    re.IGNORECASE,
+)
+
+
+def _hyphenated_unit(rest: str) -> tuple[str, int] | None:
+    """The unit of length ``rest`` (the text after a number) opens on, joined by a hyphen
+    (:data:`_HYPHENATED_UNIT_RE`), and where it ends; ``None`` for any other text. A unit of time or a count so
+    joined is no quantity of the thing ("a 69-year career", "a 16-member council")."""
+    m = _HYPHENATED_UNIT_RE.match(rest)
+    return (next(k for k, v in m.groupdict().items() if v is not None), m.end()) if m else None
+
+
 def _not_a_quantity(sentence: str, start: int, end: int) -> bool:
     """Whether the number at ``[start, end)`` is an ordinal, a date, a name or notation."""
     after = sentence[end:]
     if re.match(r"[^\W\d_]", after) and not _ABBR_RE.match(after):
         return True  # glued letters: "20th", "1er", "2e", "1960s" (but "15%", "10km" pass)
-    if re.match(r"\.[ºª°]|[ºª]|[\-‐‑][^\W\d_]", after):
-        return True  # "1.º", "2ª", "a 69-year career"
+    if re.match(r"\.[ºª°]|[ºª]|[\-‐‑][^\W\d_]", after) and not _hyphenated_unit(after):
+        return True  # "1.º", "2ª", "a 69-year career" (but "a 2,525-kilometre-long river" is a length)
     if re.match(r"[\u2060\u200b]?/\s?\d|\s?[×x^]\s?\d", after):
         return True  # "3/4", "12/05/2023", "7×10"
     if _ERA_RE.match(after):
@@ -1513,7 +1535,7 @@ def _read_unit(sentence: str, pos: int, value: float, lang: _Lang) -> tuple[str 
         if word == "mil" and lang.code != "es":
             mm = None
     if not mm:
-        um = _match_unit(rest)
+        um = _hyphenated_unit(rest) or _match_unit(rest)  # "a 2,525-kilometre-long river"
         if um:
             return um[0], 1.0, pos + um[1]
         cn = _counted_noun(rest, lang, value)
@@ -1568,7 +1590,7 @@ def _read_quantity(sentence: str, m: re.Match[str], found: list[_Found], lang: _
         return None
     # A conversion in brackets right after another quantity ("40 miles
     # (64 km)") restates that quantity: not a fact of its own.
-    if found and re.fullmatch(r"\s*\(\s*", sentence[found[-1].end : start]):
+    if found and re.fullmatch(r"(?:[\-‐‑][^\W\d_]+)?\s*\(\s*", sentence[found[-1].end : start]):
         return None
     value = _parse_number(m.group(0), lang)
     raw_start = start
@@ -1649,7 +1671,8 @@ def _scan_sentence(sentence: str, passage: Passage, lang: _Lang) -> list[Numeric
             len(segments) - 1,
         )
         fact.label = _label_for(
-            sentence, segments, fact.segment, fact.start, fact.end, passage.title, lang
+            sentence, segments, fact.segment, fact.start, fact.end, passage.title, lang,
+            measured=fact.unit in _LENGTH_UNITS,
         )
         # an earthquake's magnitude is of its event, not a figure of a year: "a Mw 7.6 earthquake hit Tangshan in
         # 1976" and "a Mw 9.1 earthquake struck Sumatra in 2004" compare though 28 years apart

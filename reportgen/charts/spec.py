@@ -513,6 +513,39 @@ def _comparable_run(facts: list[NumericFact]) -> list[NumericFact]:
     return kept if len({f.value for f in kept}) > 1 else []  # all equal: nothing to compare
 
 
+#: Kinds of place an article's opening sentence defines its thing as (:func:`~reportgen.blueprint.planner.defined_kind`,
+#: folded and stemmed), in English, French and Spanish, by class: places of different classes are not compared (a
+#: reader found "Length: Ganges, Godavari River, Patna", a city's length among rivers'); a capital and a town are
+#: both settlements.
+PLACE_KINDS: dict[str, str] = {
+    **dict.fromkeys("river fleuve riviere rio".split(), "watercourse"),
+    **dict.fromkeys("city town village municipality commune capital capitale ville ciudad pueblo municipio".split(),
+                    "settlement"),
+    **dict.fromkeys("country nation pay pai".split(), "country"),
+    **dict.fromkeys("state province region county etat estado provincia".split(), "division"),
+    **dict.fromkeys("island ile isla".split(), "island"),
+    **dict.fromkeys("lake lac lago".split(), "lake"),
+    **dict.fromkeys("sea ocean mer mar oceano".split(), "sea"),
+    **dict.fromkeys("mountain volcano montagne volcan montana".split(), "mountain"),
+    **dict.fromkeys("desert desierto".split(), "desert"),
+}
+
+
+def _place_kind(fact: NumericFact, lang: str) -> str:
+    """The class of place ``fact``'s article opens by defining its thing as (:data:`PLACE_KINDS`), or ``""``."""
+    from reportgen.blueprint.planner import defined_kind  # the planner imports this package
+
+    return PLACE_KINDS.get(defined_kind(fact.opening, lang), "") if fact.opening else ""
+
+
+def _of_one_place_kind(group: list[NumericFact], lang: str) -> list[NumericFact]:
+    """``group`` without the facts of articles on places of another kind than the best-ranked one whose kind is
+    known (:func:`_place_kind`); facts of unknown kind stay."""
+    kinds = [_place_kind(f, lang) for f in group]
+    first = next((k for k in kinds if k), "")
+    return [f for f, k in zip(group, kinds, strict=True) if not k or k == first]
+
+
 def propose_chart(facts: list[NumericFact], subject: str, related: Iterable[NumericFact] = (), lang: str = "en"
                   ) -> ChartSpec | None:
     """Choose the best honest chart the facts allow, or none.
@@ -538,7 +571,8 @@ def propose_chart(facts: list[NumericFact], subject: str, related: Iterable[Nume
        for temperatures). Numbers of several articles must each be about
        their own article or name the subject in their label ("Callisto is
        4,821 km across" in *Callisto*, not a crater's size in *Mercury*),
-       and one of the bars must be the subject's own (:func:`_holds_subject`).
+       and one of the bars must be the subject's own (:func:`_holds_subject`); articles on places of
+       different kinds (:data:`PLACE_KINDS`: a city and a river) are not compared.
        This is how the installed capacity of several
        dams, or the populations of several cities, read from their own
        articles, make one chart, each bar cited to its own source and
@@ -610,8 +644,10 @@ def propose_chart(facts: list[NumericFact], subject: str, related: Iterable[Nume
         else:
             groups.append((1, "", group))
     for key, group in by_kind.items():
-        if len({f.source_id for f in group}) > 1:  # across articles: each about its article or the subject
-            group = [f for f in group if _about_article(f) or _overlap(subject_tokens, _tokens(f.label))]
+        if len({f.source_id for f in group}) > 1:  # across articles: each about its article or the subject,
+            # and of one kind of place (a city's length is not compared with rivers')
+            group = _of_one_place_kind([f for f in group if _about_article(f) or _overlap(subject_tokens,
+                                                                                           _tokens(f.label))], lang)
         run = _comparable_run(group)
         labelled = [f.model_copy(update={"label": entity(f)}) for f in run]
         order.update({id(c): order[id(f)] for c, f in zip(labelled, run, strict=True)})
