@@ -1462,14 +1462,15 @@ _SPAN_TO_RE = re.compile(r"\b(?:to|hasta)\s+(?:\S+\s+){0,2}\(?$", re.IGNORECASE)
 
 
 def _span_ends(sentence: str, found: list[_Found]) -> set[int]:
-    """Indexes in ``found`` of the ends of a yearless "from … to …" span of the same unit (module docstring)."""
+    """Indexes in ``found`` of the ends of a yearless "from … to …" span (module docstring), in any units: "from
+    six-metre (20 ft) … to 300-metre (1,000 ft) …" reads 20 ft and 300 m."""
     ends: set[int] = set()
     for i, low in enumerate(found):
         if low.year is not None or not _SPAN_FROM_RE.search(sentence[max(0, low.start - 40) : low.start]):
             continue
         for j in range(i + 1, len(found)):
             high = found[j]
-            if high.unit == low.unit and high.year is None and _SPAN_TO_RE.search(
+            if high.year is None and _SPAN_TO_RE.search(
                 sentence[max(low.end, high.start - 40) : high.start]
             ):
                 ends.update({i, j})
