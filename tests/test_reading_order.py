@@ -1585,3 +1585,18 @@ def test_a_hyphenated_name_holding_a_sections_word_is_another_thing():
     ranked = rank_sentences([_passage("États-Unis", "Les États-Unis sont un pays d'Amérique du Nord.")],
                             focus="États-Unis", topic="États-Unis", lang="fr", keywords=["etat", "uni"])
     assert len(ranked) == 1
+
+
+def test_a_sentence_naming_its_subject_by_the_noun_of_its_first_sentence_follows_it():
+    """ "The 2,525-kilometre-long (1,569 mi) river rises in the western Himalayas", of *Ganges*, had opened the
+    report on the rivers of India, the river never named: in another section it is quoted only after the sentence
+    before it, in its own it is plain."""
+    ganges = _passage("Ganges", "The Ganges is a trans-boundary river of Asia which flows through India. The "
+                                "2,525-kilometre-long (1,569 mi) river rises in the western Himalayas of India.")
+    ranked = rank_sentences([ganges], focus="Rivers of India", topic="Rivers of India", lang="en",
+                            keywords=["india", "river"])
+    second = next(r for r in ranked if r.text.startswith("The 2,525"))
+    assert second.after == "The Ganges is a trans-boundary river of Asia which flows through India."
+    assert [r.text for r in with_antecedents([second])] == []  # alone, it is not quoted
+    own = rank_sentences([ganges], focus="Ganges", topic="Rivers of India", lang="en", keywords=["gang"])
+    assert all(r.after is None for r in own)

@@ -310,22 +310,39 @@ _THE_NOUN = {"en": re.compile(r"^[Tt]he\s+([a-z]+)\b"), "fr": re.compile(r"^(?:[
              "es": re.compile(r"^(?:[Ee]l|[Ll]os|[Ll]as?)\s+([a-záéíóúñ]+)\b")}
 
 
-def by_its_kind(sentence: str, title: str, lang: str) -> bool:
+#: An English sentence opening on "the" and its noun, past modifiers written with a number or a hyphen and a
+#: bracket: "The 2,525-kilometre-long (1,569 mi) river rises …", "The city …".
+_THE_MODIFIED_NOUN = re.compile(r"^[Tt]he\s+(?:[\d.,]+[\-‐][\w\-‐]+\s+|[a-z]+[\-‐][\w\-‐]+\s+|\([^)]*\)\s+)*"
+                                r"([a-z]{4,})\b")
+
+
+def by_its_kind(sentence: str, title: str, lang: str, opening: str = "") -> bool:
     """Whether a sentence speaks of its article's subject by a common noun of a title of several words, without
     writing the title: "The company sells automobiles … under the Ford brand", of *Ford Motor Company*. In that
     article's own section it is plain; quoted in another section it says no company (a reader found it under
-    *Car*, its antecedent not quoted), so there it is quoted only after the sentence before it.
+    *Car*, its antecedent not quoted), so there it is quoted only after the sentence before it. So too, in English,
+    a sentence opening on "the" and a noun its article's first sentence writes (``opening``), past modifiers: "The
+    2,525-kilometre-long (1,569 mi) river rises in the western Himalayas" of *Ganges* ("The Ganges is a
+    trans-boundary river of Asia") had opened the report on the rivers of India, the river never named.
 
     Args:
         sentence: A source sentence.
         title: Its article's title.
         lang: The language.
+        opening: The first sentence of its passage ("" when it is that sentence or not known).
 
     Returns:
-        True when the sentence names its subject only by the kind its title gives.
+        True when the sentence names its subject only by the kind its title, or its first sentence, gives.
     """
     bare = bare_title(title)
-    if len(terms(bare, lang)) < 2 or writes_phrase(sentence, bare):
+    if writes_phrase(sentence, bare):
+        return False
+    if lang == "en" and opening:
+        modified = _THE_MODIFIED_NOUN.match(sentence)
+        word = stem(modified.group(1)) if modified else ""
+        if word and word not in stopwords(lang) and word in terms(opening, lang) - terms(bare, lang):
+            return True
+    if len(terms(bare, lang)) < 2:
         return False
     found = _THE_NOUN.get(lang, _THE_NOUN["en"]).match(sentence)
     return found is not None and stem(fold(found.group(1))) in terms(bare, lang)
@@ -1323,7 +1340,9 @@ def rank_sentences(
             "url": passage.url, "corpus": passage.corpus,
         }
         previous: RankedSentence | None = None  # the kept sentence just before this one in the passage
-        for position, sentence in enumerate(split_sentences(passage.text, lang)):
+        split = split_sentences(passage.text, lang)
+        opening = split[0] if split else ""
+        for position, sentence in enumerate(split):
             sentence = sentence.strip()
             follows, previous = previous, None
             if follows is not None and follows.position != position - 1:
@@ -1333,7 +1352,8 @@ def rank_sentences(
             if sentence.endswith(":"):  # introduces a list the quote would not carry, even after its antecedent
                 continue
             continuation = not quotable(sentence, position, lang) or names_another(sentence, passage.title, lang) \
-                or (passage.title != focus and by_its_kind(sentence, passage.title, lang))
+                or (passage.title != focus and by_its_kind(sentence, passage.title, lang,
+                                                           opening if position else ""))
             if continuation and follows is None:
                 continue
             key = _key(sentence)
