@@ -57,6 +57,19 @@ class _References:
         return sorted(self.by_url.values(), key=lambda r: r.id)
 
 
+def _cited_only(blueprint: Blueprint, refs: _References) -> str:
+    """The planner's note with only the texts the report cites among those it says the report draws on
+    (:attr:`~reportgen.blueprint.model.Blueprint.note_titles`): the note above "Rivers of India" had named
+    *Kolkata*, which no sentence or figure of it quotes. The note stays as written when the report cites none
+    of them."""
+    listed = ", ".join(blueprint.note_titles)
+    cited = {ref.title for ref in refs.all()}
+    kept = [title for title in blueprint.note_titles if title in cited]
+    if not listed or not kept or listed not in blueprint.note:
+        return blueprint.note
+    return blueprint.note.replace(listed, ", ".join(kept), 1)
+
+
 def _key(text: str) -> str:
     return " ".join(tokenize(text))
 
@@ -414,7 +427,7 @@ def coordinate(
     # its own words, not the sources': only an extractive report is read so)
     unanswered = "" if model else unanswered_note(
         blueprint, [s.text for sec in sections for p in sec.paragraphs for s in p.sentences], lang)
-    notes = " ".join(n for n in (blueprint.note, unanswered) if n)
+    notes = " ".join(n for n in (_cited_only(blueprint, refs), unanswered) if n)
     return Report(
         id=blueprint.report_id,
         title=words["title"].format(topic=_title(blueprint.subject or blueprint.topic)),

@@ -561,3 +561,23 @@ def test_a_comparison_no_quoted_sentence_makes_is_said_at_the_top():
     # two subjects the request does not ask to compare: no such note
     alone = _report_on("Malaria and tuberculosis", ["Malaria is a disease."])
     assert "No sentence quoted here compares" not in alone.mode_note
+
+
+def test_the_note_names_only_the_texts_the_report_cites_among_those_it_draws_on():
+    """The note above "Rivers of India" had said the report draws on *Kolkata*, which no sentence of it quotes."""
+    bp = compile_blueprint("r", "Rivers of India", ["Ganges", "Godavari River"])
+    _done(bp)
+    bp.note = ("The corpora hold no article on 'Rivers of India'; this report draws on the texts that mention it: "
+               "Ganges, Kolkata, Godavari River.")
+    bp.note_titles = ["Ganges", "Kolkata", "Godavari River"]
+    outputs = {"write-1": _section("s1", "Ganges", [("The Ganges is a river of India.", _src("Ganges"))]),
+               "write-2": _section("s2", "Godavari River", [("The Godavari is a river of India.",
+                                                             _src("Godavari River"))])}
+    report = coordinate(bp, outputs, lang="en", corpora=["c"])
+    assert "draws on the texts that mention it: Ganges, Godavari River." in report.mode_note
+    # quoted, it is named
+    outputs["write-2"] = _section("s2", "Godavari River", [("The Godavari is a river of India.",
+                                                            _src("Godavari River")),
+                                                           ("Kolkata lies on the Hooghly river.", _src("Kolkata"))])
+    report = coordinate(bp, outputs, lang="en", corpora=["c"])
+    assert "draws on the texts that mention it: Ganges, Kolkata, Godavari River." in report.mode_note

@@ -136,6 +136,9 @@ class Blueprint(BaseModel):
             agents search and rank by it. Default: the topic.
         note: What the planner wants the reader told near the top (the corpora
             hold little on the subject itself), or ``""``.
+        note_titles: The titles the note says the report draws on, in its order (the subject's core texts,
+            :func:`~reportgen.blueprint.planner.thin_note`); the coordinator keeps there only those the report
+            cites (:func:`~reportgen.coordinate.coordinate`).
         aspects: What the request asks about besides its subject, as the planner read it ("adoption rates",
             the "twinkle" of "Why do stars twinkle?"); the coordinator names at the top the ones no quoted
             sentence writes (:func:`~reportgen.blueprint.planner.unanswered_note`).
@@ -146,6 +149,7 @@ class Blueprint(BaseModel):
     topic: str
     subject: str = ""
     note: str = ""
+    note_titles: list[str] = Field(default_factory=list)
     aspects: list[str] = Field(default_factory=list)
     tasks: list[Task] = Field(default_factory=list)
 

@@ -4435,6 +4435,7 @@ def plan_extractive(
                                   sense=[p.title for p in core], charted=charted_subject(request, options.lang))
     blueprint.aspects = list(request.aspects)
     thin = thin_note(request, core, options.lang)
+    blueprint.note_titles = list(dict.fromkeys(p.title for p in core)) if thin else []
     blueprint.note = " ".join(n for n in (named_note(request, options.lang), thin,
                                           sense_note(request, core, search, options.lang),
                                           little_note(request, titles, count, options.lang, thin=bool(thin))) if n)
