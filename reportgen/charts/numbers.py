@@ -1448,7 +1448,7 @@ def _a_class_bound(before: str) -> bool:
 #: "Parmi les 300 espèces, …". A possessive ("Of its 1.2 million inhabitants, 40% …") is the subject's own and is
 #: no such whole. The World War I report had charted the Second World War's deaths as the Eastern Front's.
 _PARTITIVE_WHOLE_RE = re.compile(
-    r"^\W*(?:of|out\s+of|among|de|sur|parmi|entre)\s+(?:the|los|las|les|des)\s+"
+    r"^\W*(?:of|out\s+of|among|de|sur|parmi)\s+(?:the|los|las|les)\s+"
     r"(?:(?:estimated|approximately|roughly|some|about|around|nearly|almost|over|more\s+than|total|"
     r"estimados?|estimadas?|unos|unas|aproximadamente|quelque|environ|plus\s+de|más\s+de)\s+){0,2}"
     r"(?:US\$|\$|€|£)?(?:\d[\d.,]*\s?(?:[–—\-]|to|a|à)\s?)?$",
