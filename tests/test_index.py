@@ -501,6 +501,13 @@ def test_multisearch_survives_one_failure_but_not_all() -> None:
         # a unit after a number ends a sentence; an initial does not
         ("en", "It weighs between 140 and 500 g. Thought to have come from Asia, it spread. J. R. R. Tolkien wrote.",
          ["It weighs between 140 and 500 g.", "Thought to have come from Asia, it spread.", "J. R. R. Tolkien wrote."]),
+        # "Sun." and "Leo I." end sentences (a reader found "… from the Sun. A leaf …" and "… Pope Leo I. In 454,
+        # Aetius …" quoted as one); a month before a number, and initials inside names, do not
+        ("en", "It absorbs light from the Sun. A leaf is green. He met Pope Leo I. In 454, Aetius was killed. John F. "
+               "Kennedy and Robert M. La Follette ran on Oct. 12, 1960.",
+         ["It absorbs light from the Sun.", "A leaf is green.", "He met Pope Leo I.", "In 454, Aetius was killed.",
+          "John F. Kennedy and Robert M. La Follette ran on Oct. 12, 1960."]),
+        ("es", "Reinó Felipe V. El rey murió en 1746.", ["Reinó Felipe V.", "El rey murió en 1746."]),
         (
             "en",
             "A heading\nThis line wraps\nonto the next. Done.\n\nNew paragraph",

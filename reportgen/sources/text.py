@@ -369,15 +369,26 @@ _ABBREVIATIONS: dict[str, frozenset[str]] = {
     ),
 }
 _ABBREVIATIONS_ALL = frozenset().union(*_ABBREVIATIONS.values())
-#: Abbreviations that end a sentence unless a number follows ("No. 5", "p. 12").
+#: Abbreviations that end a sentence unless a number follows ("No. 5", "p. 12"); the months' and days' too
+#: ("Oct. 12, 1492", but "… light energy from the Sun. A leaf …" is two sentences: a reader found them one).
 _NUMERIC_ABBREVIATIONS = frozenset(
-    "no nos nr núm op opp p pp vol vols art fig figs ch chap cap pág págs".split()
+    "no nos nr núm op opp p pp vol vols art fig figs ch chap cap pág págs "
+    "jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun".split()
+)
+#: Words that open a sentence and never follow an initial inside a name: after "Leo I." or "World War I.", "In 454,
+#: Aetius was assassinated" is a new sentence (a reader found the two quoted as one), while "J. R. R. Tolkien",
+#: "John F. Kennedy" and "Robert M. La Follette" go on.
+_SENTENCE_OPENERS = frozenset(
+    "in the a an he she it they this these those his her its their after during when on at by from as however "
+    "since under while although there following despite en el los las il elle ils après durante tras dans "
+    "pendant".split()
 )
 
 _TERMINATOR_RE = re.compile(r"[.!?…。！？]+(?:[ \u00a0\u202f]?[\"'”’»)\]])*")
 _CJK_STOP = frozenset("。！？")
 _NEXT_RE = re.compile(r"\s+[\"'“‘«¿¡(\[]*\s*(\w)")
 _PREV_WORD_RE = re.compile(r"[\w.\-']*$")
+_NEXT_WORD_RE = re.compile(r"[^\W\d_]+")
 _ACRONYM_RE = re.compile(r"(?:[^\W\d_]{1,3}\.)+[^\W\d_]{1,3}")
 _PARAGRAPH_RE = re.compile(r"\n\s*\n")
 
@@ -446,7 +457,9 @@ def _split_block(block: str, abbreviations: frozenset[str]) -> list[str]:
             unit = prev.islower() and re.search(r"\d[ \u00a0\u202f]?$", block[max(0, match.start() - 3):
                                                                        match.start() - len(prev)]) \
                 and not re.match(r"\w\.", block[nxt.start(1):nxt.start(1) + 2])
-            if len(prev) == 1 and prev.isalpha() and before != "°" and not unit:
+            opener = _NEXT_WORD_RE.match(block, nxt.start(1))
+            if len(prev) == 1 and prev.isalpha() and before != "°" and not unit and not (
+                    prev.isupper() and opener is not None and opener.group().lower() in _SENTENCE_OPENERS):
                 continue  # initial or single-letter abbreviation ("5 °C." and "500 g." end a sentence)
             if _ACRONYM_RE.fullmatch(prev):
                 continue  # dotted acronym: U.S., e.g., a.m.
