@@ -507,7 +507,11 @@ def test_multisearch_survives_one_failure_but_not_all() -> None:
                "Kennedy and Robert M. La Follette ran on Oct. 12, 1960.",
          ["It absorbs light from the Sun.", "A leaf is green.", "He met Pope Leo I.", "In 454, Aetius was killed.",
           "John F. Kennedy and Robert M. La Follette ran on Oct. 12, 1960."]),
+        ("en", "It retells E. T. A. Hoffmann's story, as A. A. Milne did.",
+         ["It retells E. T. A. Hoffmann's story, as A. A. Milne did."]),
         ("es", "Reinó Felipe V. El rey murió en 1746.", ["Reinó Felipe V.", "El rey murió en 1746."]),
+        ("fr", "Pline est né en 23 apr. J.-C. à Côme. Il mourut en 79.", ["Pline est né en 23 apr. J.-C. à Côme.",
+                                                                      "Il mourut en 79."]),
         (
             "en",
             "A heading\nThis line wraps\nonto the next. Done.\n\nNew paragraph",

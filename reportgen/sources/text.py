@@ -369,12 +369,14 @@ _ABBREVIATIONS: dict[str, frozenset[str]] = {
     ),
 }
 _ABBREVIATIONS_ALL = frozenset().union(*_ABBREVIATIONS.values())
-#: Abbreviations that end a sentence unless a number follows ("No. 5", "p. 12"); the months' and days' too
-#: ("Oct. 12, 1492", but "… light energy from the Sun. A leaf …" is two sentences: a reader found them one).
+#: Abbreviations that end a sentence unless a number follows ("No. 5", "p. 12").
 _NUMERIC_ABBREVIATIONS = frozenset(
-    "no nos nr núm op opp p pp vol vols art fig figs ch chap cap pág págs "
-    "jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun".split()
+    "no nos nr núm op opp p pp vol vols art fig figs ch chap cap pág págs".split()
 )
+#: English months' and days' abbreviations end a sentence unless a number follows too ("Oct. 12, 1492", but "… light
+#: energy from the Sun. A leaf …" is two sentences: a reader found them one). Not in French, whose "apr. J.-C." is
+#: "après".
+_DATE_ABBREVIATIONS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun".split())
 #: Words that open a sentence and never follow an initial inside a name: after "Leo I." or "World War I.", "In 454,
 #: Aetius was assassinated" is a new sentence (a reader found the two quoted as one), while "J. R. R. Tolkien",
 #: "John F. Kennedy" and "Robert M. La Follette" go on.
@@ -413,10 +415,11 @@ def split_sentences(text: str, lang: str = "en") -> list[str]:
         Non-empty, stripped sentences in text order.
     """
     abbreviations = _ABBREVIATIONS.get(lang, _ABBREVIATIONS_ALL)
+    numeric = _NUMERIC_ABBREVIATIONS | _DATE_ABBREVIATIONS if lang == "en" else _NUMERIC_ABBREVIATIONS
     sentences: list[str] = []
     for paragraph in _PARAGRAPH_RE.split(text):
         for block in _join_wrapped_lines(paragraph):
-            sentences.extend(_split_block(block, abbreviations))
+            sentences.extend(_split_block(block, abbreviations, numeric))
     return sentences
 
 
@@ -433,7 +436,8 @@ def _join_wrapped_lines(paragraph: str) -> list[str]:
     return blocks
 
 
-def _split_block(block: str, abbreviations: frozenset[str]) -> list[str]:
+def _split_block(block: str, abbreviations: frozenset[str], numeric: frozenset[str] = _NUMERIC_ABBREVIATIONS
+                 ) -> list[str]:
     out: list[str] = []
     start = 0
     for match in _TERMINATOR_RE.finditer(block):
@@ -459,11 +463,12 @@ def _split_block(block: str, abbreviations: frozenset[str]) -> list[str]:
                 and not re.match(r"\w\.", block[nxt.start(1):nxt.start(1) + 2])
             opener = _NEXT_WORD_RE.match(block, nxt.start(1))
             if len(prev) == 1 and prev.isalpha() and before != "°" and not unit and not (
-                    prev.isupper() and opener is not None and opener.group().lower() in _SENTENCE_OPENERS):
+                    prev.isupper() and opener is not None and opener.group().lower() in _SENTENCE_OPENERS
+                    and block[opener.end():opener.end() + 1] != "."):  # "E. T. A. Hoffmann": an initial
                 continue  # initial or single-letter abbreviation ("5 °C." and "500 g." end a sentence)
             if _ACRONYM_RE.fullmatch(prev):
                 continue  # dotted acronym: U.S., e.g., a.m.
-            if low in abbreviations and (low not in _NUMERIC_ABBREVIATIONS or first.isdigit()):
+            if low in abbreviations and (low not in numeric or first.isdigit()):
                 continue
         out.append(block[start:end])
         start = end
