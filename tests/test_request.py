@@ -705,6 +705,9 @@ def test_things_of_a_place_asked_in_spanish_or_french_are_sections_of_those_thin
     assert (request.subjects, request.aspects) == (["España"], ["ríos"]), request
     themes, _, _ = gather_themes(request, FakeSearch(docs), 4, "es")
     assert themes == ["Tajo"], themes
+    # without the article, its plural opening the request is no name's capital (it had been refused)
+    bare = resolve_subject(read_request("Ríos de España", "es"), FakeSearch(docs), "es")
+    assert (bare.subjects, bare.aspects) == (["España"], ["ríos"]), bare
     # an aspect a place is asked names no things: its sections stay the place's
     request = resolve_subject(read_request("La economía de España", "es"), FakeSearch(docs), "es")
     themes, _, _ = gather_themes(request, FakeSearch(docs), 4, "es")
@@ -1883,3 +1886,20 @@ def test_a_subject_placed_by_en_is_its_head_as_in_english(text, lang, subject, a
     request = resolve_subject(read_request(text, lang), FakeSearch(docs, lang=lang), lang)
     assert (request.subjects, request.aspects) == ([subject], [aspect])
     assert request.title == read_request(text, lang).subject  # titled as asked
+
+
+def test_a_cause_named_of_the_subjects_plural_answers_why():
+    """ "Leaves are mostly green in color due to the presence of a compound called chlorophyll" names the leaf by
+    its plural, which the light stem does not fold ("leave"): *Chlorophyll* answers "Why do leaves fall?". It had
+    been found only while the sentence splitter glued the next sentence ("A leaf with …") to it."""
+    from reportgen.blueprint.planner import explained, resolve_subject
+
+    docs = [_doc("Leaf", "A leaf is a flat outgrowth of a plant stem. Leaves are mostly green in color due to the "
+                         "presence of a compound called chlorophyll, which absorbs light from the Sun. A leaf with "
+                         "white patches is called a variegated leaf."),
+            _doc("Chlorophyll", "Chlorophyll is a green pigment found in plants. Chlorophyll absorbs light."),
+            _doc("Sun", "The Sun is the star at the centre of the Solar System.")]
+    request = resolve_subject(read_request("Why do leaves fall?"), FakeSearch(docs), "en")
+    assert request.subjects == ["leaf"], request
+    leaf = [p for p in FakeSearch(docs).search("Leaf", k=5) if p.title == "Leaf"]
+    assert [p.title for p in explained(request, leaf, FakeSearch(docs), "en")] == ["Chlorophyll"]

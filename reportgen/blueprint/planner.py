@@ -1222,8 +1222,12 @@ def _of_its_subject(request: Request, search: SearchBackend, lang: str) -> Reque
     read = _of_its_people(request, aspect, thing, search, lang)
     if read is not None:
         return read
-    if opening and not (aspect_noun(aspect) or _writes_in_small_letters(thing, aspect, search, lang)):
-        return request  # "Siege of Leningrad", "Bank of America": a name, its first capital no sentence's
+    if opening and not (aspect_noun(aspect) or _writes_in_small_letters(thing, aspect, search, lang)
+                        or lang in ("fr", "es") and re.search(r"[sx]$", aspect) is not None):
+        # "Siege of Leningrad", "Bank of America": a name, its first capital no sentence's; but a French or Spanish
+        # plural opening the request is the things asked of a place ("Ríos de España", as "Los ríos de España" is
+        # read: a reader found it refused)
+        return request
     return _with_aspect(request, aspect, thing, search, lang)
 
 
@@ -1716,7 +1720,9 @@ def explained(request: Request, texts: list[Passage], search: SearchBackend, lan
     if marker is None:
         return []
     stop = stopwords(lang)
-    wanted = [terms(x, lang) for x in request.subjects]
+    # the subject as texts write it, its plural too: "Leaves are mostly green in color due to the presence of a
+    # compound called chlorophyll" names the leaf (written_forms)
+    wanted = [form for x in request.subjects for form in written_forms(x, lang)]
     taken = {fold(x) for x in request.subjects} | {fold(p.title) for p in texts}
     found: list[Passage] = []
     looked: set[str] = set()
