@@ -620,3 +620,16 @@ def test_all_is_sorted_and_complete() -> None:
         and name != "annotations"
     }
     assert set(charts.__all__) == public
+
+
+def test_facts_are_read_in_the_sentences_the_project_splits():
+    """The extractor had its own sentence splitter, which cut "… in C minor, Op. 67, is a symphony …" at "Op." (a
+    timeline had quoted "67, is a symphony composed by Ludwig van Beethoven"); it reads the one splitter's sentences,
+    each as the passage writes it, across a line break too."""
+    text = ("The Symphony No. 5 in C minor, Op. 67, is a symphony that lasts about 35 minutes. It was first "
+            "performed\\nin Vienna before 1,500 people.")
+    facts = extract_facts([doc(text)])
+    assert [f.sentence for f in facts] == [
+        "The Symphony No. 5 in C minor, Op. 67, is a symphony that lasts about 35 minutes.",
+        "It was first performed\\nin Vienna before 1,500 people."]
+    assert all(f.sentence in text for f in facts)

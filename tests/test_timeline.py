@@ -523,14 +523,14 @@ def test_a_related_articles_date_far_from_the_subjects_own_is_left_out() -> None
 
 #: A section on volcanoes in a report on Japan's mountains: two Japanese mountains' heights and two others'.
 HEIGHTS = {
-    "Mount Fuji": "Mount Fuji is the tallest mountain in Japan, with a summit elevation of 3,776 m. Mount Fuji is an "
-                  "active volcano.",
-    "Mount Ontake": "Mount Ontake is the second-highest volcanic mountain in Japan, with a summit elevation of "
-                    "3,067 m. It is an active volcano.",
-    "Mount Elbrus": "Mount Elbrus is the highest mountain in Europe, with a summit elevation of 5,642 m. Mount Elbrus "
-                    "is a dormant volcano.",
-    "Mount Kilimanjaro": "Mount Kilimanjaro is the highest mountain in Africa, with a summit elevation of 5,895 m. "
-                         "Mount Kilimanjaro is a dormant volcano.",
+    "Mount Fuji": "Mount Fuji is an active volcano, the tallest mountain in Japan, with a summit elevation of "
+                  "3,776 m. It last erupted in 1707.",
+    "Mount Ontake": "Mount Ontake is an active volcano, the second-highest volcanic mountain in Japan, with a summit "
+                    "elevation of 3,067 m. It erupted in 2014.",
+    "Mount Elbrus": "Mount Elbrus is a dormant volcano, the highest mountain in Europe, with a summit elevation of "
+                    "5,642 m. It was first climbed in 1874.",
+    "Mount Kilimanjaro": "Mount Kilimanjaro is a dormant volcano, the highest mountain in Africa, with a summit "
+                         "elevation of 5,895 m. It was first climbed in 1889.",
 }
 
 

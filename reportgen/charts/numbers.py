@@ -68,6 +68,7 @@ from functools import lru_cache
 from pydantic import BaseModel
 
 from reportgen.sources.models import Passage
+from reportgen.sources.text import split_sentences
 
 __all__ = [
     "NumericFact",
@@ -535,13 +536,6 @@ def parse_number(text: str, lang: str = "en") -> float | None:
 # Sentences and clause segments
 # --------------------------------------------------------------------------
 
-_ABBREV_BEFORE_DOT = frozenset(
-    """e.g i.e etc vs mr mrs ms dr st mt no approx ca c fig jr sr prof gen col
-    inc ltd co corp dept est av apr sept oct nov dec jan feb aug""".split()
-)
-_SENTENCE_END = re.compile(r"[.!?…]+[\"”’»)]*(?=\s+|$)|\n+")
-
-
 def printed_values(text: str, lang: str = "en") -> list[tuple[str, float]]:
     """Every number printed in ``text``, read the way :func:`extract_facts` reads it.
 
@@ -762,34 +756,27 @@ def same_unit(proposed: str, printed: str) -> bool:
     return b in words or b.casefold() in {w.casefold() for w in words} and len(b) > 2
 
 
-def _sentences(text: str) -> list[tuple[int, int]]:
-    """Return ``(start, end)`` spans of the sentences of ``text``."""
+def _sentences(text: str, lang: str = "en") -> list[tuple[int, int]]:
+    """``(start, end)`` spans in ``text`` of its sentences as :func:`~reportgen.sources.text.split_sentences` cuts
+    them, the project's one sentence splitter (this module had its own, which cut "The Symphony No. 5 in C minor,
+    Op. 67, is a symphony …" at "Op.", and a timeline had quoted "67, is a symphony composed by Ludwig van
+    Beethoven"). A sentence the splitter joined across a line break is found with any whitespace between its words.
+
+    Args:
+        text: A passage's text.
+        lang: Its language (the splitter's abbreviations).
+
+    Returns:
+        The spans, in order, each a sentence as ``text`` writes it.
+    """
     spans: list[tuple[int, int]] = []
-    start = 0
-    for m in _SENTENCE_END.finditer(text):
-        end = m.end()
-        if m.group(0)[0] == ".":
-            before = re.search(r"(\S+)$", text[start : m.start()])
-            word = before.group(1).lower().lstrip("(\"“") if before else ""
-            if word in _ABBREV_BEFORE_DOT or re.fullmatch(r"[a-z]", word):
-                continue
-            nxt = text[end : end + 3].lstrip()
-            if nxt and nxt[0].islower():
-                continue
-        _add_trimmed(spans, text, start, end)
-        start = end
-    _add_trimmed(spans, text, start, len(text))
+    pos = 0
+    for sentence in split_sentences(text, lang):
+        found = re.compile(r"\s+".join(re.escape(word) for word in sentence.split())).search(text, pos)
+        if found is not None:
+            spans.append(found.span())
+            pos = found.end()
     return spans
-
-
-def _add_trimmed(spans: list[tuple[int, int]], text: str, s: int, e: int) -> None:
-    """Append ``(s, e)`` without its surrounding whitespace, unless nothing is left."""
-    while s < e and text[s].isspace():
-        s += 1
-    while e > s and text[e - 1].isspace():
-        e -= 1
-    if e > s:
-        spans.append((s, e))
 
 
 _SEGMENT_SPLIT = re.compile(
@@ -1764,7 +1751,7 @@ def extract_facts(passages: list[Passage], lang: str = "en") -> list[NumericFact
     seen: set[tuple[str, str, str, float]] = set()
     for passage in passages:
         text = passage.text or ""
-        spans = _sentences(text)
+        spans = _sentences(text, profile.code)
         opening = text[spans[0][0]:spans[0][1]] if spans else ""
         for s, e in spans:
             sentence = text[s:e]

@@ -265,7 +265,7 @@ def _events(passages: list[Passage], keywords: list[str], lang: str, related: Co
         # an article named after the subject's word but on another thing ("Rhapsody in Blue" in a section on
         # Blue): its title does not make its events the subject's, nor does its name in a sentence
         named_other = named_after(name, keywords, lang)
-        for s, e in _sentences(text):
+        for s, e in _sentences(text, lang):
             sentence = text[s:e]
             if not re.search(r"\d", sentence) or (passage.source_id, sentence) in seen:
                 continue
