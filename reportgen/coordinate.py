@@ -57,6 +57,42 @@ class _References:
         return sorted(self.by_url.values(), key=lambda r: r.id)
 
 
+def _charts_by_section(order: list[Any], outputs: dict[str, dict[str, Any]]) -> dict[str, set[tuple[str, str]]]:
+    """The numbers each body section's own chart shows, by the section's title: ``{title: {(source_id, raw)}}``."""
+    owned: dict[str, set[tuple[str, str]]] = {}
+    for task in order:
+        raw = outputs.get(task.id, {}).get("section") or {}
+        chart = raw.get("chart")
+        if task.kind == "write" and chart:
+            owned[str(raw.get("title", ""))] = {(p["source_id"], p["raw"]) for p in chart["spec"]["points"]}
+    return owned
+
+
+def _owned_elsewhere(chart: dict[str, Any], title: str, shown: set[tuple[str, str]],
+                     owned: dict[str, set[tuple[str, str]]]) -> bool:
+    """Whether a chart all of whose numbers are one article's belongs to another section: the one that article is
+    the own article of, whose chart shows them all too. "Rivers of France" had drawn *Toulouse: number of people*
+    under *Lyon* (Toulouse's sentence names Lyon), and its section *Toulouse*, which drew the same chart after it,
+    had been left without (a chart all of whose numbers an earlier figure shows is left out).
+
+    Args:
+        chart: A section's chart output (``spec``, ``sources``).
+        title: That section's title.
+        shown: Its numbers, ``{(source_id, raw)}``.
+        owned: The numbers each body section's chart shows, by title (:func:`_charts_by_section`).
+
+    Returns:
+        True when the chart is to be drawn in that other section instead.
+    """
+    sources = {p["source_id"] for p in chart["spec"]["points"]}
+    if len(sources) != 1:
+        return False
+    (source,) = sources
+    article = next((str(ref.get("title", "")) for ref in chart.get("sources") or [] if ref.get("source_id") == source),
+                   "")
+    return bool(article) and article != title and shown <= owned.get(article, set())
+
+
 def _cited_only(blueprint: Blueprint, refs: _References) -> str:
     """The planner's note with only the texts the report cites among those it says the report draws on
     (:attr:`~reportgen.blueprint.model.Blueprint.note_titles`): the note above "Rivers of India" had named
@@ -369,6 +405,7 @@ def coordinate(
     figures: list[Figure] = []
     left_out: list[Limitation] = []
     titles = [str((outputs.get(t.id, {}).get("section") or {}).get("title", "")) for t in order if t.kind == "write"]
+    owned = _charts_by_section(order, outputs)
     for n, task in enumerate(order):
         raw = outputs.get(task.id, {}).get("section")
         if not raw:
@@ -401,6 +438,8 @@ def coordinate(
         if chart and chart["spec"]["kind"] == "timeline" and task.id != timeline:
             chart = None  # one timeline per report: the section keeps its text
         shown = {(p["source_id"], p["raw"]) for p in chart["spec"]["points"]} if chart else set()
+        if chart and _owned_elsewhere(chart, raw["title"], shown, owned):
+            chart = None  # one article's numbers go with that article's own section, which draws them too
         if chart and not shown <= charted:  # a number is charted once: a chart of none new is left out
             charted |= shown
             number = len(figures) + 1

@@ -581,3 +581,19 @@ def test_the_note_names_only_the_texts_the_report_cites_among_those_it_draws_on(
                                                            ("Kolkata lies on the Hooghly river.", _src("Kolkata"))])
     report = coordinate(bp, outputs, lang="en", corpora=["c"])
     assert "draws on the texts that mention it: Ganges, Kolkata, Godavari River." in report.mode_note
+
+
+def test_one_articles_chart_is_drawn_in_that_articles_own_section():
+    """ "Rivers of France" had drawn *Toulouse: number of people* under *Lyon*, and left its section *Toulouse*,
+    which drew the same chart, without it."""
+    bp = compile_blueprint("r", "Energy", ["A", "G", "B"])
+    _done(bp)
+    outputs = {"write-1": _section("s1", "A", [("A is a kind.", _src("A"))], chart=CHART),
+               "write-2": _section("s2", "G", [("G is geothermal.", _src("G"))], chart=CHART),
+               "write-3": _section("s3", "B", [("B is another kind.", _src("B"))], chart=CHART)}
+    report = coordinate(bp, outputs, lang="en", corpora=["c"])
+    assert [(f.section_id, f.caption) for f in report.figures] == [("s2", "Countries")]
+    # without its own section's chart, it stays where it was first drawn
+    outputs["write-2"] = _section("s2", "G", [("G is geothermal.", _src("G"))])
+    report = coordinate(bp, outputs, lang="en", corpora=["c"])
+    assert [f.section_id for f in report.figures] == ["s1"]
