@@ -404,7 +404,10 @@ def split_sentences(text: str, lang: str = "en") -> list[str]:
     the next line starts in lower case (hard-wrapped prose). A full stop does
     not end a sentence after a known abbreviation (``Dr.``, ``Sra.``, ``Mme.``),
     an initial (``J. R. R. Tolkien``), a dotted acronym (``U.S.``, ``e.g.``) or
-    inside a number (``2.5``).
+    inside a number (``2.5``); but an English month's or day's abbreviation
+    ends one unless a number follows (``the Sun. A leaf``, not ``Oct. 12``),
+    and so does a capital letter before a word that opens sentences
+    (:data:`_SENTENCE_OPENERS`: ``Pope Leo I. In 454``).
 
     Args:
         text: Plain text (see :func:`clean_text`).
