@@ -786,8 +786,8 @@ _RESEMBLE = frozenset({"resemble", "resembles", "resembled", "resembling", "ress
 _LIKE = re.compile(r"\b(\w+)-like\b", re.IGNORECASE)
 #: A size given by a thing of that size: "The size of a small dog, the Tasmanian devil …" (a reader found *Tasmanian
 #: devil* a section of "Dogs"), "de la taille d'un chat", "del tamaño de un perro" (read as "resembling").
-_SIZE_OF = re.compile(r"\b(?:the\s+size\s+of|de\s+la\s+taille\s+d['’]|del\s+tamaño\s+de)(?=\s*(?:an?|une?|una?)\b)",
-                      re.IGNORECASE)
+_SIZE_OF = re.compile(r"\b(?:the\s+size\s+of|de\s+la\s+taille\s+d['’]|del\s+tamaño\s+de)"
+                      r"(?=\s*(?:an?|une?|una?)\b|\s*(?-i:[A-ZÀ-Ý]))", re.IGNORECASE)
 #: Words allowed between a comparison word and the subject ("than *the planet* Mercury").
 COMPARISON_GAP = 2
 #: What ends a clause: a comparison does not reach past it.
@@ -835,6 +835,7 @@ def compared_only(text: str, subject: str) -> bool:
                 mentions += 1
                 compared += any(words[j] in _THAN or words[j] in _RESEMBLE
                                 or words[j] == "as" and j >= 2 and words[j - 2] == "as"
+                                and words[j - 1] != "well"  # "as well as eastern Australia" joins, compares nothing
                                 for j in range(max(0, i - COMPARISON_GAP - 1), i))
         if mentions and not compared:  # written outside a comparison
             return False
