@@ -743,6 +743,27 @@ def test_a_chart_of_things_of_a_place_draws_on_texts_naming_both():
     assert [p.title for p in on_the_report(notes, "España", "ríos España", "es")] == ["España", "Tajo"]
 
 
+def test_a_place_named_only_as_a_measure_holds_none_of_its_things():
+    """ "Rivers of France" had a section, and a text its note said the report drew on, on the *Columbia River*,
+    whose "drainage basin is roughly the size of France"."""
+    from reportgen.agents.ranking import compared_only
+    from reportgen.blueprint.planner import resolve_subject
+
+    assert compared_only("Its drainage basin is roughly the size of France.", "France")
+    assert not compared_only("It doubled the size of the France office.", "France")  # no name after "the size of"
+    assert not compared_only("They live in New Guinea, as well as eastern France.", "France")  # joined, not compared
+    docs = [_doc("Loire", "The Loire is the longest river in France. The river drains a fifth of France."),
+            _doc("Seine", "The Seine is a river in northern France. The river flows through Paris in France."),
+            _doc("Columbia River", "The Columbia River is the largest river of the Pacific Northwest. The river flows "
+                                   "to the Pacific. Its drainage basin is roughly the size of France."),
+            _doc("Garonne", "The Garonne is a river of southwest France. The river flows from the Pyrenees across "
+                            "France.")]
+    request = resolve_subject(read_request("Rivers of France"), FakeSearch(docs), "en")
+    themes, core, _ = gather_themes(request, FakeSearch(docs), 6, "en")
+    assert "Columbia River" not in themes + [p.title for p in core], (themes, core)
+    assert "Loire" in themes + [p.title for p in core]
+
+
 def test_things_of_a_place_held_as_asked_in_english_are_sections_of_those_things():
     """ "Languages of Nigeria" had *Ivory Coast*, *Cameroon* and *West Africa* as sections beside its languages, and
     "Deserts of Africa" *Tunisia*, *Botswana* and *Kenya*: a section of things of a place is one of the things."""

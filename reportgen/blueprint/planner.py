@@ -2134,6 +2134,9 @@ def gather_themes(
         candidates += holding + linked + found[:40] + subject_core
     cores, far = _beside_each_other(request, cores, holdings, lang, space)
     core = [p for subject_core in cores.values() for p in subject_core]
+    held_place = _place_of_things(request, lang)
+    if held_place:  # "Rivers of France": a text naming France only to measure something by it is on no French river
+        core = [p for p in core if not compared_only(f"{p.title}. {p.text}", held_place)] or core
     candidates = [p for p in candidates if p.source_id not in far] + core
     if not core and request.aspects:
         core = _aspect_core(request, search, lang)
@@ -2343,7 +2346,8 @@ def gather_themes(
     if things:  # "Los ríos de España": a section is one of the things, not the place's neighbour (Andorra)
         scored = [p for p in scored if p.source_id in core_ids
                   or mentions(terms(f"{p.title}. {(split_sentences(docs[p.source_id], lang) or [''])[0]}", lang),
-                              things)]
+                              things) and not (held_place and compared_only(f"{p.title}. {docs[p.source_id]}",
+                                                                            held_place))]
     leads: list[Passage] = []
     if len(request.subjects) > 1:  # "Malaria and tuberculosis": each subject's own document is a section
         for subject in request.subjects:
@@ -2493,6 +2497,25 @@ _EXCLUDED_PLACES = re.compile(
     r"\b(?:except(?:\s+(?:for|in))?|excluding|apart\s+from|other\s+than|sauf|hormis|excepté|excepto|salvo|"
     r"menos)\s+(?:(?:the|la|le|les|l['’]|el|los|las|and|or|et|ou|y|o|,)\s*|[A-ZÀ-Ý][\w'’\-]*\s*)+"
 )
+
+
+def _place_of_things(request: Request, lang: str) -> str:
+    """The place of an English subject of things of a place held as asked (:data:`_THINGS_OF_A_PLACE`: "France" of
+    "Rivers of France"), or ``""``. A text naming it only to measure something by it (:func:`compared_only`: the
+    *Columbia River*'s "drainage basin is roughly the size of France") is on none of its things: it had been a
+    section of "Rivers of France", and one of the texts its note said the report drew on.
+
+    Args:
+        request: The read request.
+        lang: Its language.
+
+    Returns:
+        The place as the request writes it, or ``""``.
+    """
+    if lang != "en" or len(request.subjects) != 1 or request.aspects:
+        return ""
+    held = _THINGS_OF_A_PLACE.fullmatch(request.subjects[0])
+    return held.group("place") if held is not None and not aspect_noun(held.group("things")) else ""
 
 
 def names_place(text: str, place: str) -> bool:
