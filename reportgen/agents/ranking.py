@@ -1362,8 +1362,9 @@ def rank_sentences(
                 continue
             words = terms(sentence, lang)
             # a hyphenated name holding a keyword is another thing ("Indre-et-Loire" for the Loire)
-            kw = sum(mentions(terms(without_other_hyphenated_names(sentence, key_terms, lang), lang), k)
-                     for k in key_terms)
+            named = without_other_hyphenated_names(sentence, key_terms, lang)
+            held = words if named == sentence else terms(named, lang)
+            kw = sum(mentions(held, k) for k in key_terms)
             f, t = len(focus_terms & words), len(topic_terms & words)
             reads_on = follows is not None and (title_keyword or (not key_terms and title_match and not companion))
             if not (f or t or (position == 0 and title_match) or reads_on or (continuation and companion)):

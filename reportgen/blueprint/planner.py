@@ -2450,10 +2450,10 @@ def _things_of_the_place(request: Request, lang: str) -> str:
     Returns:
         The things' word in the singular, stemmed (:func:`~reportgen.agents.ranking.terms`), or ``""``.
     """
-    if lang == "en" and len(request.subjects) == 1 and not request.aspects:
+    if lang == "en":
         # "Languages of Nigeria", held as asked: its sections had been *Ivory Coast*, *Cameroon* and *West Africa*
-        held_whole = _THINGS_OF_A_PLACE.fullmatch(request.subjects[0])
-        if held_whole is None or aspect_noun(held_whole.group("things")):
+        held_whole = _held_things_of_a_place(request, lang)
+        if held_whole is None:
             return ""
         found = sorted(terms(singular(held_whole.group("things"), lang), lang))
         return found[0] if len(found) == 1 else ""
@@ -2512,10 +2512,19 @@ def _place_of_things(request: Request, lang: str) -> str:
     Returns:
         The place as the request writes it, or ``""``.
     """
+    held = _held_things_of_a_place(request, lang)
+    return held.group("place") if held is not None else ""
+
+
+def _held_things_of_a_place(request: Request, lang: str) -> re.Match[str] | None:
+    """The match of an English request's one subject, with no aspect, as things of a place held as asked
+    (:data:`_THINGS_OF_A_PLACE`, its things no aspect a place is asked:
+    :func:`~reportgen.blueprint.request.aspect_noun`), or ``None``: the reading :func:`_things_of_the_place` and
+    :func:`_place_of_things` share."""
     if lang != "en" or len(request.subjects) != 1 or request.aspects:
-        return ""
+        return None
     held = _THINGS_OF_A_PLACE.fullmatch(request.subjects[0])
-    return held.group("place") if held is not None and not aspect_noun(held.group("things")) else ""
+    return held if held is not None and not aspect_noun(held.group("things")) else None
 
 
 def names_place(text: str, place: str) -> bool:
